@@ -1,0 +1,120 @@
+package io.hotkey.agent;
+
+import io.hotkey.agent.core.AgentLog;
+import io.hotkey.config.ConfigException;
+import io.hotkey.config.HotkeyConfig;
+import java.io.File;
+import java.lang.instrument.Instrumentation;
+import java.util.HashMap;
+import java.util.Map;
+import net.bytebuddy.agent.ByteBuddyAgent;
+
+/**
+ * Entry points: {@code -javaagent:hotkey-agent.jar[=config=/path.properties]} (premain), attaching to
+ * a running JVM (agentmain), and the command line ({@code java -jar hotkey-agent.jar}).
+ */
+public final class HotkeyAgent {
+  private static final String USAGE = String.join(System.lineSeparator(),
+      "Hotkey Agent %s: finds hot Redis keys in Jedis/Lettuce applications and serves them locally.",
+      "",
+      "Usage:",
+      "  java -javaagent:hotkey-agent.jar[=config=/path/hotkey.properties] -jar your-app.jar",
+      "  java -jar hotkey-agent.jar attach <pid> [/path/hotkey.properties]",
+      "  java -jar hotkey-agent.jar version",
+      "",
+      "Configuration: -Dhotkey.<key>=<value>, HOTKEY_<KEY> environment variables, or the properties file.");
+
+  private static volatile boolean started;
+
+  private HotkeyAgent() {}
+
+  public static void premain(String arguments, Instrumentation instrumentation) {
+    start(arguments, instrumentation);
+  }
+
+  public static void agentmain(String arguments, Instrumentation instrumentation) {
+    start(arguments, instrumentation);
+  }
+
+  private static synchronized void start(String arguments, Instrumentation instrumentation) {
+    if (started) {
+      AgentLog.warn("agent already active in this JVM; ignoring the second start");
+      return;
+    }
+    HotkeyConfig config;
+    try {
+      config = HotkeyConfig.load(arguments, systemProperties(), System.getenv());
+    } catch (ConfigException e) {
+      AgentLog.info("configuration error, agent inactive:" + System.lineSeparator() + indent(e.getMessage()));
+      if (failFastRequested(arguments)) {
+        throw new IllegalStateException("hotkey.fail-fast=true and the configuration is invalid", e);
+      }
+      return;
+    }
+    for (String warning : config.warnings()) {
+      AgentLog.warn(warning);
+    }
+    if (!config.enabled()) {
+      AgentLog.info("disabled by hotkey.enabled=false");
+      return;
+    }
+    try {
+      AgentInstaller.install(config, instrumentation);
+      started = true;
+    } catch (Throwable t) {
+      AgentLog.info("could not start, agent inactive: " + t);
+      if (config.failFast()) {
+        throw new IllegalStateException("hotkey.fail-fast=true and the agent could not start", t);
+      }
+    }
+  }
+
+  /** fail-fast must be honoured even when the rest of the configuration could not be parsed. */
+  private static boolean failFastRequested(String arguments) {
+    String value = System.getProperty("hotkey.fail-fast", System.getenv("HOTKEY_FAIL_FAST"));
+    if (value == null && arguments != null) {
+      for (String pair : arguments.split(",")) {
+        if (pair.trim().startsWith("hotkey.fail-fast=")) {
+          value = pair.trim().substring("hotkey.fail-fast=".length());
+        }
+      }
+    }
+    return "true".equalsIgnoreCase(value == null ? null : value.trim());
+  }
+
+  private static String indent(String message) {
+    return "    " + message.replace("\n", System.lineSeparator() + "    ");
+  }
+
+  private static Map<String, String> systemProperties() {
+    Map<String, String> properties = new HashMap<>();
+    for (String name : System.getProperties().stringPropertyNames()) {
+      properties.put(name, System.getProperty(name));
+    }
+    return properties;
+  }
+
+  static String version() {
+    String version = HotkeyAgent.class.getPackage().getImplementationVersion();
+    return version == null ? "dev" : version;
+  }
+
+  public static void main(String[] args) throws Exception {
+    if (args.length >= 2 && "attach".equals(args[0])) {
+      File jar = new File(HotkeyAgent.class.getProtectionDomain().getCodeSource().getLocation().toURI());
+      String arguments = args.length >= 3 ? "config=" + new File(args[2]).getAbsolutePath() : null;
+      ByteBuddyAgent.attach(jar, args[1], arguments);
+      System.out.println("attached Hotkey Agent " + version() + " to JVM " + args[1]
+          + "; its log lines appear on that JVM's stderr");
+      return;
+    }
+    if (args.length == 1 && "version".equals(args[0])) {
+      System.out.println(version());
+      return;
+    }
+    System.out.println(String.format(USAGE, version()));
+    if (args.length > 0 && !"help".equals(args[0]) && !"--help".equals(args[0])) {
+      System.exit(2);
+    }
+  }
+}

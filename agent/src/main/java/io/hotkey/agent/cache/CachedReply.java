@@ -1,0 +1,33 @@
+package io.hotkey.agent.cache;
+
+/** A frozen reply with the invalidation stamp it was read under (see {@link KeyVersions}). */
+public final class CachedReply {
+  private final Object frozen;
+  private final int[] keyHashes;
+  private final long[] stamp;
+  private final int weight;
+
+  CachedReply(Object frozen, int[] keyHashes, long[] stamp, int weight) {
+    this.frozen = frozen;
+    this.keyHashes = keyHashes;
+    this.stamp = stamp;
+    this.weight = weight;
+  }
+
+  /** A copy the caller owns. */
+  public Object freshRaw() {
+    return ReplySnapshots.thaw(frozen);
+  }
+
+  int[] keyHashes() {
+    return keyHashes;
+  }
+
+  long[] stamp() {
+    return stamp;
+  }
+
+  int weight() {
+    return weight;
+  }
+}

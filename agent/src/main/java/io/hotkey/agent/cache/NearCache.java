@@ -1,0 +1,116 @@
+package io.hotkey.agent.cache;
+
+import com.github.benmanes.caffeine.cache.Cache;
+import com.github.benmanes.caffeine.cache.Caffeine;
+import com.github.benmanes.caffeine.cache.RemovalCause;
+import java.time.Duration;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.LongAdder;
+
+/**
+ * The local copy of hot keys' replies: Caffeine bounded in bytes, entries expiring after the
+ * configured TTL, a per-entry size cap, single-flight fills and stamp-checked hits (see
+ * {@link KeyVersions} for why a hit is never older than a returned write).
+ */
+public final class NearCache {
+  /** How long a reader waits for another thread's fill before asking Redis itself. */
+  private static final long FILL_WAIT_NANOS = TimeUnit.SECONDS.toNanos(1);
+  private static final int ENTRY_OVERHEAD = 96;
+
+  private final Cache<CacheKey, CachedReply> entries;
+  private final ConcurrentHashMap<CacheKey, ReadFill> fills = new ConcurrentHashMap<>();
+  private final KeyVersions versions;
+  private final long maxEntryBytes;
+  private final LongAdder hits = new LongAdder();
+  private final LongAdder misses = new LongAdder();
+  private final LongAdder evictions = new LongAdder();
+
+  public NearCache(long maxBytes, long maxEntryBytes, Duration ttl, KeyVersions versions) {
+    this.versions = versions;
+    this.maxEntryBytes = maxEntryBytes;
+    this.entries = Caffeine.newBuilder()
+        .maximumWeight(maxBytes)
+        .weigher((CacheKey key, CachedReply reply) -> reply.weight())
+        .expireAfterWrite(ttl)
+        .evictionListener((CacheKey key, CachedReply reply, RemovalCause cause) -> evictions.increment())
+        .build();
+  }
+
+  /**
+   * Looks up a hot entry. Returns a {@link CachedReply} to serve, a {@link ReadFill} this thread
+   * must complete with {@link #complete} or {@link #abandon}, or null: ask Redis and do not fill.
+   */
+  public Object lookup(CacheKey key, int[] keyHashes) {
+    CachedReply cached = entries.getIfPresent(key);
+    if (cached != null) {
+      if (versions.isCurrent(cached.stamp(), keyHashes)) {
+        hits.increment();
+        return cached;
+      }
+      entries.asMap().remove(key, cached);
+    }
+    long[] stamp = versions.stamp(keyHashes);
+    ReadFill fill = new ReadFill(key, keyHashes, stamp);
+    ReadFill running = fills.putIfAbsent(key, fill);
+    if (running == null) {
+      misses.increment();
+      return fill;
+    }
+    CachedReply shared = running.await(stamp, FILL_WAIT_NANOS);
+    if (shared != null) {
+      hits.increment();
+    } else {
+      misses.increment();
+    }
+    return shared;
+  }
+
+  /** Stores the reply Redis gave the fill's reader, unless it is uncacheable, too big, or already outdated. */
+  public void complete(ReadFill fill, Object raw) {
+    try {
+      Object frozen = ReplySnapshots.freeze(raw, maxEntryBytes);
+      if (frozen == ReplySnapshots.UNCACHEABLE) {
+        return;
+      }
+      long weight = ENTRY_OVERHEAD + fill.key.weight() + ReplySnapshots.weigh(frozen);
+      CachedReply reply = new CachedReply(frozen, fill.keyHashes, fill.stamp, (int) Math.min(weight, Integer.MAX_VALUE));
+      if (versions.isCurrent(fill.stamp, fill.keyHashes)) {
+        entries.put(fill.key, reply);
+        fill.publish(reply);
+      }
+    } finally {
+      abandon(fill);
+    }
+  }
+
+  /** Ends a fill without a reply (the read failed): waiters go to Redis themselves. */
+  public void abandon(ReadFill fill) {
+    fills.remove(fill.key, fill);
+    fill.release();
+  }
+
+  public void invalidateAll() {
+    entries.invalidateAll();
+  }
+
+  public long hits() {
+    return hits.sum();
+  }
+
+  public long misses() {
+    return misses.sum();
+  }
+
+  public long evictions() {
+    return evictions.sum();
+  }
+
+  public long bytes() {
+    return entries.policy().eviction().map(e -> e.weightedSize().orElse(0L)).orElse(0L);
+  }
+
+  public long size() {
+    return entries.estimatedSize();
+  }
+}

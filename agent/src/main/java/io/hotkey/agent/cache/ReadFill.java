@@ -1,0 +1,49 @@
+package io.hotkey.agent.cache;
+
+import java.util.Arrays;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * One in-progress read of a hot entry from Redis. Other threads that miss the same entry meanwhile
+ * wait for it instead of sending their own request (single flight), but only if nothing was written
+ * to its keys between the fill's start and theirs: otherwise the fill may carry a value older than a
+ * write they are entitled to see, and they go to Redis themselves.
+ */
+public final class ReadFill {
+  final CacheKey key;
+  final int[] keyHashes;
+  final long[] stamp;
+  private final CountDownLatch done = new CountDownLatch(1);
+  private volatile CachedReply reply;
+
+  ReadFill(CacheKey key, int[] keyHashes, long[] stamp) {
+    this.key = key;
+    this.keyHashes = keyHashes;
+    this.stamp = stamp;
+  }
+
+  void publish(CachedReply reply) {
+    this.reply = reply;
+  }
+
+  void release() {
+    done.countDown();
+  }
+
+  /** The fill's reply if it applies to a reader that took {@code readerStamp}, or null. */
+  CachedReply await(long[] readerStamp, long timeoutNanos) {
+    if (!Arrays.equals(stamp, readerStamp)) {
+      return null;
+    }
+    try {
+      if (!done.await(timeoutNanos, TimeUnit.NANOSECONDS)) {
+        return null;
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return null;
+    }
+    return reply;
+  }
+}

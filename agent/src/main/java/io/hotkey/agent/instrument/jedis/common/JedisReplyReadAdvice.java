@@ -1,0 +1,19 @@
+package io.hotkey.agent.instrument.jedis.common;
+
+import io.hotkey.agent.core.RedisHooks;
+import net.bytebuddy.asm.Advice;
+import redis.clients.jedis.exceptions.JedisDataException;
+
+/**
+ * On {@code Connection.readProtocolWithCheckingBroken()} (Jedis 3 to 8): every reply read, pipelined
+ * and transactional ones included. An error reply is a normal reply; anything else thrown means the
+ * connection is lost with its in-flight commands.
+ */
+public final class JedisReplyReadAdvice {
+  private JedisReplyReadAdvice() {}
+
+  @Advice.OnMethodExit(onThrowable = Throwable.class, suppress = Throwable.class)
+  public static void onExit(@Advice.Thrown Throwable thrown) {
+    RedisHooks.onReplyRead(thrown != null && !(thrown instanceof JedisDataException));
+  }
+}
