@@ -62,7 +62,7 @@ public final class RedisGateway {
   private void record(Object connection, byte[][] argv, ThreadState thread) {
     errors.maybeInjectFailure();
     CommandSpec spec = RedisCommandTable.lookup(argv[0]);
-    CommandSpec.Kind kind = spec.kind();
+    CommandSpec.Kind kind = spec.kind(argv);
     boolean write = kind == CommandSpec.Kind.WRITE || kind == CommandSpec.Kind.WRITE_ALL;
     (write ? writes : reads).increment();
     int keyCount = spec.keyCount(argv);
@@ -125,7 +125,7 @@ public final class RedisGateway {
     }
     errors.maybeInjectFailure();
     CommandSpec spec = RedisCommandTable.lookup(argv[0]);
-    if (spec.kind() != CommandSpec.Kind.CACHEABLE_READ) {
+    if (spec.kind(argv) != CommandSpec.Kind.CACHEABLE_READ) {
       return null;
     }
     int keyCount = spec.keyCount(argv);

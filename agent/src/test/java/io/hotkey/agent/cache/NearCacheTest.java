@@ -1,0 +1,177 @@
+package io.hotkey.agent.cache;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertNotSame;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+
+class NearCacheTest {
+  private final KeyVersions versions = new KeyVersions();
+  private final NearCache cache = new NearCache(1 << 20, 64 << 10, Duration.ofSeconds(30), versions);
+
+  private static byte[] bytes(String s) {
+    return s.getBytes(StandardCharsets.UTF_8);
+  }
+
+  private static CacheKey key(String... argv) {
+    byte[][] args = new byte[argv.length][];
+    for (int i = 0; i < argv.length; i++) {
+      args[i] = bytes(argv[i]);
+    }
+    return new CacheKey("127.0.0.1:6379/db0/resp2", args);
+  }
+
+  private Object fill(CacheKey key, int hash, Object raw) {
+    ReadFill fill = assertInstanceOf(ReadFill.class, cache.lookup(key, new int[] {hash}));
+    cache.complete(fill, raw);
+    return cache.lookup(key, new int[] {hash});
+  }
+
+  @Test
+  void hitsAreFreshDeepCopiesEqualToTheReply() {
+    List<Object> raw = List.of(bytes("a"), List.of(bytes("b"), 7L), 2.5d);
+    CachedReply hit = assertInstanceOf(CachedReply.class, fill(key("LRANGE", "k", "0", "-1"), 1, raw));
+
+    List<?> first = (List<?>) hit.freshRaw();
+    List<?> second = (List<?>) hit.freshRaw();
+    assertNotSame(first, second);
+    assertNotSame(first.get(0), second.get(0));
+    assertArrayEquals(bytes("a"), (byte[]) first.get(0));
+    assertArrayEquals(bytes("b"), (byte[]) ((List<?>) first.get(1)).get(0));
+    assertEquals(7L, ((List<?>) first.get(1)).get(1));
+    assertEquals(2.5d, first.get(2));
+    ((byte[]) first.get(0))[0] = 'z';
+    assertArrayEquals(bytes("a"), (byte[]) ((List<?>) hit.freshRaw()).get(0));
+  }
+
+  @Test
+  void nilRepliesAreCachedAsNil() {
+    CachedReply hit = assertInstanceOf(CachedReply.class, fill(key("GET", "missing"), 1, null));
+    assertNull(hit.freshRaw());
+  }
+
+  @Test
+  void aWriteDuringTheFillKeepsItsReplyOutOfTheCache() {
+    CacheKey key = key("GET", "k");
+    ReadFill fill = assertInstanceOf(ReadFill.class, cache.lookup(key, new int[] {5}));
+    versions.bump(5);
+    cache.complete(fill, bytes("old"));
+    assertInstanceOf(ReadFill.class, cache.lookup(key, new int[] {5}));
+  }
+
+  @Test
+  void aWriteAfterTheFillKillsTheEntry() {
+    CacheKey key = key("GET", "k");
+    assertInstanceOf(CachedReply.class, fill(key, 5, bytes("v1")));
+    versions.bump(5);
+    assertInstanceOf(ReadFill.class, cache.lookup(key, new int[] {5}));
+  }
+
+  @Test
+  void bumpAllKillsEveryEntry() {
+    assertInstanceOf(CachedReply.class, fill(key("GET", "a"), 1, bytes("1")));
+    versions.bumpAll();
+    assertInstanceOf(ReadFill.class, cache.lookup(key("GET", "a"), new int[] {1}));
+  }
+
+  @Test
+  void multiKeyEntriesDieWhenAnyOfTheirKeysIsWritten() {
+    CacheKey key = key("MGET", "a", "b");
+    int[] hashes = {1, 2};
+    ReadFill fill = assertInstanceOf(ReadFill.class, cache.lookup(key, hashes));
+    cache.complete(fill, List.of(bytes("1"), bytes("2")));
+    assertInstanceOf(CachedReply.class, cache.lookup(key, hashes));
+    versions.bump(2);
+    assertInstanceOf(ReadFill.class, cache.lookup(key, hashes));
+  }
+
+  @Test
+  void repliesOverThePerEntryCapOrOfUnknownShapeAreNotCached() {
+    assertInstanceOf(ReadFill.class, fill(key("GET", "big"), 1, new byte[128 << 10]));
+    assertInstanceOf(ReadFill.class, fill(key("GET", "odd"), 2, "a String is not a raw RESP2 reply"));
+    assertInstanceOf(ReadFill.class, fill(key("LRANGE", "mixed", "0", "1"), 3, List.of(bytes("x"), new Object())));
+  }
+
+  @Test
+  void theCacheStaysWithinItsByteBound() {
+    NearCache small = new NearCache(256 << 10, 16 << 10, Duration.ofSeconds(30), versions);
+    for (int i = 0; i < 1_000; i++) {
+      CacheKey key = key("GET", "k" + i);
+      ReadFill fill = assertInstanceOf(ReadFill.class, small.lookup(key, new int[] {i}));
+      small.complete(fill, new byte[4096]);
+    }
+    assertTrue(small.bytes() <= 256 << 10, "bytes " + small.bytes());
+    assertTrue(small.evictions() > 0);
+  }
+
+  @Test
+  void entriesExpireAfterTheTtl() throws InterruptedException {
+    NearCache shortLived = new NearCache(1 << 20, 64 << 10, Duration.ofMillis(50), versions);
+    CacheKey key = key("GET", "k");
+    shortLived.complete(assertInstanceOf(ReadFill.class, shortLived.lookup(key, new int[] {1})), bytes("v"));
+    assertInstanceOf(CachedReply.class, shortLived.lookup(key, new int[] {1}));
+    Thread.sleep(120);
+    assertInstanceOf(ReadFill.class, shortLived.lookup(key, new int[] {1}));
+  }
+
+  @Test
+  void concurrentMissesShareOneFill() throws Exception {
+    CacheKey key = key("GET", "hot");
+    ReadFill fill = assertInstanceOf(ReadFill.class, cache.lookup(key, new int[] {9}));
+    int readers = 16;
+    ExecutorService pool = Executors.newFixedThreadPool(readers);
+    CountDownLatch started = new CountDownLatch(readers);
+    List<Future<Object>> results = new ArrayList<>();
+    for (int i = 0; i < readers; i++) {
+      results.add(pool.submit(() -> {
+        started.countDown();
+        return cache.lookup(key, new int[] {9});
+      }));
+    }
+    started.await();
+    Thread.sleep(50);
+    cache.complete(fill, bytes("v"));
+    for (Future<Object> result : results) {
+      CachedReply reply = assertInstanceOf(CachedReply.class, result.get(5, TimeUnit.SECONDS));
+      assertArrayEquals(bytes("v"), (byte[]) reply.freshRaw());
+    }
+    pool.shutdown();
+    assertEquals(1, cache.misses());
+  }
+
+  @Test
+  void aReaderThatStartedAfterAWriteDoesNotTakeAnOlderFill() {
+    CacheKey key = key("GET", "hot");
+    ReadFill fill = assertInstanceOf(ReadFill.class, cache.lookup(key, new int[] {9}));
+    versions.bump(9);
+    // the running fill may carry the pre-write value: this reader must ask Redis itself, at once
+    assertNull(cache.lookup(key, new int[] {9}));
+    cache.abandon(fill);
+  }
+
+  @Test
+  void anAbandonedFillReleasesItsWaitersAndTheKeyCanFillAgain() throws Exception {
+    CacheKey key = key("GET", "hot");
+    ReadFill fill = assertInstanceOf(ReadFill.class, cache.lookup(key, new int[] {9}));
+    ExecutorService pool = Executors.newSingleThreadExecutor();
+    Future<Object> waiter = pool.submit(() -> cache.lookup(key, new int[] {9}));
+    Thread.sleep(50);
+    cache.abandon(fill);
+    assertNull(waiter.get(5, TimeUnit.SECONDS));
+    pool.shutdown();
+    assertInstanceOf(ReadFill.class, cache.lookup(key, new int[] {9}));
+  }
+}

@@ -1,0 +1,199 @@
+package io.hotkey.agent.core;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.hotkey.agent.cache.KeyVersions;
+import io.hotkey.agent.cache.NearCache;
+import io.hotkey.agent.detect.DetectorSettings;
+import io.hotkey.agent.detect.HotKeyDetector;
+import io.hotkey.config.Glob;
+import io.hotkey.config.KeyFilter;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicLong;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Drives the gateway the way a client adapter does (send, reply read, raw reply, end), with real
+ * detector, command table and cache; only the network is left out.
+ */
+class RedisGatewayTest {
+  private static final InetSocketAddress SERVER = new InetSocketAddress("127.0.0.1", 6379);
+
+  private final AtomicLong clock = new AtomicLong();
+  private final Object connection = new Object();
+  private HotKeyDetector detector;
+  private HotKeyRegistry registry;
+  private RedisGateway gateway;
+  private AgentErrors errors;
+
+  @BeforeEach
+  void setUp() {
+    build(0, new KeyFilter(List.of(Glob.parse("*")), List.of()));
+  }
+
+  private void build(long failEvery, KeyFilter filter) {
+    errors = new AgentErrors(failEvery);
+    KeyVersions versions = new KeyVersions();
+    registry = new HotKeyRegistry(true, filter);
+    detector = new HotKeyDetector(DetectorSettings.of(Duration.ofSeconds(1), 50, 10, Duration.ofSeconds(10)),
+        clock::get, registry);
+    NearCache cache = new NearCache(1 << 20, 64 << 10, Duration.ofSeconds(30), versions);
+    gateway = new RedisGateway(detector, registry, cache, versions, errors);
+  }
+
+  private static byte[][] argv(String... parts) {
+    byte[][] argv = new byte[parts.length][];
+    for (int i = 0; i < parts.length; i++) {
+      argv[i] = parts[i].getBytes(StandardCharsets.UTF_8);
+    }
+    return argv;
+  }
+
+  /** One synchronous command, as the Jedis adapter runs it; returns what the application gets. */
+  private Object execute(Object conn, byte[][] argv, Object redisReply) {
+    ServedReply served = gateway.beginRead(conn, SERVER, argv, argv);
+    if (served != null) {
+      return served.raw;
+    }
+    gateway.onSend(conn, argv, argv);
+    gateway.onReplyRead(false);
+    gateway.onRawReply(redisReply);
+    gateway.endRead(false);
+    return redisReply;
+  }
+
+  private void makeHot(String key) {
+    for (int i = 0; i < 200; i++) {
+      gateway.onSend(connection, new Object(), argv("GET", key));
+      gateway.onReplyRead(false);
+    }
+    for (int i = 0; i < 12; i++) {
+      clock.addAndGet(100_000_000L);
+      detector.tick();
+    }
+    assertTrue(registry.hotKeyNames().contains(key), "expected " + key + " hot: " + registry.hotKeyNames());
+  }
+
+  private boolean servedLocally(Object conn, String... command) {
+    return gateway.beginRead(conn, SERVER, new Object(), argv(command)) != null;
+  }
+
+  @Test
+  void coldKeysAreNeverServedLocally() {
+    execute(connection, argv("GET", "cold"), "v".getBytes());
+    assertNull(gateway.beginRead(connection, SERVER, new Object(), argv("GET", "cold")));
+  }
+
+  @Test
+  void aHotKeyIsServedAfterOneFillWithAFreshEqualReply() {
+    makeHot("hot");
+    byte[] fromRedis = "v1".getBytes();
+    assertEquals(fromRedis, execute(connection, argv("GET", "hot"), fromRedis));
+    ServedReply first = gateway.beginRead(connection, SERVER, new Object(), argv("GET", "hot"));
+    ServedReply second = gateway.beginRead(connection, SERVER, new Object(), argv("GET", "hot"));
+    assertNotNull(first);
+    assertArrayEquals(fromRedis, (byte[]) first.raw);
+    assertTrue(first.raw != second.raw && first.raw != fromRedis);
+  }
+
+  @Test
+  void aReturnedWriteInvalidatesAtOnce() {
+    makeHot("hot");
+    execute(connection, argv("GET", "hot"), "v1".getBytes());
+    assertTrue(servedLocally(connection, "GET", "hot"));
+    execute(connection, argv("SET", "hot", "v2"), "OK".getBytes());
+    assertNull(gateway.beginRead(connection, SERVER, new Object(), argv("GET", "hot")));
+  }
+
+  @Test
+  void aPipelinedWriteInvalidatesOnlyOnceAllItsRepliesAreRead() {
+    makeHot("hot");
+    execute(connection, argv("GET", "hot"), "v1".getBytes());
+    Object pipeline = new Object();
+    gateway.onSend(pipeline, new Object(), argv("SET", "hot", "v2"));
+    gateway.onSend(pipeline, new Object(), argv("GET", "other"));
+    gateway.onReplyRead(false);
+    // not all replies are read, so the write may not be applied yet: the old value is still legitimate
+    gateway.onReplyRead(false);
+    assertNull(gateway.beginRead(connection, SERVER, new Object(), argv("GET", "hot")));
+  }
+
+  @Test
+  void connectionsInWatchOrMultiAreNeverServed() {
+    makeHot("hot");
+    execute(connection, argv("GET", "hot"), "v1".getBytes());
+    Object watcher = new Object();
+    gateway.onSend(watcher, new Object(), argv("WATCH", "hot"));
+    gateway.onReplyRead(false);
+    assertTrue(!servedLocally(watcher, "GET", "hot"));
+    assertTrue(servedLocally(connection, "GET", "hot"));
+    gateway.onSend(watcher, new Object(), argv("MULTI"));
+    gateway.onReplyRead(false);
+    assertTrue(!servedLocally(watcher, "GET", "hot"));
+    gateway.onSend(watcher, new Object(), argv("EXEC"));
+    gateway.onReplyRead(false);
+    execute(watcher, argv("GET", "hot"), "v1".getBytes());
+    assertTrue(servedLocally(watcher, "GET", "hot"));
+  }
+
+  @Test
+  void anotherDatabaseOrProtocolNeverSharesEntries() {
+    makeHot("hot");
+    execute(connection, argv("GET", "hot"), "db0".getBytes());
+    Object otherDb = new Object();
+    gateway.onSend(otherDb, new Object(), argv("SELECT", "1"));
+    gateway.onReplyRead(false);
+    assertTrue(!servedLocally(otherDb, "GET", "hot"));
+    Object resp3 = new Object();
+    gateway.onSend(resp3, new Object(), argv("HELLO", "3"));
+    gateway.onReplyRead(false);
+    assertTrue(!servedLocally(resp3, "GET", "hot"));
+  }
+
+  @Test
+  void flushAllInvalidatesEverything() {
+    makeHot("hot");
+    execute(connection, argv("GET", "hot"), "v1".getBytes());
+    execute(connection, argv("FLUSHALL"), "OK".getBytes());
+    assertTrue(!servedLocally(connection, "GET", "hot"));
+  }
+
+  @Test
+  void excludedKeysAreReportedHotButNotServed() {
+    build(0, new KeyFilter(List.of(Glob.parse("*")), List.of(Glob.parse("session:*"))));
+    makeHot("session:1");
+    execute(connection, argv("GET", "session:1"), "v".getBytes());
+    assertTrue(!servedLocally(connection, "GET", "session:1"));
+  }
+
+  @Test
+  void nonDeterministicReadsAreNeverServed() {
+    makeHot("set");
+    execute(connection, argv("SRANDMEMBER", "set"), "m".getBytes());
+    assertTrue(!servedLocally(connection, "SRANDMEMBER", "set"));
+    execute(connection, argv("TTL", "set"), 10L);
+    assertTrue(!servedLocally(connection, "TTL", "set"));
+  }
+
+  @Test
+  void aFailureInsideTheGatewayStillInvalidatesTheWrite() {
+    build(1, new KeyFilter(List.of(Glob.parse("*")), List.of()));
+    // every hook fails: the send cannot be tied to its keys, so the reply read must invalidate everything
+    RedisHooks.activate(gateway);
+    try {
+      RedisHooks.onSend(connection, new Object(), argv("SET", "k", "v"));
+      RedisHooks.onReplyRead(false);
+      assertTrue(errors.count() >= 1);
+    } finally {
+      RedisHooks.activate(null);
+    }
+  }
+}
