@@ -1,0 +1,239 @@
+package io.hotkey.demo.bench;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.io.PrintStream;
+import java.io.OutputStreamWriter;
+import java.io.Writer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Predicate;
+
+import io.hotkey.demo.redis.CommandStats;
+import io.hotkey.demo.redis.RedisEndpoint;
+import redis.clients.jedis.Jedis;
+import redis.clients.jedis.RedisClient;
+
+/**
+ * The benchmark behind the product's performance claims: the same workload against the same Redis,
+ * once in a JVM without the agent and once with it, side by side. Redis' own counters
+ * ({@code INFO commandstats}, read by this parent around each measured phase) say what reached the server.
+ *
+ * <pre>java -cp hotkey-demo.jar io.hotkey.demo.bench.CompareRuns --agent agent/target/hotkey-agent.jar
+ *      --workload cold|storm [--seconds 20] [--threads 8] [--warmup 5]</pre>
+ *
+ * System properties {@code -Dhotkey.*} given to this command are passed on to the run with the agent.
+ */
+public final class CompareRuns {
+
+    private static final String USAGE = "usage: java -cp hotkey-demo.jar io.hotkey.demo.bench.CompareRuns"
+            + " --agent path/to/hotkey-agent.jar --workload cold|storm [--seconds 20] [--threads 8] [--warmup 5]";
+    /** Same fixed heap for both runs, so GC sizing is not part of the difference. */
+    private static final List<String> CHILD_HEAP = List.of("-Xms512m", "-Xmx512m");
+    private static final long CHILD_GRACE_SECONDS = 120;
+
+    /** One child's own report and what Redis counted during its measured phase. */
+    record Measured(RunResult run, long redisGets, long redisSets) {
+    }
+
+    private CompareRuns() {
+    }
+
+    public static void main(String[] args) throws Exception {
+        Path agent = null;
+        Workload workload = null;
+        int seconds = 20;
+        int threads = 8;
+        int warmup = 5;
+        try {
+            for (int i = 0; i < args.length; i += 2) {
+                if (i + 1 >= args.length) {
+                    throw new IllegalArgumentException(args[i] + " needs a value");
+                }
+                String value = args[i + 1];
+                switch (args[i]) {
+                    case "--agent" -> agent = Path.of(value);
+                    case "--workload" -> workload = Workload.named(value);
+                    case "--seconds" -> seconds = atLeast(1, "--seconds", value);
+                    case "--threads" -> threads = atLeast(1, "--threads", value);
+                    case "--warmup" -> warmup = atLeast(0, "--warmup", value);
+                    default -> throw new IllegalArgumentException("unknown argument " + args[i]);
+                }
+            }
+            if (agent == null || workload == null) {
+                throw new IllegalArgumentException("--agent and --workload are required");
+            }
+            if (!Files.isRegularFile(agent)) {
+                throw new IllegalArgumentException("agent jar not found: " + agent.toAbsolutePath()
+                        + " (build it first: mvn -q -DskipTests install)");
+            }
+        } catch (IllegalArgumentException e) {
+            System.err.println("CompareRuns: " + e.getMessage());
+            System.err.println(USAGE);
+            System.exit(2);
+        }
+        compare(agent, workload, seconds, threads, warmup, System.out);
+    }
+
+    private static void compare(Path agent, Workload workload, int seconds, int threads, int warmup,
+                                PrintStream out) throws IOException, InterruptedException {
+        try (RedisEndpoint redis = RedisEndpoint.fromEnvironment();
+             Jedis stats = redis.newConnection()) {
+            out.println("Redis: " + redis.describe() + ", version " + redisVersion(stats));
+            if (!redis.isEmbedded()) {
+                out.println("note: INFO commandstats counts every client of this server; keep it otherwise idle");
+            }
+            out.printf("workload %s: %s; %d client threads; %d s warm-up, %d s measured per run%n",
+                    workload.cliName(), workload.description(), threads, warmup, seconds);
+            try (RedisClient seeding = redis.newPooledClient(1)) {
+                workload.seed(seeding);
+            }
+            out.printf("seeded %,d keys%n", workload.keys().keyCount());
+            out.println("run 1/2: without the agent");
+            Measured without = runChild(redis, stats, workload, threads, warmup, seconds, Optional.empty(), out);
+            out.println("run 2/2: with -javaagent:" + agent);
+            Measured with = runChild(redis, stats, workload, threads, warmup, seconds, Optional.of(agent), out);
+            printTable(without, with, out);
+        }
+    }
+
+    /** Starts one child JVM, reads Redis' counters around its measured phase and returns both views. */
+    static Measured runChild(RedisEndpoint redis, Jedis stats, Workload workload, int threads, int warmup,
+                             int seconds, Optional<Path> agent, PrintStream out)
+            throws IOException, InterruptedException {
+        Process child = new ProcessBuilder(childCommand(redis, workload, threads, warmup, seconds, agent))
+                .redirectError(ProcessBuilder.Redirect.INHERIT)
+                .start();
+        // A child that hangs (a deadlock under an agent, say) must not hang the benchmark.
+        Thread watchdog = new Thread(() -> {
+            try {
+                if (!child.waitFor(warmup + seconds + CHILD_GRACE_SECONDS, TimeUnit.SECONDS)) {
+                    child.destroyForcibly();
+                }
+            } catch (InterruptedException e) {
+                child.destroyForcibly();
+            }
+        }, "child-watchdog");
+        watchdog.setDaemon(true);
+        watchdog.start();
+        try (BufferedReader childOut = new BufferedReader(
+                     new InputStreamReader(child.getInputStream(), StandardCharsets.UTF_8));
+             Writer childIn = new OutputStreamWriter(child.getOutputStream(), StandardCharsets.UTF_8)) {
+            awaitLine(childOut, WorkloadRun.WARMED_UP::equals, child, out);
+            CommandStats before = CommandStats.read(stats);
+            childIn.write(WorkloadRun.GO + "\n");
+            childIn.flush();
+            RunResult run = RunResult.parse(awaitLine(childOut, RunResult::isResultLine, child, out));
+            CommandStats after = CommandStats.read(stats);
+            echoRest(childOut, out);
+            int exit = child.waitFor();
+            if (exit != 0) {
+                throw new IllegalStateException("child JVM exited with " + exit);
+            }
+            return new Measured(run, after.callsSince(before, "get"), after.callsSince(before, "set"));
+        } finally {
+            child.destroyForcibly();
+            watchdog.interrupt();
+        }
+    }
+
+    private static List<String> childCommand(RedisEndpoint redis, Workload workload, int threads, int warmup,
+                                             int seconds, Optional<Path> agent) {
+        List<String> command = new ArrayList<>();
+        command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        command.addAll(CHILD_HEAP);
+        agent.ifPresent(jar -> {
+            command.add("-javaagent:" + jar.toAbsolutePath());
+            // The periodic top-keys line would interleave with the benchmark's output.
+            command.add("-Dhotkey.report.interval=0");
+            for (String name : System.getProperties().stringPropertyNames()) {
+                if (name.startsWith("hotkey.")) {
+                    command.add("-D" + name + "=" + System.getProperty(name));
+                }
+            }
+        });
+        command.addAll(List.of("-cp", System.getProperty("java.class.path"), WorkloadRun.class.getName(),
+                "--redis", redis.uri().toString(),
+                "--workload", workload.cliName(),
+                "--threads", Integer.toString(threads),
+                "--warmup", Integer.toString(warmup),
+                "--seconds", Integer.toString(seconds)));
+        return command;
+    }
+
+    /** Echoes the child's other output and returns the first line that {@code wanted} accepts. */
+    private static String awaitLine(BufferedReader childOut, Predicate<String> wanted, Process child,
+                                    PrintStream out) throws IOException, InterruptedException {
+        String line;
+        while ((line = childOut.readLine()) != null) {
+            if (wanted.test(line)) {
+                return line;
+            }
+            out.println("  child: " + line);
+        }
+        throw new IllegalStateException("child JVM ended early (exit code " + child.waitFor()
+                + "); its stderr is above");
+    }
+
+    private static void echoRest(BufferedReader childOut, PrintStream out) throws IOException {
+        String line;
+        while ((line = childOut.readLine()) != null) {
+            out.println("  child: " + line);
+        }
+    }
+
+    private static void printTable(Measured without, Measured with, PrintStream out) {
+        out.println();
+        out.println("|                                | without agent | with agent |  change |");
+        out.println("|--------------------------------|--------------:|-----------:|--------:|");
+        row(out, "throughput (ops/s)", without.run().opsPerSecond(), with.run().opsPerSecond(),
+                String.format("x%.2f", with.run().opsPerSecond() / without.run().opsPerSecond()));
+        row(out, "GET calls the app made", without.run().gets(), with.run().gets(), "");
+        row(out, "GET calls Redis executed", without.redisGets(), with.redisGets(),
+                percentChange(without.redisGets(), with.redisGets()));
+        row(out, "Redis GETs per 1,000 app GETs", perThousand(without), perThousand(with),
+                percentChange(perThousand(without), perThousand(with)));
+        row(out, "SET calls Redis executed", without.redisSets(), with.redisSets(), "");
+        row(out, "errors", without.run().errors(), with.run().errors(), "");
+        out.printf("measured %.1f s without and %.1f s with the agent%n", without.run().seconds(), with.run().seconds());
+    }
+
+    private static double perThousand(Measured measured) {
+        return measured.run().gets() == 0 ? 0 : 1000.0 * measured.redisGets() / measured.run().gets();
+    }
+
+    private static String percentChange(double without, double with) {
+        return without == 0 ? "" : String.format("%+.1f%%", 100 * (with - without) / without);
+    }
+
+    private static void row(PrintStream out, String label, double without, double with, String change) {
+        out.printf("| %-30s | %13s | %10s | %7s |%n", label, String.format("%,.0f", without),
+                String.format("%,.0f", with), change);
+    }
+
+    private static String redisVersion(Jedis stats) {
+        return stats.info("server").lines()
+                .filter(line -> line.startsWith("redis_version:"))
+                .map(line -> line.substring("redis_version:".length()).trim())
+                .findFirst()
+                .orElse("unknown");
+    }
+
+    private static int atLeast(int minimum, String option, String value) {
+        try {
+            int number = Integer.parseInt(value);
+            if (number >= minimum) {
+                return number;
+            }
+        } catch (NumberFormatException e) {
+            // reported below like an out-of-range number
+        }
+        throw new IllegalArgumentException(option + " needs a whole number >= " + minimum + ", got " + value);
+    }
+}

@@ -1,0 +1,43 @@
+package io.hotkey.demo.bench;
+
+import java.util.HashMap;
+import java.util.Map;
+
+/**
+ * What one measured child run did, as the line it prints for the parent:
+ * {@code RESULT ops=… gets=… sets=… errors=… seconds=…}.
+ */
+public record RunResult(long ops, long gets, long sets, long errors, double seconds) {
+
+    static final String PREFIX = "RESULT ";
+
+    public double opsPerSecond() {
+        return ops / seconds;
+    }
+
+    public String toLine() {
+        return PREFIX + "ops=" + ops + " gets=" + gets + " sets=" + sets + " errors=" + errors
+                + " seconds=" + seconds;
+    }
+
+    public static boolean isResultLine(String line) {
+        return line.startsWith(PREFIX);
+    }
+
+    public static RunResult parse(String line) {
+        Map<String, String> fields = new HashMap<>();
+        for (String field : line.substring(PREFIX.length()).trim().split("\\s+")) {
+            int equals = field.indexOf('=');
+            if (equals > 0) {
+                fields.put(field.substring(0, equals), field.substring(equals + 1));
+            }
+        }
+        try {
+            return new RunResult(Long.parseLong(fields.get("ops")), Long.parseLong(fields.get("gets")),
+                    Long.parseLong(fields.get("sets")), Long.parseLong(fields.get("errors")),
+                    Double.parseDouble(fields.get("seconds")));
+        } catch (RuntimeException e) {
+            throw new IllegalArgumentException("malformed result line: " + line, e);
+        }
+    }
+}

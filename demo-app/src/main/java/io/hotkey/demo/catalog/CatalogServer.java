@@ -1,0 +1,169 @@
+package io.hotkey.demo.catalog;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.io.UncheckedIOException;
+import java.math.BigDecimal;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.util.Optional;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpHandler;
+import com.sun.net.httpserver.HttpServer;
+
+import redis.clients.jedis.exceptions.JedisException;
+
+/**
+ * The catalogue's HTTP API on the JDK's built-in server:
+ * {@code GET /products/{id}}, {@code PUT /products/{id}/price} with {@code {"price": 12.34}}, {@code GET /health}.
+ */
+public final class CatalogServer implements AutoCloseable {
+
+    private static final Pattern PRODUCT_PATH = Pattern.compile("^/products/(\\d{1,18})(/price)?$");
+    private static final Pattern PRICE_FIELD =
+            Pattern.compile("\"price\"\\s*:\\s*\"?(\\d{1,9}(?:\\.\\d{1,2})?)\"?");
+    private static final int MAX_BODY_BYTES = 1024;
+    // The default accept backlog (50) resets connections when a load driver opens many at once.
+    private static final int ACCEPT_BACKLOG = 1024;
+    private static final String NO_DELAY_PROPERTY = "sun.net.httpserver.nodelay";
+
+    private final ProductCatalog catalog;
+    private final HttpServer server;
+    private final ExecutorService workers;
+
+    private CatalogServer(ProductCatalog catalog, HttpServer server, ExecutorService workers) {
+        this.catalog = catalog;
+        this.server = server;
+        this.workers = workers;
+    }
+
+    /** Binds {@code address} (port 0 picks a free one) and serves requests on {@code workerThreads} threads. */
+    public static CatalogServer start(ProductCatalog catalog, InetSocketAddress address, int workerThreads) {
+        // Without TCP_NODELAY the server's separate header and body writes meet the client's delayed ACK
+        // and every keep-alive response waits ~40 ms. The JDK server reads this once, when first used.
+        if (System.getProperty(NO_DELAY_PROPERTY) == null) {
+            System.setProperty(NO_DELAY_PROPERTY, "true");
+        }
+        HttpServer server;
+        try {
+            server = HttpServer.create(address, ACCEPT_BACKLOG);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot listen on " + address + " (set PORT to use another port)", e);
+        }
+        AtomicInteger threadNumber = new AtomicInteger();
+        ExecutorService workers = Executors.newFixedThreadPool(workerThreads, task -> {
+            Thread thread = new Thread(task, "catalog-http-" + threadNumber.incrementAndGet());
+            thread.setDaemon(true);
+            return thread;
+        });
+        CatalogServer catalogServer = new CatalogServer(catalog, server, workers);
+        server.setExecutor(workers);
+        server.createContext("/products/", guarded(catalogServer::routeProducts));
+        server.createContext("/health", guarded(catalogServer::health));
+        server.start();
+        return catalogServer;
+    }
+
+    public int port() {
+        return server.getAddress().getPort();
+    }
+
+    @Override
+    public void close() {
+        server.stop(0);
+        workers.shutdownNow();
+    }
+
+    private void routeProducts(HttpExchange exchange) throws IOException {
+        Matcher path = PRODUCT_PATH.matcher(exchange.getRequestURI().getPath());
+        if (!path.matches()) {
+            send(exchange, 404, Json.error("no such resource"));
+            return;
+        }
+        long id = Long.parseLong(path.group(1));
+        boolean priceResource = path.group(2) != null;
+        String method = exchange.getRequestMethod();
+        if (!priceResource && method.equals("GET")) {
+            respondWithProduct(exchange, id, catalog.find(id));
+        } else if (priceResource && method.equals("PUT")) {
+            updatePrice(exchange, id);
+        } else {
+            exchange.getResponseHeaders().set("Allow", priceResource ? "PUT" : "GET");
+            send(exchange, 405, Json.error(method + " not allowed here"));
+        }
+    }
+
+    private void updatePrice(HttpExchange exchange, long id) throws IOException {
+        String body = readBody(exchange.getRequestBody());
+        Matcher price = PRICE_FIELD.matcher(body);
+        if (body.length() > MAX_BODY_BYTES || !price.find()) {
+            send(exchange, 400, Json.error("expected a body like {\"price\": 12.34}"));
+            return;
+        }
+        BigDecimal newPrice = new BigDecimal(price.group(1));
+        if (newPrice.signum() <= 0) {
+            send(exchange, 400, Json.error("price must be positive"));
+            return;
+        }
+        respondWithProduct(exchange, id, catalog.updatePrice(id, newPrice));
+    }
+
+    private void respondWithProduct(HttpExchange exchange, long id, Optional<Product> product) throws IOException {
+        if (product.isPresent()) {
+            send(exchange, 200, product.get().toJson());
+        } else {
+            send(exchange, 404, Json.error("product " + id + " not found"));
+        }
+    }
+
+    private void health(HttpExchange exchange) throws IOException {
+        if (catalog.redisReachable()) {
+            send(exchange, 200, "{\"status\":\"UP\",\"redis\":\"UP\"}");
+        } else {
+            send(exchange, 503, "{\"status\":\"DOWN\",\"redis\":\"DOWN\"}");
+        }
+    }
+
+    /** Turns failures into JSON errors (503 when Redis is the cause) and always completes the exchange. */
+    private static HttpHandler guarded(HttpHandler handler) {
+        return exchange -> {
+            try (exchange) {
+                try {
+                    handler.handle(exchange);
+                } catch (JedisException e) {
+                    sendFailure(exchange, 503, "redis unavailable: " + e.getMessage());
+                } catch (RuntimeException e) {
+                    sendFailure(exchange, 500, "internal error: " + e);
+                }
+            }
+        };
+    }
+
+    /** Reads at most one byte past the limit, enough to tell an oversized body from an acceptable one. */
+    private static String readBody(InputStream body) throws IOException {
+        return new String(body.readNBytes(MAX_BODY_BYTES + 1), StandardCharsets.UTF_8);
+    }
+
+    /** Answers with an error unless a response was already started, in which case the connection is just dropped. */
+    private static void sendFailure(HttpExchange exchange, int status, String message) throws IOException {
+        if (exchange.getResponseCode() == -1) {
+            send(exchange, status, Json.error(message));
+        }
+    }
+
+    private static void send(HttpExchange exchange, int status, String json) throws IOException {
+        byte[] bytes = json.getBytes(StandardCharsets.UTF_8);
+        exchange.getResponseHeaders().set("Content-Type", "application/json");
+        exchange.sendResponseHeaders(status, bytes.length);
+        try (OutputStream out = exchange.getResponseBody()) {
+            out.write(bytes);
+        }
+    }
+}

@@ -1,0 +1,111 @@
+package io.hotkey.demo.redis;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.net.URI;
+
+import redis.clients.jedis.ConnectionPoolConfig;
+import redis.clients.jedis.Jedis;
+import redis.clients.jedis.RedisClient;
+import redis.embedded.RedisServer;
+
+/**
+ * The Redis server the demo talks to: the one named by {@code REDIS_URL}, or a real
+ * {@code redis-server} process started from the embedded-redis jar and stopped on {@link #close()}.
+ */
+public final class RedisEndpoint implements AutoCloseable {
+
+    public static final String URL_VARIABLE = "REDIS_URL";
+    private static final String LOOPBACK = "127.0.0.1";
+
+    private final URI uri;
+    private final RedisServer embeddedServer;
+
+    private RedisEndpoint(URI uri, RedisServer embeddedServer) {
+        this.uri = uri;
+        this.embeddedServer = embeddedServer;
+    }
+
+    /** Uses {@code REDIS_URL} when set, otherwise starts an embedded server. */
+    public static RedisEndpoint fromEnvironment() {
+        String url = System.getenv(URL_VARIABLE);
+        if (url == null || url.isBlank()) {
+            return startEmbedded();
+        }
+        return external(URI.create(url.trim()));
+    }
+
+    public static RedisEndpoint external(URI uri) {
+        if (!"redis".equals(uri.getScheme()) || uri.getHost() == null) {
+            throw new IllegalArgumentException("expected redis://host:port, got " + uri);
+        }
+        return new RedisEndpoint(uri, null);
+    }
+
+    /** Starts a real redis-server on a free loopback port, with persistence off so it leaves no files. */
+    public static RedisEndpoint startEmbedded() {
+        int port = freeLoopbackPort();
+        try {
+            RedisServer server = RedisServer.newRedisServer()
+                    .bind(LOOPBACK)
+                    .port(port)
+                    .setting("save \"\"")
+                    .setting("appendonly no")
+                    .build();
+            server.start();
+            return new RedisEndpoint(URI.create("redis://" + LOOPBACK + ":" + port), server);
+        } catch (IOException e) {
+            throw new UncheckedIOException("could not start the embedded Redis server on port " + port, e);
+        }
+    }
+
+    public URI uri() {
+        return uri;
+    }
+
+    public boolean isEmbedded() {
+        return embeddedServer != null;
+    }
+
+    /** A pooled client sized for {@code maxConnections} concurrent callers. */
+    public RedisClient newPooledClient(int maxConnections) {
+        ConnectionPoolConfig pool = new ConnectionPoolConfig();
+        pool.setMaxTotal(maxConnections);
+        pool.setMaxIdle(maxConnections);
+        return RedisClient.builder().fromURI(uri).poolConfig(pool).build();
+    }
+
+    /** A single dedicated connection, for observing the server without touching the application's pool. */
+    public Jedis newConnection() {
+        return new Jedis(uri);
+    }
+
+    public String describe() {
+        // Host and port only: a REDIS_URL may carry a password.
+        String address = uri.getHost() + ":" + (uri.getPort() == -1 ? 6379 : uri.getPort());
+        return isEmbedded()
+                ? "embedded Redis at " + address + " (" + URL_VARIABLE + " not set; stopped on exit)"
+                : "Redis at " + address + " (from " + URL_VARIABLE + ")";
+    }
+
+    @Override
+    public void close() {
+        if (embeddedServer != null && embeddedServer.isActive()) {
+            try {
+                embeddedServer.stop();
+            } catch (IOException e) {
+                throw new UncheckedIOException("could not stop the embedded Redis server", e);
+            }
+        }
+    }
+
+    private static int freeLoopbackPort() {
+        try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getByName(LOOPBACK))) {
+            return socket.getLocalPort();
+        } catch (IOException e) {
+            throw new UncheckedIOException("no free loopback port for the embedded Redis server", e);
+        }
+    }
+}
