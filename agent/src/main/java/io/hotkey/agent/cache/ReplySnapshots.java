@@ -1,21 +1,38 @@
 package io.hotkey.agent.cache;
 
+import java.lang.invoke.MethodHandle;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.MethodType;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 
 /**
  * Freezes a client's raw protocol reply into a private copy and thaws a fresh copy for every hit, so
  * no caller ever shares a mutable object with the cache or with another caller.
  *
- * <p>Only the shapes every RESP2 reply decodes to are accepted: bulk strings ({@code byte[]}),
- * integers ({@code Long}), doubles, booleans, nil and nested lists of those. Anything else (error
- * objects, client-specific RESP3 types) makes the reply uncacheable: serving it would mean guessing.
+ * <p>Only the shapes protocol replies decode to are accepted: bulk strings ({@code byte[]}),
+ * integers ({@code Long}), doubles, booleans, nil, nested lists, and the immutable
+ * {@code Map.Entry} pairs RESP3 maps decode to (rebuilt through their class's public
+ * {@code (Object, Object)} constructor, so the client gets its own pair type back). Anything else
+ * (error objects, unknown types) makes the reply uncacheable: serving it would mean guessing.
  */
 public final class ReplySnapshots {
   /** Returned by {@link #freeze} for replies that must not be cached. */
   public static final Object UNCACHEABLE = new Object();
 
   private static final int NODE_OVERHEAD = 16;
+  private static final MethodType PAIR_CONSTRUCTOR = MethodType.methodType(void.class, Object.class, Object.class);
+  private static final ClassValue<MethodHandle> PAIR_CONSTRUCTORS = new ClassValue<>() {
+    @Override
+    protected MethodHandle computeValue(Class<?> type) {
+      try {
+        return MethodHandles.publicLookup().findConstructor(type, PAIR_CONSTRUCTOR);
+      } catch (ReflectiveOperationException | SecurityException e) {
+        return null;
+      }
+    }
+  };
 
   private ReplySnapshots() {}
 
@@ -35,6 +52,10 @@ public final class ReplySnapshots {
         bytes += weigh(element);
       }
       return bytes;
+    }
+    if (frozen instanceof Map.Entry) {
+      Map.Entry<?, ?> pair = (Map.Entry<?, ?>) frozen;
+      return NODE_OVERHEAD + weigh(pair.getKey()) + weigh(pair.getValue());
     }
     return NODE_OVERHEAD;
   }
@@ -67,7 +88,27 @@ public final class ReplySnapshots {
       }
       return copy;
     }
+    if (value instanceof Map.Entry) {
+      return copyPair((Map.Entry<?, ?>) value, budget);
+    }
     return UNCACHEABLE;
+  }
+
+  private static Object copyPair(Map.Entry<?, ?> pair, long[] budget) {
+    MethodHandle constructor = PAIR_CONSTRUCTORS.get(pair.getClass());
+    if (constructor == null || !spend(budget, NODE_OVERHEAD)) {
+      return UNCACHEABLE;
+    }
+    Object key = copy(pair.getKey(), budget);
+    Object value = copy(pair.getValue(), budget);
+    if (key == UNCACHEABLE || value == UNCACHEABLE) {
+      return UNCACHEABLE;
+    }
+    try {
+      return constructor.invoke(key, value);
+    } catch (Throwable e) {
+      return UNCACHEABLE;
+    }
   }
 
   private static boolean spend(long[] budget, long bytes) {
