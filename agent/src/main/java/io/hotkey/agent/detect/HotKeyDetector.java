@@ -1,0 +1,631 @@
+package io.hotkey.agent.detect;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.List;
+import java.util.Objects;
+import java.util.function.LongSupplier;
+
+/**
+ * Finds the keys whose access rate crosses a threshold, in memory fixed at construction.
+ *
+ * <h2>Data flow</h2>
+ *
+ * <pre>
+ *  app threads ──record()──► stripe[s].table[gen]        (HeavyKeeper, plain int writes)
+ *                                   │  gen flips every tick (volatile int)
+ *  tick thread ──tick()──► harvest the table retired one tick earlier ──► candidates
+ *                          (max over rows, summed over stripes), then clear it
+ *                     ──► window: per key a ring of {@code slots} slot counts (fixed capacity,
+ *                          the smallest entries give way to bigger newcomers)
+ *                     ──► promote / demote ──► listener, snapshots for topKeys()/hotKeys()
+ * </pre>
+ *
+ * <h2>Why this shape</h2>
+ *
+ * <ul>
+ *   <li><b>Stripes</b>: each recording thread writes the stripe picked by its thread id (see
+ *       {@link #record}), so threads on different stripes never write the same cache line and
+ *       recording scales with cores. With more threads than stripes some share one;
+ *       their racy increments may lose an update now and then (see {@link HeavyKeeperTable}),
+ *       which is accepted instead of paying for atomics on every command.
+ *   <li><b>Generations</b>: each stripe has three tables. Writers use {@code tables[generation]};
+ *       the tick thread flips {@code generation} and reads the table that stopped being current
+ *       one whole tick ago, so any writer that read the old generation just before the flip has
+ *       long finished. That grace period replaces a lock or a per-write fence. Clearing it there
+ *       makes it ready to be current again at the next flip.
+ *   <li><b>Sliding window</b>: a harvested table holds one slot ({@code window / slots}) of
+ *       traffic. The tick thread keeps, per tracked key, the counts of the last {@code slots}
+ *       slots; the window count is their sum and the rate is that sum divided by the window
+ *       length. Because a slot is harvested one tick after it closes, rates lag by one slot.
+ *   <li><b>Bounded memory</b>: tables ({@code 3 * stripes * depth * width} buckets with their key
+ *       prefix), the tick thread's candidate map ({@code stripes * depth * width} entries) and the
+ *       window ({@code capacity} keys × {@code slots} counters) are all allocated up front, as flat
+ *       arrays. Nothing grows with the number of distinct keys; {@link #memoryBytes()} is computed
+ *       once. The only allocations after construction are the published {@link KeyRate}
+ *       snapshots, made on the tick thread.
+ * </ul>
+ *
+ * <h2>Policy</h2>
+ *
+ * A key is promoted when its windowed rate is {@code >= threshold}; at most {@code topK} keys are
+ * hot at once. When more keys qualify, higher rates win: a newcomer first takes a free place,
+ * then the place of a hot key that is cooling down (below threshold), lowest rate first, then the
+ * place of a hot key with a strictly lower rate. A hot key is demoted once it has stayed below
+ * threshold for {@code coolDown} (measured with the detector's clock from the first tick that saw
+ * it below). The listener is called from {@link #tick()} only.
+ *
+ * <h2>Keys</h2>
+ *
+ * Up to {@link DetectorSettings#keyBytes()} bytes of a key are stored. Longer keys are tracked by
+ * hash + length + prefix and reported with {@link KeyRate#truncated()} true. The {@code hash}
+ * given to {@link #record} must be {@link KeyHashes#hash(byte[])} of the key: it selects the
+ * buckets, it is the key's identity on the recording path (see {@link HeavyKeeperTable#add}), and
+ * the tick thread re-hashes stored keys to drop torn copies, so a key recorded with another hash
+ * function is never reported. A key whose count in a bucket stays at 1 for a whole slot is not
+ * harvested (its bytes are copied only at its second access, see {@link HeavyKeeperTable#add}).
+ */
+public final class HotKeyDetector {
+
+  /** 2^64 / golden ratio: Fibonacci hashing of thread ids (see {@link #record}). */
+  private static final long FIBONACCI = 0x9E3779B97F4A7C15L;
+
+  private static final int GENERATIONS = 3;
+  private static final long NONE = Long.MIN_VALUE;
+  private static final int INDEX_BITS = 20; // capacity <= 2^20
+
+  private final DetectorSettings settings;
+  private final LongSupplier nanoClock;
+  private final HotKeyListener listener;
+
+  // ---- shared with recording threads: written only in the constructor and by tick() ----
+
+  /** {@code tables[stripe * 3 + generation]}. */
+  private final HeavyKeeperTable[] tables;
+
+  private final int stripeMask;
+  private final int stripeShift;
+
+  /** The generation writers record into; flipped by tick(). */
+  private volatile int generation;
+
+  /** Published after every tick; read by topKeys()/hotKeys() from any thread. */
+  private volatile Snapshot snapshot = Snapshot.EMPTY;
+
+  // ---- owned by the tick thread ----
+
+  private final int stripes;
+  private final int depth;
+  private final int keyBytes;
+  private final int slots;
+  private final long windowNanos;
+  private final double windowSeconds;
+  private final long coolDownNanos;
+  private final double threshold;
+  private final int topK;
+  private final long memoryBytes;
+
+  /** Candidate map of one harvest: open addressing over {@code cIndex}. */
+  private final int[] cIndex; // candidate number + 1, 0 = free
+
+  private final int[] cTable; // table holding the candidate's key bytes
+  private final int[] cBucket; // bucket in that table
+  private final int[] cHash;
+  private final int[] cLen;
+  private final long[] cSum; // counts of finished stripes
+  private final long[] cSumW;
+  private final int[] cMax; // max count over the rows of the stripe being scanned
+  private final int[] cMaxW;
+  private final int[] cTag; // stripe that cMax belongs to
+  private final int[] cPos; // position in cIndex, to clear it cheaply
+  private int cSize;
+  private final long[] sortBuf;
+
+  /** The window: {@code capacity} entries. */
+  private final int capacity;
+
+  private final byte[] wKeys;
+  private final int[] wHash;
+  private final int[] wLen;
+  private final int[] wCounts; // [entry * slots + slot]
+  private final int[] wWrites;
+  private final long[] wTotal;
+  private final long[] wTotalW;
+  private final boolean[] wUsed;
+  private final boolean[] wHot;
+  private final long[] wBelowSince;
+  private final int[] wIndex; // entry + 1, 0 = free; rebuilt each tick
+  private final int[] wFree;
+  private final long[] wSortBuf;
+  private final long[] decideBuf;
+  private int wFreeTop;
+  private int hotCount;
+  private int cursor;
+
+  public HotKeyDetector(DetectorSettings settings, LongSupplier nanoClock, HotKeyListener listener) {
+    this.settings = Objects.requireNonNull(settings, "settings");
+    this.nanoClock = Objects.requireNonNull(nanoClock, "nanoClock");
+    this.listener = listener == null ? HotKeyListener.NONE : listener;
+    this.stripes = settings.stripes();
+    this.stripeMask = stripes - 1;
+    this.stripeShift = 64 - Math.max(1, Integer.numberOfTrailingZeros(stripes));
+    this.depth = settings.depth();
+    this.keyBytes = settings.keyBytes();
+    this.slots = settings.slots();
+    this.windowNanos = settings.window().toNanos();
+    this.windowSeconds = windowNanos / 1e9;
+    this.coolDownNanos = settings.coolDown().toNanos();
+    this.threshold = settings.threshold();
+    this.topK = settings.topK();
+    int width = settings.width();
+
+    tables = new HeavyKeeperTable[stripes * GENERATIONS];
+    for (int i = 0; i < tables.length; i++) {
+      tables[i] = new HeavyKeeperTable(depth, width, keyBytes, KeyHashes.fmix(i + 1));
+    }
+
+    int maxCandidates = stripes * depth * width;
+    cIndex = new int[DetectorSettings.nextPow2(2 * maxCandidates)];
+    cTable = new int[maxCandidates];
+    cBucket = new int[maxCandidates];
+    cHash = new int[maxCandidates];
+    cLen = new int[maxCandidates];
+    cSum = new long[maxCandidates];
+    cSumW = new long[maxCandidates];
+    cMax = new int[maxCandidates];
+    cMaxW = new int[maxCandidates];
+    cTag = new int[maxCandidates];
+    cPos = new int[maxCandidates];
+    sortBuf = new long[maxCandidates];
+
+    capacity = settings.capacity();
+    wKeys = new byte[capacity * keyBytes];
+    wHash = new int[capacity];
+    wLen = new int[capacity];
+    wCounts = new int[capacity * slots];
+    wWrites = new int[capacity * slots];
+    wTotal = new long[capacity];
+    wTotalW = new long[capacity];
+    wUsed = new boolean[capacity];
+    wHot = new boolean[capacity];
+    wBelowSince = new long[capacity];
+    wIndex = new int[DetectorSettings.nextPow2(2 * capacity)];
+    wFree = new int[capacity];
+    wSortBuf = new long[capacity];
+    decideBuf = new long[capacity];
+    for (int e = capacity - 1; e >= 0; e--) {
+      wFree[wFreeTop++] = e;
+    }
+
+    long tableBytes = (long) tables.length * (HeavyKeeperTable.bytes(depth, width, keyBytes) + 48);
+    long candidateBytes = 4L * cIndex.length + (long) maxCandidates * (4 * 8 + 8 * 3 + 8);
+    long windowBytes =
+        (long) capacity * keyBytes
+            + (long) capacity * (4 + 4 + 8 + 8 + 1 + 1 + 8 + 4 + 8 + 8)
+            + 8L * capacity * slots
+            + 4L * wIndex.length;
+    // Two snapshots may be alive at once (the published one and the one being built): per key a
+    // KeyRate, its key copy and a list slot.
+    long snapshotBytes = 2L * capacity * (48 + 16 + keyBytes + 8);
+    this.memoryBytes = tableBytes + candidateBytes + windowBytes + snapshotBytes + 512;
+  }
+
+  public DetectorSettings settings() {
+    return settings;
+  }
+
+  /**
+   * Hot path: counts one access to {@code key}. Called for every Redis command's key.
+   *
+   * <p>O(depth), no lock, no atomic, no allocation: the stripe comes from the thread id, one
+   * volatile read gives the generation, then {@link HeavyKeeperTable#add}. Safe from any number of
+   * threads; never throws.
+   *
+   * <p>Stripe choice: the top bits of {@code threadId * 2^64/phi} (Fibonacci hashing). Thread ids
+   * are handed out in creation order, and Fibonacci hashing spreads any arithmetic progression of
+   * ids evenly: consecutive ids always land in different stripes (their images are 0.38 apart on
+   * the unit circle), so the threads of a pool created together get distinct stripes up to about
+   * {@code stripes / 2} of them, and more threads spread evenly. A {@code ThreadLocal} holding a
+   * round-robin number would guarantee distinctness up to {@code stripes} threads, but its lookup
+   * measured about as expensive as the whole rest of this method; reading the thread id is one
+   * load.
+   *
+   * @param key the key bytes; not retained (a prefix is copied when a bucket is assigned), not
+   *     modified. {@code null} is ignored.
+   * @param hash {@link KeyHashes#hash(byte[])} of {@code key}
+   * @param write whether the command writes the key
+   */
+  public void record(byte[] key, int hash, boolean write) {
+    if (key == null) {
+      return;
+    }
+    @SuppressWarnings("deprecation") // Thread.threadId() is Java 19+; getId() is the same field
+    long id = Thread.currentThread().getId();
+    int stripe = (int) ((id * FIBONACCI) >>> stripeShift) & stripeMask;
+    tables[stripe * GENERATIONS + generation].add(key, hash, write);
+  }
+
+  /**
+   * Advances the window by one slot: flips the generation, harvests the slot that closed one tick
+   * ago, recomputes rates, promotes and demotes (calling the listener), publishes new snapshots.
+   * To be called every {@link DetectorSettings#slot()} by one thread at a time (it is
+   * synchronized only to make misuse harmless; recording never takes this lock). Never throws
+   * because of the listener.
+   */
+  public synchronized void tick() {
+    int next = generation + 1 == GENERATIONS ? 0 : generation + 1;
+    generation = next;
+    int harvestGen = next + 1 == GENERATIONS ? 0 : next + 1;
+
+    cursor = cursor + 1 == slots ? 0 : cursor + 1;
+    expireSlot(cursor);
+    harvest(harvestGen);
+    int newCount = mergeCandidates();
+    admit(newCount);
+    rebuildIndex();
+    decide(nanoClock.getAsLong());
+  }
+
+  /** Up to {@code n} tracked keys by windowed rate, highest first (as of the last tick). */
+  public List<KeyRate> topKeys(int n) {
+    List<KeyRate> all = snapshot.top;
+    return n >= all.size() ? all : all.subList(0, Math.max(0, n));
+  }
+
+  /** The currently promoted keys, highest rate first (as of the last tick). */
+  public List<KeyRate> hotKeys() {
+    return snapshot.hot;
+  }
+
+  /**
+   * The detector's footprint in bytes, computed at construction from the settings: sketch tables,
+   * the tick thread's candidate map and window, and the published snapshots. It does not depend on
+   * the traffic (object headers and alignment estimated for a 64-bit JVM with compressed oops).
+   */
+  public long memoryBytes() {
+    return memoryBytes;
+  }
+
+  // ------------------------------------------------------------------ tick internals
+
+  private void expireSlot(int slot) {
+    for (int e = 0; e < capacity; e++) {
+      if (wUsed[e]) {
+        int i = e * slots + slot;
+        wTotal[e] -= wCounts[i];
+        wTotalW[e] -= wWrites[i];
+        wCounts[i] = 0;
+        wWrites[i] = 0;
+      }
+    }
+  }
+
+  /**
+   * Reads every bucket of generation {@code gen} of every stripe into the candidate map (a key's
+   * estimate is its largest count over the rows of a stripe, summed over stripes) and zeroes the
+   * counts so the tables are empty when they become current again. Key bytes are left in place:
+   * the candidates point at them until the end of this tick, and a count of 0 marks a bucket free.
+   */
+  private void harvest(int gen) {
+    for (int i = 0; i < cSize; i++) {
+      cIndex[cPos[i]] = 0;
+    }
+    cSize = 0;
+    int mask = cIndex.length - 1;
+    for (int s = 0; s < stripes; s++) {
+      int tableId = s * GENERATIONS + gen;
+      HeavyKeeperTable t = tables[tableId];
+      int[] meta = t.meta;
+      int buckets = t.buckets();
+      for (int b = 0; b < buckets; b++) {
+        int m = HeavyKeeperTable.metaOffset(b);
+        int count = meta[m + HeavyKeeperTable.COUNT];
+        if (count <= 0) {
+          continue;
+        }
+        meta[m + HeavyKeeperTable.COUNT] = 0;
+        if (!t.named(b)) {
+          continue; // a key seen once in this slot and row: bytes never copied, of no interest
+        }
+        int writes = Math.min(Math.max(meta[m + HeavyKeeperTable.WRITES], 0), count);
+        int hash = meta[m + HeavyKeeperTable.HASH];
+        int len = t.length(b);
+        int cmp = Math.min(len, keyBytes);
+        int ko = t.keyOffset(b);
+        int pos = KeyHashes.fmix(hash) & mask;
+        while (true) {
+          int c = cIndex[pos] - 1;
+          if (c < 0) {
+            if (len < 0 || (len <= keyBytes && KeyHashes.hash(t.keys, ko, len) != hash)) {
+              break; // torn by two threads sharing the stripe (or a caller's wrong hash): drop
+            }
+            c = cSize++;
+            cIndex[pos] = c + 1;
+            cPos[c] = pos;
+            cTable[c] = tableId;
+            cBucket[c] = b;
+            cHash[c] = hash;
+            cLen[c] = len;
+            cSum[c] = 0;
+            cSumW[c] = 0;
+            cMax[c] = count;
+            cMaxW[c] = writes;
+            cTag[c] = s;
+            break;
+          }
+          if (cHash[c] == hash && cLen[c] == len && sameKey(c, t.keys, ko, cmp)) {
+            if (cTag[c] != s) {
+              cSum[c] += cMax[c];
+              cSumW[c] += cMaxW[c];
+              cMax[c] = count;
+              cMaxW[c] = writes;
+              cTag[c] = s;
+            } else if (count > cMax[c]) {
+              cMax[c] = count;
+              cMaxW[c] = writes;
+            }
+            break;
+          }
+          pos = (pos + 1) & mask;
+        }
+      }
+    }
+    for (int c = 0; c < cSize; c++) {
+      cSum[c] += cMax[c];
+      cSumW[c] += cMaxW[c];
+    }
+  }
+
+  private boolean sameKey(int c, byte[] keys, int ko, int cmp) {
+    HeavyKeeperTable ct = tables[cTable[c]];
+    int co = ct.keyOffset(cBucket[c]);
+    return Arrays.equals(ct.keys, co, co + cmp, keys, ko, ko + cmp);
+  }
+
+  /**
+   * Adds the candidates of keys already in the window to the current slot; returns how many
+   * candidates are new (their numbers are moved to the front of {@code sortBuf}).
+   */
+  private int mergeCandidates() {
+    int fresh = 0;
+    int mask = wIndex.length - 1;
+    for (int c = 0; c < cSize; c++) {
+      HeavyKeeperTable t = tables[cTable[c]];
+      int ko = t.keyOffset(cBucket[c]);
+      int cmp = Math.min(cLen[c], keyBytes);
+      int e = -1;
+      for (int pos = KeyHashes.fmix(cHash[c]) & mask; ; pos = (pos + 1) & mask) {
+        int x = wIndex[pos] - 1;
+        if (x < 0) {
+          break;
+        }
+        if (wHash[x] == cHash[c]
+            && wLen[x] == cLen[c]
+            && Arrays.equals(wKeys, x * keyBytes, x * keyBytes + cmp, t.keys, ko, ko + cmp)) {
+          e = x;
+          break;
+        }
+      }
+      if (e >= 0) {
+        addToSlot(e, c);
+      } else {
+        sortBuf[fresh++] = (Math.min(cSum[c], Integer.MAX_VALUE) << INDEX_BITS) | c;
+      }
+    }
+    return fresh;
+  }
+
+  private void addToSlot(int e, int c) {
+    int i = e * slots + cursor;
+    int add = (int) Math.min(cSum[c], Integer.MAX_VALUE - (long) wCounts[i]);
+    int addW = (int) Math.min(cSumW[c], add);
+    wCounts[i] += add;
+    wWrites[i] += addW;
+    wTotal[e] += add;
+    wTotalW[e] += addW;
+  }
+
+  /**
+   * Gives window entries to new candidates, biggest first: free entries, then entries of non-hot
+   * keys whose window count is smaller than the newcomer's count (smallest first). Entries whose
+   * window emptied are freed first. Hot keys are never evicted (they keep their counts).
+   */
+  private void admit(int fresh) {
+    int evictables = 0;
+    for (int e = 0; e < capacity; e++) {
+      if (wUsed[e] && !wHot[e]) {
+        if (wTotal[e] <= 0) {
+          free(e);
+        } else {
+          wSortBuf[evictables++] = (Math.min(wTotal[e], Integer.MAX_VALUE) << INDEX_BITS) | e;
+        }
+      }
+    }
+    if (fresh == 0) {
+      return;
+    }
+    Arrays.sort(sortBuf, 0, fresh);
+    boolean evictSorted = false;
+    int victim = 0;
+    for (int i = fresh - 1; i >= 0; i--) {
+      int c = (int) (sortBuf[i] & ((1 << INDEX_BITS) - 1));
+      long count = sortBuf[i] >>> INDEX_BITS;
+      int e;
+      if (wFreeTop > 0) {
+        e = wFree[--wFreeTop];
+      } else {
+        if (!evictSorted) {
+          Arrays.sort(wSortBuf, 0, evictables);
+          evictSorted = true;
+        }
+        if (victim >= evictables || (wSortBuf[victim] >>> INDEX_BITS) >= count) {
+          return; // every remaining newcomer is smaller than every remaining entry
+        }
+        e = (int) (wSortBuf[victim++] & ((1 << INDEX_BITS) - 1));
+        free(e);
+        e = wFree[--wFreeTop];
+      }
+      HeavyKeeperTable t = tables[cTable[c]];
+      int cmp = Math.min(cLen[c], keyBytes);
+      System.arraycopy(t.keys, t.keyOffset(cBucket[c]), wKeys, e * keyBytes, cmp);
+      wHash[e] = cHash[c];
+      wLen[e] = cLen[c];
+      wUsed[e] = true;
+      wHot[e] = false;
+      wBelowSince[e] = NONE;
+      addToSlot(e, c);
+    }
+  }
+
+  private void free(int e) {
+    wUsed[e] = false;
+    wHot[e] = false;
+    wTotal[e] = 0;
+    wTotalW[e] = 0;
+    Arrays.fill(wCounts, e * slots, e * slots + slots, 0);
+    Arrays.fill(wWrites, e * slots, e * slots + slots, 0);
+    wFree[wFreeTop++] = e;
+  }
+
+  private void rebuildIndex() {
+    Arrays.fill(wIndex, 0);
+    int mask = wIndex.length - 1;
+    for (int e = 0; e < capacity; e++) {
+      if (wUsed[e]) {
+        int pos = KeyHashes.fmix(wHash[e]) & mask;
+        while (wIndex[pos] != 0) {
+          pos = (pos + 1) & mask;
+        }
+        wIndex[pos] = e + 1;
+      }
+    }
+  }
+
+  private double rate(int e) {
+    return wTotal[e] / windowSeconds;
+  }
+
+  /** Promotion, demotion, listener calls and snapshot publication. */
+  private void decide(long now) {
+    List<KeyRate> demoted = new ArrayList<>();
+    List<KeyRate> promoted = new ArrayList<>();
+    int candidates = 0;
+    int hot = 0;
+    long[] hotOrder = new long[hotCount];
+    for (int e = 0; e < capacity; e++) {
+      if (!wUsed[e]) {
+        continue;
+      }
+      boolean above = rate(e) >= threshold;
+      if (wHot[e]) {
+        if (above) {
+          wBelowSince[e] = NONE;
+        } else {
+          if (wBelowSince[e] == NONE) {
+            wBelowSince[e] = now;
+          }
+          if (now - wBelowSince[e] >= coolDownNanos) {
+            demoted.add(demote(e));
+            continue;
+          }
+        }
+        // Victim order: cooling keys first, then by window count, lowest first.
+        long cooling = wBelowSince[e] == NONE ? 1L : 0L;
+        hotOrder[hot++] =
+            (cooling << 52) | (Math.min(wTotal[e], Integer.MAX_VALUE) << INDEX_BITS) | e;
+      } else if (above) {
+        decideBuf[candidates++] = (Math.min(wTotal[e], Integer.MAX_VALUE) << INDEX_BITS) | e;
+      }
+    }
+    if (candidates > 0) {
+      Arrays.sort(decideBuf, 0, candidates);
+      Arrays.sort(hotOrder, 0, hot);
+      int victim = 0;
+      for (int i = candidates - 1; i >= 0; i--) {
+        int e = (int) (decideBuf[i] & ((1 << INDEX_BITS) - 1));
+        if (hotCount >= topK) {
+          if (victim >= hot) {
+            break;
+          }
+          long v = hotOrder[victim];
+          int ve = (int) (v & ((1 << INDEX_BITS) - 1));
+          boolean cooling = (v >>> 52) == 0;
+          if (!cooling && wTotal[ve] >= wTotal[e]) {
+            break; // the remaining candidates are not hotter than the coldest hot key
+          }
+          victim++;
+          demoted.add(demote(ve));
+        }
+        wHot[e] = true;
+        wBelowSince[e] = NONE;
+        hotCount++;
+        promoted.add(keyRate(e));
+      }
+    }
+    publish();
+    for (KeyRate k : demoted) {
+      try {
+        listener.onDemoted(k);
+      } catch (Throwable ignored) {
+        // The agent never breaks the application; a failing listener only loses its own events.
+      }
+    }
+    for (KeyRate k : promoted) {
+      try {
+        listener.onPromoted(k);
+      } catch (Throwable ignored) {
+        // See above.
+      }
+    }
+  }
+
+  private KeyRate demote(int e) {
+    wHot[e] = false;
+    wBelowSince[e] = NONE;
+    hotCount--;
+    return keyRate(e);
+  }
+
+  private KeyRate keyRate(int e) {
+    int stored = Math.min(wLen[e], keyBytes);
+    byte[] key = Arrays.copyOfRange(wKeys, e * keyBytes, e * keyBytes + stored);
+    long writes = Math.min(Math.max(wTotalW[e], 0), wTotal[e]);
+    return new KeyRate(key, wLen[e], wHash[e], wTotal[e] - writes, writes, rate(e));
+  }
+
+  private void publish() {
+    int n = 0;
+    for (int e = 0; e < capacity; e++) {
+      if (wUsed[e]) {
+        wSortBuf[n++] = (Math.min(wTotal[e], Integer.MAX_VALUE) << INDEX_BITS) | e;
+      }
+    }
+    Arrays.sort(wSortBuf, 0, n);
+    KeyRate[] top = new KeyRate[n];
+    List<KeyRate> hot = new ArrayList<>(hotCount);
+    for (int i = 0; i < n; i++) {
+      int e = (int) (wSortBuf[n - 1 - i] & ((1 << INDEX_BITS) - 1));
+      top[i] = keyRate(e);
+      if (wHot[e]) {
+        hot.add(top[i]);
+      }
+    }
+    snapshot =
+        new Snapshot(
+            Collections.unmodifiableList(Arrays.asList(top)), Collections.unmodifiableList(hot));
+  }
+
+  /** Immutable lists published together. */
+  private static final class Snapshot {
+    static final Snapshot EMPTY = new Snapshot(List.of(), List.of());
+    final List<KeyRate> top;
+    final List<KeyRate> hot;
+
+    Snapshot(List<KeyRate> top, List<KeyRate> hot) {
+      this.top = top;
+      this.hot = hot;
+    }
+  }
+
+}

@@ -1,0 +1,108 @@
+package io.hotkey.agent.detect;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.SplittableRandom;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/** Four recording threads against a ticking detector. */
+class ConcurrentRecordingTest {
+
+  @Test
+  @Timeout(60)
+  void noLostPromotionAndNoExceptionUnderConcurrentRecording() throws Exception {
+    FakeClock clock = new FakeClock();
+    List<String> events = Collections.synchronizedList(new ArrayList<>());
+    HotKeyListener listener =
+        new HotKeyListener() {
+          @Override
+          public void onPromoted(KeyRate k) {
+            events.add("+" + k.keyString());
+          }
+
+          @Override
+          public void onDemoted(KeyRate k) {
+            events.add("-" + k.keyString());
+          }
+        };
+    // topK 1: the clearly hot key (a quarter of all traffic) must win against a million cold keys.
+    DetectorSettings settings =
+        DetectorSettings.builder()
+            .window(Duration.ofSeconds(1))
+            .threshold(20)
+            .topK(1)
+            .coolDown(Duration.ofHours(1))
+            .stripes(2) // fewer stripes than threads: shared stripes are exercised too
+            .build();
+    HotKeyDetector detector = new HotKeyDetector(settings, clock, listener);
+    byte[] hot = "hot:key".getBytes(StandardCharsets.UTF_8);
+    int hotHash = KeyHashes.hash(hot);
+    byte[][] cold = new byte[1 << 16][];
+    int[] coldHash = new int[cold.length];
+    for (int i = 0; i < cold.length; i++) {
+      cold[i] = ("cold:" + i).getBytes(StandardCharsets.UTF_8);
+      coldHash[i] = KeyHashes.hash(cold[i]);
+    }
+
+    int threads = 4;
+    CountDownLatch start = new CountDownLatch(1);
+    CountDownLatch done = new CountDownLatch(threads);
+    AtomicReference<Throwable> failure = new AtomicReference<>();
+    for (int t = 0; t < threads; t++) {
+      long seed = t;
+      Thread th =
+          new Thread(
+              () -> {
+                try {
+                  start.await();
+                  SplittableRandom random = new SplittableRandom(seed);
+                  for (int i = 0; i < 1_000_000; i++) {
+                    if ((i & 3) == 0) {
+                      detector.record(hot, hotHash, (i & 7) == 0);
+                    } else {
+                      int c = random.nextInt(cold.length);
+                      detector.record(cold[c], coldHash[c], random.nextBoolean());
+                    }
+                  }
+                } catch (Throwable e) {
+                  failure.compareAndSet(null, e);
+                } finally {
+                  done.countDown();
+                }
+              },
+              "recorder-" + t);
+      th.setDaemon(true);
+      th.start();
+    }
+    start.countDown();
+    int ticks = 0;
+    while (done.getCount() > 0) {
+      clock.advance(settings.slot());
+      detector.tick();
+      detector.topKeys(10);
+      detector.hotKeys();
+      ticks++;
+    }
+    clock.advance(settings.slot());
+    detector.tick();
+    clock.advance(settings.slot());
+    detector.tick();
+    assertEquals(null, failure.get());
+    assertEquals(List.of("+hot:key"), events, "after " + ticks + " ticks");
+    assertEquals(
+        List.of("hot:key"),
+        detector.hotKeys().stream().map(KeyRate::keyString).collect(Collectors.toList()));
+    KeyRate k = detector.hotKeys().get(0);
+    assertTrue(k.readShare() > 0.3 && k.readShare() < 0.7, "read share " + k.readShare());
+  }
+}
