@@ -116,10 +116,13 @@ public final class RedisGateway {
    * Called before a synchronous command (send, then read its reply) runs. Returns a reply to hand
    * back without touching Redis, or null to run the command; in that case the thread may have been
    * chosen to fill the local entry with the reply it is about to read.
+   *
+   * @param client names the client library, whose raw reply representation the entry holds
    */
-  public ServedReply beginRead(Object connection, Object endpointSource, Object arguments, byte[][] argv) {
+  public ServedReply beginRead(String client, Object connection, Object endpointSource, Object arguments,
+      byte[][] argv) {
     ThreadState thread = threads.get();
-    abandonFill();
+    abandonFill(thread);
     if (cache == null) {
       return null;
     }
@@ -145,7 +148,8 @@ public final class RedisGateway {
     if (namespace == null) {
       return null;
     }
-    Object found = cache.lookup(new CacheKey(namespace, argv), hashes);
+    // raw replies are in the client's own representation: clients never share entries
+    Object found = cache.lookup(new CacheKey(client + "@" + namespace, argv), hashes);
     if (found instanceof ReadFill) {
       thread.armFill((ReadFill) found, arguments);
       return null;
@@ -188,8 +192,7 @@ public final class RedisGateway {
   }
 
   /** A fill must never stay registered once its reader has moved on, or that entry could never fill again. */
-  void abandonFill() {
-    ThreadState thread = threads.get();
+  private void abandonFill(ThreadState thread) {
     if (thread.fill != null) {
       cache.abandon(thread.fill);
       thread.disarmFill();

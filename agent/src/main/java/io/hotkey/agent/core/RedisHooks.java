@@ -50,13 +50,14 @@ public final class RedisHooks {
     }
   }
 
-  public static ServedReply beginRead(Object connection, Object endpointSource, Object arguments, byte[][] argv) {
+  public static ServedReply beginRead(String client, Object connection, Object endpointSource, Object arguments,
+      byte[][] argv) {
     RedisGateway g = gateway;
     if (g == null) {
       return null;
     }
     try {
-      return g.beginRead(connection, endpointSource, arguments, argv);
+      return g.beginRead(client, connection, endpointSource, arguments, argv);
     } catch (Throwable t) {
       g.errors().record("local read", t);
       return null;

@@ -59,7 +59,7 @@ class RedisGatewayTest {
 
   /** One synchronous command, as the Jedis adapter runs it; returns what the application gets. */
   private Object execute(Object conn, byte[][] argv, Object redisReply) {
-    ServedReply served = gateway.beginRead(conn, SERVER, argv, argv);
+    ServedReply served = gateway.beginRead("test", conn, SERVER, argv, argv);
     if (served != null) {
       return served.raw;
     }
@@ -83,13 +83,13 @@ class RedisGatewayTest {
   }
 
   private boolean servedLocally(Object conn, String... command) {
-    return gateway.beginRead(conn, SERVER, new Object(), argv(command)) != null;
+    return gateway.beginRead("test", conn, SERVER, new Object(), argv(command)) != null;
   }
 
   @Test
   void coldKeysAreNeverServedLocally() {
     execute(connection, argv("GET", "cold"), "v".getBytes());
-    assertNull(gateway.beginRead(connection, SERVER, new Object(), argv("GET", "cold")));
+    assertNull(gateway.beginRead("test", connection, SERVER, new Object(), argv("GET", "cold")));
   }
 
   @Test
@@ -97,8 +97,8 @@ class RedisGatewayTest {
     makeHot("hot");
     byte[] fromRedis = "v1".getBytes();
     assertEquals(fromRedis, execute(connection, argv("GET", "hot"), fromRedis));
-    ServedReply first = gateway.beginRead(connection, SERVER, new Object(), argv("GET", "hot"));
-    ServedReply second = gateway.beginRead(connection, SERVER, new Object(), argv("GET", "hot"));
+    ServedReply first = gateway.beginRead("test", connection, SERVER, new Object(), argv("GET", "hot"));
+    ServedReply second = gateway.beginRead("test", connection, SERVER, new Object(), argv("GET", "hot"));
     assertNotNull(first);
     assertArrayEquals(fromRedis, (byte[]) first.raw);
     assertTrue(first.raw != second.raw && first.raw != fromRedis);
@@ -110,7 +110,7 @@ class RedisGatewayTest {
     execute(connection, argv("GET", "hot"), "v1".getBytes());
     assertTrue(servedLocally(connection, "GET", "hot"));
     execute(connection, argv("SET", "hot", "v2"), "OK".getBytes());
-    assertNull(gateway.beginRead(connection, SERVER, new Object(), argv("GET", "hot")));
+    assertNull(gateway.beginRead("test", connection, SERVER, new Object(), argv("GET", "hot")));
   }
 
   @Test
@@ -123,7 +123,7 @@ class RedisGatewayTest {
     gateway.onReplyRead(false);
     // not all replies are read, so the write may not be applied yet: the old value is still legitimate
     gateway.onReplyRead(false);
-    assertNull(gateway.beginRead(connection, SERVER, new Object(), argv("GET", "hot")));
+    assertNull(gateway.beginRead("test", connection, SERVER, new Object(), argv("GET", "hot")));
   }
 
   @Test

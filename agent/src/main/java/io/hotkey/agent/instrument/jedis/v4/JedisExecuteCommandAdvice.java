@@ -30,7 +30,7 @@ public final class JedisExecuteCommandAdvice {
     for (Rawable argument : arguments) {
       argv[i++] = argument.getRaw();
     }
-    ServedReply served = RedisHooks.beginRead(connection, socket, arguments, argv);
+    ServedReply served = RedisHooks.beginRead("jedis", connection, socket, arguments, argv);
     if (served != null) {
       try {
         served.result = command.getBuilder().build(served.raw);
