@@ -54,7 +54,7 @@ public final class RedisGateway {
       record(connection, argv, thread);
     } catch (RuntimeException | Error e) {
       // the write, if it was one, can no longer be tied to its keys: invalidate everything once it is applied
-      thread.addPendingWriteAll();
+      thread.addWriteToEverything(connection);
       throw e;
     }
   }
@@ -71,16 +71,26 @@ public final class RedisGateway {
       int hash = KeyHashes.hash(key);
       detector.record(key, hash, write);
       if (write) {
-        thread.addPendingWrite(hash);
+        thread.addWrite(connection, hash);
       }
     }
     if (kind == CommandSpec.Kind.WRITE_ALL) {
-      thread.addPendingWriteAll();
+      thread.addWriteToEverything(connection);
     }
     CommandSpec.Session session = spec.session(argv);
     if (session != CommandSpec.Session.NONE) {
-      connections.get(connection, c -> new ConnectionState()).onSessionCommand(session, argv);
+      onSessionCommand(connection, session, argv, thread);
     }
+  }
+
+  private void onSessionCommand(Object connection, CommandSpec.Session session, byte[][] argv, ThreadState thread) {
+    if (session == CommandSpec.Session.MULTI) {
+      thread.transactionStarted(connection);
+    } else if (session == CommandSpec.Session.EXEC || session == CommandSpec.Session.DISCARD
+        || session == CommandSpec.Session.RESET) {
+      thread.transactionEnded(connection);
+    }
+    connections.get(connection, c -> new ConnectionState()).onSessionCommand(session, argv);
   }
 
   /** The send failed: no reply will come for it. */
@@ -89,26 +99,22 @@ public final class RedisGateway {
     if (thread.outstandingReplies > 0) {
       thread.outstandingReplies--;
     }
-    flushIfSettled(thread);
+    if (thread.outstandingReplies == 0) {
+      thread.settle(versions, false);
+    }
   }
 
   /**
-   * One reply was read from a connection (or reading failed). Once the thread waits for no more
-   * replies, the writes it sent are applied in Redis and their keys' local entries die.
+   * One reply was read from a connection, or the connection was lost. Once the thread waits for no
+   * more replies, the writes it sent are applied in Redis and their keys' local entries die.
    */
-  public void onReplyRead(boolean failed) {
+  public void onReplyRead(boolean connectionLost) {
     ThreadState thread = threads.get();
-    if (failed || thread.outstandingReplies <= 1) {
+    if (connectionLost || thread.outstandingReplies <= 1) {
       thread.outstandingReplies = 0;
+      thread.settle(versions, connectionLost);
     } else {
       thread.outstandingReplies--;
-    }
-    flushIfSettled(thread);
-  }
-
-  private void flushIfSettled(ThreadState thread) {
-    if (thread.outstandingReplies == 0 && thread.hasPendingWrites()) {
-      thread.flushPendingWrites(versions);
     }
   }
 

@@ -2,7 +2,6 @@ package io.hotkey.agent.core;
 
 import io.hotkey.agent.cache.KeyVersions;
 import io.hotkey.agent.cache.ReadFill;
-import java.util.Arrays;
 
 /**
  * Per-thread bookkeeping of the client calls in progress on that thread. Client connections are not
@@ -10,16 +9,15 @@ import java.util.Arrays;
  *
  * <p>Writes are remembered until every reply this thread is waiting for has been read: only then
  * has Redis surely applied them (a pipeline's replies are read after all its commands are sent), and
- * only then are their keys' versions bumped (see {@code KeyVersions}).
+ * only then are their keys' versions bumped (see {@code KeyVersions}). Writes queued inside
+ * MULTI run only at EXEC, although their QUEUED replies may be read before EXEC is even sent, so
+ * they wait for EXEC and then for its reply.
  */
 final class ThreadState {
-  private static final int MAX_PENDING = 1024;
-
   int outstandingReplies;
-  private int[] pendingHashes = new int[16];
-  private int pendingCount;
-  /** More writes than we track, or a write to keys we cannot name: invalidate everything. */
-  private boolean pendingAll;
+  private final PendingWrites pending = new PendingWrites();
+  private final PendingWrites queuedInTransaction = new PendingWrites();
+  private Object transactionConnection;
 
   ReadFill fill;
   Object fillArguments;
@@ -27,34 +25,33 @@ final class ThreadState {
   Object fillReply;
   boolean fillReplied;
 
-  void addPendingWrite(int hash) {
-    if (pendingCount == pendingHashes.length) {
-      if (pendingCount >= MAX_PENDING) {
-        pendingAll = true;
-        return;
-      }
-      pendingHashes = Arrays.copyOf(pendingHashes, pendingCount * 2);
-    }
-    pendingHashes[pendingCount++] = hash;
+  void addWrite(Object connection, int hash) {
+    (connection == transactionConnection ? queuedInTransaction : pending).add(hash);
   }
 
-  void addPendingWriteAll() {
-    pendingAll = true;
+  void addWriteToEverything(Object connection) {
+    (connection == transactionConnection ? queuedInTransaction : pending).addAll();
   }
 
-  boolean hasPendingWrites() {
-    return pendingCount > 0 || pendingAll;
+  void transactionStarted(Object connection) {
+    queuedInTransaction.moveTo(pending);
+    transactionConnection = connection;
   }
 
-  void flushPendingWrites(KeyVersions versions) {
-    if (pendingAll) {
-      versions.bumpAll();
+  /** EXEC (or DISCARD, RESET) was sent: the queued writes are applied once its reply is read. */
+  void transactionEnded(Object connection) {
+    if (connection == transactionConnection) {
+      queuedInTransaction.moveTo(pending);
+      transactionConnection = null;
     }
-    for (int i = 0; i < pendingCount; i++) {
-      versions.bump(pendingHashes[i]);
+  }
+
+  /** Called when the thread waits for no more replies, or its connection broke. */
+  void settle(KeyVersions versions, boolean connectionLost) {
+    if (connectionLost) {
+      transactionEnded(transactionConnection);
     }
-    pendingCount = 0;
-    pendingAll = false;
+    pending.flush(versions);
   }
 
   void armFill(ReadFill fill, Object arguments) {

@@ -127,6 +127,24 @@ class RedisGatewayTest {
   }
 
   @Test
+  void writesQueuedInMultiInvalidateOnlyAfterExecIsAnswered() throws Exception {
+    makeHot("hot");
+    Object tx = new Object();
+    gateway.onSend(tx, new Object(), argv("MULTI"));
+    gateway.onSend(tx, new Object(), argv("SET", "hot", "v2"));
+    gateway.onReplyRead(false);
+    gateway.onReplyRead(false);
+    // QUEUED is in, but the SET has not run: a fill now still reads v1 from Redis
+    Thread filler = new Thread(() -> execute(connection, argv("GET", "hot"), "v1".getBytes()));
+    filler.start();
+    filler.join();
+    assertTrue(servedLocally(connection, "GET", "hot"));
+    gateway.onSend(tx, new Object(), argv("EXEC"));
+    gateway.onReplyRead(false);
+    assertTrue(!servedLocally(connection, "GET", "hot"));
+  }
+
+  @Test
   void connectionsInWatchOrMultiAreNeverServed() {
     makeHot("hot");
     execute(connection, argv("GET", "hot"), "v1".getBytes());
