@@ -1,23 +1,18 @@
 package io.hotkey.agent.core;
 
-import java.io.PrintStream;
-import java.time.LocalDateTime;
-import java.time.format.DateTimeFormatter;
 
 /**
  * The agent's own log: one line per event on the application's stderr, prefixed {@code [hotkey]}.
  * A logging framework is deliberately not used: the agent must not touch the application's logging
- * configuration, and it logs before any framework is initialised.
+ * configuration, and it logs before any framework is initialised. Lines carry no timestamp of their
+ * own: the platform that collects stderr stamps them, and a fixed prefix is easy to grep.
  */
 public final class AgentLog {
-  private static final DateTimeFormatter TIME = DateTimeFormatter.ofPattern("HH:mm:ss.SSS");
-  private static volatile PrintStream out = System.err;
 
   private AgentLog() {}
 
   public static void info(String message) {
-    PrintStream stream = out;
-    stream.println(LocalDateTime.now().format(TIME) + " [hotkey] " + message);
+    System.err.println("[hotkey] " + message);
   }
 
   public static void warn(String message) {
