@@ -3,8 +3,9 @@ package io.hotkey.agent.cache;
 import java.util.Arrays;
 
 /**
- * Identifies one cacheable reply: where it came from (server endpoint, database, protocol) and the
- * exact command that produced it. Argument bytes are copied because binary client APIs pass the
+ * Identifies one cacheable reply: where it came from (client library, server endpoint, database,
+ * protocol) and the exact command that produced it. A key built for a lookup borrows the caller's
+ * argument arrays; a key that is stored owns copies, because binary client APIs pass the
  * application's own arrays, which it may reuse.
  */
 public final class CacheKey {
@@ -14,13 +15,27 @@ public final class CacheKey {
 
   public CacheKey(String namespace, byte[][] argv) {
     this.namespace = namespace;
-    this.argv = new byte[argv.length][];
+    this.argv = argv;
     int h = namespace.hashCode();
-    for (int i = 0; i < argv.length; i++) {
-      this.argv[i] = argv[i].clone();
-      h = 31 * h + Arrays.hashCode(argv[i]);
+    for (byte[] arg : argv) {
+      h = 31 * h + Arrays.hashCode(arg);
     }
     this.hash = h;
+  }
+
+  private CacheKey(String namespace, byte[][] argv, int hash) {
+    this.namespace = namespace;
+    this.argv = argv;
+    this.hash = hash;
+  }
+
+  /** An equal key that shares no array with the caller. */
+  CacheKey ownCopy() {
+    byte[][] copy = new byte[argv.length][];
+    for (int i = 0; i < argv.length; i++) {
+      copy[i] = argv[i].clone();
+    }
+    return new CacheKey(namespace, copy, hash);
   }
 
   /** Bytes this key keeps alive, for the cache's weigher. */

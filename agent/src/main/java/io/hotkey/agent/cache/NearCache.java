@@ -30,6 +30,9 @@ public final class NearCache {
     this.versions = versions;
     this.maxEntryBytes = maxEntryBytes;
     this.entries = Caffeine.newBuilder()
+        // maintenance on the caller's thread: the bound holds at once, and the agent never queues
+        // work on the application's common ForkJoinPool (fills, the only writers, are rare)
+        .executor(Runnable::run)
         .maximumWeight(maxBytes)
         .weigher((CacheKey key, CachedReply reply) -> reply.weight())
         .expireAfterWrite(ttl)
@@ -51,8 +54,8 @@ public final class NearCache {
       entries.asMap().remove(key, cached);
     }
     long[] stamp = versions.stamp(keyHashes);
-    ReadFill fill = new ReadFill(key, keyHashes, stamp);
-    ReadFill running = fills.putIfAbsent(key, fill);
+    ReadFill fill = new ReadFill(key.ownCopy(), keyHashes, stamp);
+    ReadFill running = fills.putIfAbsent(fill.key, fill);
     if (running == null) {
       misses.increment();
       return fill;

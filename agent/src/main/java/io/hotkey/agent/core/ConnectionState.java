@@ -5,14 +5,18 @@ import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.net.SocketAddress;
 import java.nio.charset.StandardCharsets;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * What the agent must know about one client connection to decide whether a read may be served
+ * What the agent must know about one client connection (or one pooled client instance, whose
+ * connections all share its configuration) to decide whether a read may be served
  * locally: which server and database it talks to and in which protocol (cached replies are only
  * shared between identical namespaces), and whether it is in a state where a local answer would be
  * wrong (MULTI, WATCH, client-side tracking, Pub/Sub).
  */
 final class ConnectionState {
+  private static final AtomicLong INSTANCES = new AtomicLong();
+
   private volatile String endpoint;
   private volatile String namespace;
   private volatile long database;
@@ -22,20 +26,25 @@ final class ConnectionState {
   private volatile boolean tracking;
   private volatile boolean subscribed;
 
-  /** The namespace for cache keys, or null when this connection must not be served locally. */
-  String servableNamespace(Object endpointSource) {
+  /**
+   * The namespace for cache keys, or null when this connection must not be served locally.
+   *
+   * @param endpointSource the connection's socket or remote address; null for a client instance,
+   *     which then gets a namespace of its own
+   */
+  String servableNamespace(String client, Object endpointSource) {
     if (inMulti || watching || tracking || subscribed) {
       return null;
     }
     String current = namespace;
     if (current == null) {
       if (endpoint == null) {
-        endpoint = describe(endpointSource);
+        endpoint = endpointSource == null ? "instance-" + INSTANCES.incrementAndGet() : describe(endpointSource);
         if (endpoint == null) {
           return null;
         }
       }
-      current = endpoint + "/db" + database + (resp3 ? "/resp3" : "/resp2");
+      current = client + "@" + endpoint + "/db" + database + (resp3 ? "/resp3" : "/resp2");
       namespace = current;
     }
     return current;

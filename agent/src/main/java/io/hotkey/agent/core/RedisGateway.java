@@ -124,14 +124,17 @@ public final class RedisGateway {
    * chosen to fill the local entry with the reply it is about to read.
    *
    * @param client names the client library, whose raw reply representation the entry holds
+   * @param endpointSource the connection's socket or address, or null when {@code connection} is a
+   *     pooled client instance (its connections share one configuration)
    */
   public ServedReply beginRead(String client, Object connection, Object endpointSource, Object arguments,
       byte[][] argv) {
     ThreadState thread = threads.get();
-    abandonFill(thread);
-    if (cache == null) {
+    if (thread.readDepth++ > 0 || cache == null) {
+      // an outer level of the same call already decided; the inner level only carries it out
       return null;
     }
+    abandonFill(thread);
     errors.maybeInjectFailure();
     CommandSpec spec = RedisCommandTable.lookup(argv[0]);
     if (spec.kind(argv) != CommandSpec.Kind.CACHEABLE_READ) {
@@ -150,12 +153,11 @@ public final class RedisGateway {
       }
     }
     ConnectionState state = connections.get(connection, c -> new ConnectionState());
-    String namespace = state.servableNamespace(endpointSource);
+    String namespace = state.servableNamespace(client, endpointSource);
     if (namespace == null) {
       return null;
     }
-    // raw replies are in the client's own representation: clients never share entries
-    Object found = cache.lookup(new CacheKey(client + "@" + namespace, argv), hashes);
+    Object found = cache.lookup(new CacheKey(namespace, argv), hashes);
     if (found instanceof ReadFill) {
       thread.armFill((ReadFill) found, arguments);
       return null;
@@ -179,9 +181,12 @@ public final class RedisGateway {
     }
   }
 
-  /** The synchronous command ended; stores the fill if it succeeded. */
+  /** Ends every {@link #beginRead}, served or not; the outermost end stores the fill if the read succeeded. */
   public void endRead(boolean failed) {
     ThreadState thread = threads.get();
+    if (thread.readDepth > 0 && --thread.readDepth > 0) {
+      return;
+    }
     ReadFill fill = thread.fill;
     if (fill == null) {
       return;

@@ -15,6 +15,8 @@ import io.hotkey.agent.cache.ReadFill;
  */
 final class ThreadState {
   int outstandingReplies;
+  /** Nesting of local-read attempts: a pooled client's call reaches its connection's call inside it. */
+  int readDepth;
   private final PendingWrites pending = new PendingWrites();
   private final PendingWrites queuedInTransaction = new PendingWrites();
   private Object transactionConnection;

@@ -60,14 +60,20 @@ class RedisGatewayTest {
   /** One synchronous command, as the Jedis adapter runs it; returns what the application gets. */
   private Object execute(Object conn, byte[][] argv, Object redisReply) {
     ServedReply served = gateway.beginRead("test", conn, SERVER, argv, argv);
-    if (served != null) {
-      return served.raw;
+    if (served == null) {
+      gateway.onSend(conn, argv, argv);
+      gateway.onReplyRead(false);
+      gateway.onRawReply(redisReply);
     }
-    gateway.onSend(conn, argv, argv);
-    gateway.onReplyRead(false);
-    gateway.onRawReply(redisReply);
     gateway.endRead(false);
-    return redisReply;
+    return served != null ? served.raw : redisReply;
+  }
+
+  /** A local answer, if the gateway gives one; the adapter ends every attempt. */
+  private ServedReply serve(Object conn, String... command) {
+    ServedReply served = gateway.beginRead("test", conn, SERVER, new Object(), argv(command));
+    gateway.endRead(false);
+    return served;
   }
 
   private void makeHot(String key) {
@@ -83,13 +89,13 @@ class RedisGatewayTest {
   }
 
   private boolean servedLocally(Object conn, String... command) {
-    return gateway.beginRead("test", conn, SERVER, new Object(), argv(command)) != null;
+    return serve(conn, command) != null;
   }
 
   @Test
   void coldKeysAreNeverServedLocally() {
     execute(connection, argv("GET", "cold"), "v".getBytes());
-    assertNull(gateway.beginRead("test", connection, SERVER, new Object(), argv("GET", "cold")));
+    assertNull(serve(connection, "GET", "cold"));
   }
 
   @Test
@@ -97,8 +103,8 @@ class RedisGatewayTest {
     makeHot("hot");
     byte[] fromRedis = "v1".getBytes();
     assertEquals(fromRedis, execute(connection, argv("GET", "hot"), fromRedis));
-    ServedReply first = gateway.beginRead("test", connection, SERVER, new Object(), argv("GET", "hot"));
-    ServedReply second = gateway.beginRead("test", connection, SERVER, new Object(), argv("GET", "hot"));
+    ServedReply first = serve(connection, "GET", "hot");
+    ServedReply second = serve(connection, "GET", "hot");
     assertNotNull(first);
     assertArrayEquals(fromRedis, (byte[]) first.raw);
     assertTrue(first.raw != second.raw && first.raw != fromRedis);
@@ -110,7 +116,7 @@ class RedisGatewayTest {
     execute(connection, argv("GET", "hot"), "v1".getBytes());
     assertTrue(servedLocally(connection, "GET", "hot"));
     execute(connection, argv("SET", "hot", "v2"), "OK".getBytes());
-    assertNull(gateway.beginRead("test", connection, SERVER, new Object(), argv("GET", "hot")));
+    assertNull(serve(connection, "GET", "hot"));
   }
 
   @Test
@@ -123,7 +129,7 @@ class RedisGatewayTest {
     gateway.onReplyRead(false);
     // not all replies are read, so the write may not be applied yet: the old value is still legitimate
     gateway.onReplyRead(false);
-    assertNull(gateway.beginRead("test", connection, SERVER, new Object(), argv("GET", "hot")));
+    assertNull(serve(connection, "GET", "hot"));
   }
 
   @Test
@@ -199,6 +205,24 @@ class RedisGatewayTest {
     assertTrue(!servedLocally(connection, "SRANDMEMBER", "set"));
     execute(connection, argv("TTL", "set"), 10L);
     assertTrue(!servedLocally(connection, "TTL", "set"));
+  }
+
+  @Test
+  void theInnerLevelOfANestedCallOnlyCarriesOutTheOuterDecision() {
+    makeHot("hot");
+    Object client = new Object();
+    byte[][] get = argv("GET", "hot");
+    assertNull(gateway.beginRead("test", client, null, get, get));
+    // the pooled client's connection call inside: no second lookup, no second fill
+    assertNull(gateway.beginRead("test", connection, SERVER, get, get));
+    gateway.onSend(connection, get, get);
+    gateway.onReplyRead(false);
+    gateway.onRawReply("v1".getBytes());
+    gateway.endRead(false);
+    gateway.endRead(false);
+    assertNotNull(serve(client, "GET", "hot"));
+    // the client instance and the bare connection are different namespaces
+    assertNull(serve(connection, "GET", "hot"));
   }
 
   @Test

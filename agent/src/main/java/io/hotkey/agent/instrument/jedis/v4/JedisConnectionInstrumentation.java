@@ -12,7 +12,8 @@ import net.bytebuddy.agent.builder.AgentBuilder;
 /**
  * Jedis 4.x to 8.x, recognised by {@code CommandObject}: every command is counted where it is sent,
  * every reply where it is read, and synchronous reads of hot keys are served around
- * {@code executeCommand}.
+ * {@code executeCommand}, of the pooled client before it borrows a connection, of the connection
+ * for the classic API.
  */
 public final class JedisConnectionInstrumentation implements ClientInstrumentation {
   private static final String CONNECTION = "redis.clients.jedis.Connection";
@@ -35,6 +36,10 @@ public final class JedisConnectionInstrumentation implements ClientInstrumentati
             .advice(named("getOne").and(takesArguments(0)), JedisGetOneAdvice.class.getName())
             .advice(named("executeCommand").and(takesArguments(1))
                 .and(takesArgument(0, named("redis.clients.jedis.CommandObject"))),
-                JedisExecuteCommandAdvice.class.getName()));
+                JedisExecuteCommandAdvice.class.getName()))
+        .type(named("redis.clients.jedis.UnifiedJedis"))
+        .transform(advice.advice(named("executeCommand").and(takesArguments(1))
+            .and(takesArgument(0, named("redis.clients.jedis.CommandObject"))),
+            JedisUnifiedExecuteCommandAdvice.class.getName()));
   }
 }

@@ -9,11 +9,11 @@ import redis.clients.jedis.CommandObject;
 import redis.clients.jedis.args.Rawable;
 
 /**
- * On {@code Connection.executeCommand(CommandObject)}, the synchronous path of every Jedis 4+ API
- * (Jedis, JedisPooled, RedisClient, JedisCluster). A locally served read skips the method: the
- * cached raw reply goes through the command's own {@code Builder}, so the application gets exactly
- * the type and value Jedis would have built from Redis' reply. Pipelines and transactions never
- * come here.
+ * On {@code Connection.executeCommand(CommandObject)}, the synchronous path of the classic
+ * {@code Jedis} API (and, inside them, of the pooled clients). A locally served read skips the
+ * method: the cached raw reply goes through the command's own {@code Builder}, so the application
+ * gets exactly the type and value Jedis would have built from Redis' reply. Pipelines and
+ * transactions never come here.
  */
 public final class JedisExecuteCommandAdvice {
   private JedisExecuteCommandAdvice() {}
@@ -22,9 +22,6 @@ public final class JedisExecuteCommandAdvice {
   public static ServedReply onEnter(@Advice.This Object connection, @Advice.FieldValue("socket") Object socket,
       @Advice.Argument(0) CommandObject<?> command) {
     CommandArguments arguments = command.getArguments();
-    if (arguments.isBlocking()) {
-      return null;
-    }
     byte[][] argv = new byte[arguments.size()][];
     int i = 0;
     for (Rawable argument : arguments) {
@@ -48,7 +45,6 @@ public final class JedisExecuteCommandAdvice {
       @Advice.Thrown Throwable thrown) {
     if (served != null) {
       result = served.result;
-      return;
     }
     RedisHooks.endRead(thrown != null);
   }
