@@ -1,0 +1,271 @@
+package io.hotkey.it;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.InputStreamReader;
+import java.io.OutputStream;
+import java.io.PrintWriter;
+import java.io.Writer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * Launches a child JVM: {@code java [-javaagent:<jar>[=args]] [-Dhotkey...] -cp <cp> <main> <args>} on a chosen
+ * JDK, captures stdout/stderr (in memory and under target/it-work/logs/), answers its {@code SYNC} lines,
+ * waits with a timeout (killing the process tree on expiry) and returns exit code + output.
+ */
+public final class AgentJvm {
+    private static final AtomicInteger SEQ = new AtomicInteger();
+    private static final String EOF = "\u0000EOF";
+    private static final Path LOGS = cleanLogs();
+
+    private Jdk jdk = Jdk.JDK17;
+    private boolean agent = true;
+    private String agentArgs;
+    private final Map<String, String> props = new LinkedHashMap<>();
+    private final Map<String, String> env = new LinkedHashMap<>();
+    private final List<String> jvmOptions = new ArrayList<>(List.of("-Xmx256m", "-XX:+UseSerialGC"));
+    private String classpath;
+    private String main;
+    private final List<String> args = new ArrayList<>();
+    private String name = "child";
+    private Duration timeout = Duration.ofSeconds(90);
+
+    private AgentJvm() {
+    }
+
+    /** The Jedis scenario app on a given Jedis version's classpath, agent attached, JDK 17. */
+    public static AgentJvm jedisApp(String jedisVersion) {
+        AgentJvm j = new AgentJvm();
+        j.classpath = Clients.jedisClasspath(jedisVersion);
+        j.main = "io.hotkey.it.app.JedisScenarioApp";
+        j.args.addAll(List.of("--jedis", jedisVersion));
+        j.name = "jedis-" + jedisVersion;
+        return j;
+    }
+
+    public static AgentJvm clusterApp(String jedisVersion) {
+        AgentJvm j = new AgentJvm();
+        j.classpath = Clients.jedisClasspath(jedisVersion);
+        j.main = "io.hotkey.it.app.ClusterScenarioApp";
+        j.name = "cluster-jedis-" + jedisVersion;
+        return j;
+    }
+
+    public AgentJvm jdk(Jdk jdk) {
+        this.jdk = jdk;
+        return this;
+    }
+
+    public AgentJvm withoutAgent() {
+        this.agent = false;
+        return this;
+    }
+
+    public AgentJvm agentArgs(String args) {
+        this.agent = true;
+        this.agentArgs = args;
+        return this;
+    }
+
+    public AgentJvm prop(String key, String value) {
+        props.put(key, value);
+        return this;
+    }
+
+    /** An environment variable for the child (e.g. HOTKEY_CACHE_ENABLED). */
+    public AgentJvm env(String key, String value) {
+        env.put(key, value);
+        return this;
+    }
+
+    /** Threshold 200/s over a 1s window, so a few hundred reads make a key hot. */
+    public AgentJvm hotkeyTestDefaults() {
+        return prop("hotkey.detect.threshold", "200").prop("hotkey.detect.window", "1s");
+    }
+
+    public AgentJvm jvmOption(String option) {
+        jvmOptions.add(option);
+        return this;
+    }
+
+    public AgentJvm args(String... more) {
+        Collections.addAll(args, more);
+        return this;
+    }
+
+    public AgentJvm name(String name) {
+        this.name = name;
+        return this;
+    }
+
+    public AgentJvm timeout(Duration timeout) {
+        this.timeout = timeout;
+        return this;
+    }
+
+    public List<String> command() {
+        List<String> cmd = new ArrayList<>();
+        cmd.add(jdk.java().toString());
+        cmd.addAll(jvmOptions);
+        if (agent) {
+            Path jar = ItConfig.agentJar();
+            if (!Files.isRegularFile(jar)) {
+                throw new IllegalStateException("agent jar not found: " + jar
+                        + " (build it first: mvn -pl agent -am -DskipTests install, or run mvn verify from the root)");
+            }
+            cmd.add("-javaagent:" + jar + (agentArgs == null ? "" : "=" + agentArgs));
+        }
+        props.forEach((k, v) -> cmd.add("-D" + k + "=" + v));
+        cmd.add("-cp");
+        cmd.add(classpath);
+        cmd.add(main);
+        cmd.addAll(args);
+        return cmd;
+    }
+
+    /** Starts the child and answers every {@code SYNC name} line with {@code GO <handler's payload>}. */
+    public ChildRun run(SyncHandler handler) {
+        List<String> cmd = command();
+        Path logs = LOGS;
+        String base = String.format("%03d-%s-%s", SEQ.incrementAndGet(), name, jdk.name().toLowerCase())
+                .replaceAll("[^A-Za-z0-9._-]", "_");
+        Path outFile = logs.resolve(base + ".stdout");
+        Path errFile = logs.resolve(base + ".stderr");
+        long start = System.nanoTime();
+        Process p;
+        try {
+            ProcessBuilder pb = new ProcessBuilder(cmd);
+            pb.environment().keySet().removeIf(k -> k.startsWith("HOTKEY_"));
+            pb.environment().putAll(env);
+            p = pb.start();
+        } catch (IOException e) {
+            throw new IllegalStateException("cannot start " + cmd, e);
+        }
+        List<String> stdout = Collections.synchronizedList(new ArrayList<>());
+        List<String> stderr = Collections.synchronizedList(new ArrayList<>());
+        BlockingQueue<String> lines = new LinkedBlockingQueue<>();
+        Thread outPump = pump(p.getInputStream(), outFile, stdout, lines, base + "-out");
+        Thread errPump = pump(p.getErrorStream(), errFile, stderr, null, base + "-err");
+        List<String> syncs = new ArrayList<>();
+        Throwable handlerFailure = null;
+        boolean timedOut = false;
+        long deadline = start + timeout.toNanos();
+        try (Writer stdin = new PrintWriter(p.getOutputStream(), true, StandardCharsets.UTF_8)) {
+            while (true) {
+                long left = deadline - System.nanoTime();
+                if (left <= 0) {
+                    timedOut = true;
+                    break;
+                }
+                String line = lines.poll(left, TimeUnit.NANOSECONDS);
+                if (line == null) {
+                    timedOut = true;
+                    break;
+                }
+                if (line.equals(EOF)) {
+                    break;
+                }
+                if (line.startsWith("SYNC ")) {
+                    String sync = line.substring(5).trim();
+                    syncs.add(sync);
+                    String payload = "";
+                    if (handlerFailure == null) {
+                        try {
+                            payload = handler == null ? "" : handler.onSync(sync);
+                        } catch (Throwable t) {
+                            handlerFailure = t;
+                        }
+                    }
+                    stdin.write("GO" + (payload == null || payload.isEmpty() ? "" : " " + payload) + "\n");
+                    stdin.flush();
+                }
+            }
+            if (!timedOut) {
+                long left = Math.max(1, deadline - System.nanoTime());
+                timedOut = !p.waitFor(left, TimeUnit.NANOSECONDS);
+            }
+        } catch (IOException e) {
+            // child closed stdin (it exited); fall through to waitFor
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        if (timedOut) {
+            p.descendants().forEach(ProcessHandle::destroyForcibly);
+            p.destroyForcibly();
+        }
+        try {
+            p.waitFor(10, TimeUnit.SECONDS);
+            outPump.join(5000);
+            errPump.join(5000);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        int exit = p.isAlive() ? Integer.MIN_VALUE : p.exitValue();
+        Duration took = Duration.ofNanos(System.nanoTime() - start);
+        ChildRun run = new ChildRun(name + " on " + jdk, String.join(" ", cmd), exit, timedOut, took,
+                new ArrayList<>(stdout), new ArrayList<>(stderr), syncs, outFile, errFile, handlerFailure);
+        System.out.println("[it] " + run.summary());
+        return run;
+    }
+
+    /** target/it-work/logs/, emptied once per test JVM so that it only holds this run's children. */
+    private static Path cleanLogs() {
+        try {
+            Path logs = Files.createDirectories(ItConfig.workDir().resolve("logs"));
+            try (java.util.stream.Stream<Path> old = Files.list(logs)) {
+                old.filter(Files::isRegularFile).forEach(f -> f.toFile().delete());
+            }
+            return logs;
+        } catch (IOException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    public ChildRun run() {
+        return run(null);
+    }
+
+    private static Thread pump(InputStream in, Path file, List<String> sink, BlockingQueue<String> queue, String name) {
+        Thread t = new Thread(() -> {
+            try (BufferedReader r = new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8));
+                 OutputStream f = Files.newOutputStream(file)) {
+                String line;
+                while ((line = r.readLine()) != null) {
+                    sink.add(line);
+                    f.write((line + "\n").getBytes(StandardCharsets.UTF_8));
+                    if (queue != null) {
+                        queue.add(line);
+                    }
+                }
+            } catch (IOException ignored) {
+                // process gone
+            } finally {
+                if (queue != null) {
+                    queue.add(EOF);
+                }
+            }
+        }, name);
+        t.setDaemon(true);
+        t.start();
+        return t;
+    }
+
+    /** Answers a child's {@code SYNC name}; the returned payload is sent as {@code GO payload}. */
+    @FunctionalInterface
+    public interface SyncHandler {
+        String onSync(String name) throws Exception;
+    }
+}

@@ -1,0 +1,41 @@
+package io.hotkey.it;
+
+import java.io.File;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.Stream;
+
+/** Child classpaths: the scenario apps (target/classes) plus one Jedis version and its runtime deps. */
+public final class Clients {
+    public static final String JEDIS_3 = "3.10.0";
+    public static final String JEDIS_4 = "4.4.8";
+    public static final String JEDIS_5 = "5.2.0";
+    public static final String JEDIS_6 = "6.2.0";
+    public static final String JEDIS_7 = "7.2.0";
+    public static final String JEDIS_8 = "8.0.2";
+
+    /** Versions whose hook point (Connection.executeCommand) supports local serving. */
+    public static final List<String> MODERN = List.of(JEDIS_4, JEDIS_5, JEDIS_6, JEDIS_7, JEDIS_8);
+    public static final List<String> ALL = List.of(JEDIS_3, JEDIS_4, JEDIS_5, JEDIS_6, JEDIS_7, JEDIS_8);
+
+    private Clients() {
+    }
+
+    public static String jedisClasspath(String version) {
+        Path dir = ItConfig.clientsDir().resolve("jedis-" + version);
+        List<String> entries = new ArrayList<>();
+        entries.add(ItConfig.appClasses().toString());
+        try (Stream<Path> jars = Files.list(dir)) {
+            jars.filter(p -> p.toString().endsWith(".jar")).sorted().forEach(p -> entries.add(p.toString()));
+        } catch (Exception e) {
+            throw new IllegalStateException("no client jars in " + dir
+                    + " (they are copied by maven-dependency-plugin in process-test-resources)", e);
+        }
+        if (entries.stream().noneMatch(e -> e.contains("jedis-" + version + ".jar"))) {
+            throw new IllegalStateException("jedis-" + version + ".jar missing from " + dir);
+        }
+        return String.join(File.pathSeparator, entries);
+    }
+}
