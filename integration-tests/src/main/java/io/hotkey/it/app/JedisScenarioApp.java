@@ -64,6 +64,10 @@ public final class JedisScenarioApp {
                 case "hotread":
                     hotRead(host, port, a.get("keys").split(","), Integer.parseInt(a.getOrDefault("n", "1000")));
                     break;
+                case "attach":
+                    attach(host, port, a.getOrDefault("key", "attach:key"),
+                            Long.parseLong(a.getOrDefault("millis", "2500")));
+                    break;
                 case "cooldown":
                     coolDown(host, port, a.getOrDefault("key", "cd:key"),
                             Long.parseLong(a.getOrDefault("max-wait-ms", "8000")));
@@ -273,6 +277,41 @@ public final class JedisScenarioApp {
 
     // ------------------------------------------------------------------------------------------
     // basic: a bit of everything in a loop, counted; used for bad config, agent failures, Jedis 3, JDK smoke
+
+    /**
+     * Runs without the agent until the test attaches it from outside ({@code java -jar hotkey-agent.jar attach}),
+     * with Jedis' classes already loaded, then keeps reading one key and reports what it saw.
+     */
+    static void attach(String host, int port, String key, long millis) {
+        try (JedisPool pool = new JedisPool(host, port); Jedis j = pool.getResource()) {
+            j.set(key, "attached");
+            for (int i = 0; i < 100; i++) {
+                j.get(key);
+            }
+            result("attach.agentBefore", Child.mbeanRegistered());
+            sync("attach " + ProcessHandle.current().pid());
+            long reads = 0;
+            long wrong = 0;
+            long end = System.nanoTime() + millis * 1_000_000;
+            while (System.nanoTime() < end) {
+                if (!"attached".equals(j.get(key))) {
+                    wrong++;
+                }
+                reads++;
+            }
+            sync("measured");
+            for (int i = 0; i < 1_000; i++) {
+                if (!"attached".equals(j.get(key))) {
+                    wrong++;
+                }
+                reads++;
+            }
+            sync("served");
+            result("attach.reads", reads);
+            result("attach.wrong", wrong);
+            Child.reportJmx("attach");
+        }
+    }
 
     static void basic(String host, int port, long millis) {
         String k = "basic:str";
