@@ -2,6 +2,7 @@ package io.hotkey.agent;
 
 import static net.bytebuddy.matcher.ElementMatchers.isSynthetic;
 import static net.bytebuddy.matcher.ElementMatchers.nameStartsWith;
+import static net.bytebuddy.matcher.ElementMatchers.not;
 
 import io.hotkey.agent.cache.KeyVersions;
 import io.hotkey.agent.cache.NearCache;
@@ -13,7 +14,11 @@ import io.hotkey.agent.core.RedisHooks;
 import io.hotkey.agent.detect.DetectorSettings;
 import io.hotkey.agent.detect.HotKeyDetector;
 import io.hotkey.agent.detect.KeyRate;
+import io.hotkey.agent.idempotency.IdempotencyEngine;
+import io.hotkey.agent.idempotency.IdempotencyEngines;
 import io.hotkey.agent.instrument.ClientInstrumentation;
+import io.hotkey.agent.instrument.jdkhttp.IdempotencyFilters;
+import io.hotkey.agent.instrument.jdkhttp.JdkHttpServerInstrumentation;
 import io.hotkey.agent.instrument.jedis.v3.Jedis3ConnectionInstrumentation;
 import io.hotkey.agent.instrument.jedis.v4.JedisConnectionInstrumentation;
 import io.hotkey.agent.metrics.AgentMeters;
@@ -21,6 +26,7 @@ import io.hotkey.agent.metrics.JmxExporter;
 import io.hotkey.agent.metrics.MicrometerBridge;
 import io.hotkey.config.HotkeyConfig;
 import java.lang.instrument.Instrumentation;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.StringJoiner;
 import java.util.concurrent.Executors;
@@ -29,6 +35,7 @@ import java.util.concurrent.TimeUnit;
 import net.bytebuddy.agent.builder.AgentBuilder;
 import net.bytebuddy.description.type.TypeDescription;
 import net.bytebuddy.dynamic.DynamicType;
+import net.bytebuddy.dynamic.loading.ClassInjector;
 import net.bytebuddy.utility.JavaModule;
 
 /** Wires the core from a valid configuration, starts its scheduler and installs the instrumentations. */
@@ -50,14 +57,25 @@ final class AgentInstaller {
         : null;
     RedisGateway gateway = new RedisGateway(detector, registry, cache, versions, errors);
 
-    AgentMeters meters = new AgentMeters(gateway, cache, registry, errors);
+    IdempotencyEngine idempotency = IdempotencyEngines.fromConfig(config);
+
+    AgentMeters meters = new AgentMeters(gateway, cache, registry, errors,
+        idempotency == null ? null : idempotency.meters());
     JmxExporter.register(meters);
     MicrometerBridge micrometer = new MicrometerBridge(meters);
     registry.addObserver(micrometer);
 
     startScheduler(config, detector, micrometer, errors);
     RedisHooks.activate(gateway);
-    String clients = installInstrumentations(instrumentation, micrometer, errors);
+    List<ClientInstrumentation> instrumentations = new ArrayList<>(INSTRUMENTATIONS);
+    if (idempotency != null) {
+      IdempotencyFilters.activate(idempotency, errors);
+      instrumentations.add(new JdkHttpServerInstrumentation());
+      AgentLog.info("idempotency: routes=" + config.idempotencyRoutes() + " store="
+          + config.idempotencyStore().name().toLowerCase() + " (JDK HttpServer; servlet containers are not"
+          + " intercepted yet)");
+    }
+    String clients = installInstrumentations(instrumentation, instrumentations, micrometer, errors);
 
     AgentLog.info("active: version=" + HotkeyAgent.version() + " clients=" + clients
         + " threshold=" + config.detectThreshold() + "/s window=" + config.detectWindow().toMillis() + "ms"
@@ -114,8 +132,11 @@ final class AgentInstaller {
     };
   }
 
-  private static String installInstrumentations(Instrumentation instrumentation, MicrometerBridge micrometer,
-      AgentErrors errors) {
+  private static String installInstrumentations(Instrumentation instrumentation,
+      List<ClientInstrumentation> instrumentations, MicrometerBridge micrometer, AgentErrors errors) {
+    // inlined advice needs no class injection; without this Byte Buddy probes sun.misc.Unsafe, which
+    // JDK 24+ reports on the application's stderr (the constant is the relocated property name)
+    System.setProperty(ClassInjector.UsingUnsafe.SAFE_PROPERTY, "true");
     AgentBuilder builder = new AgentBuilder.Default()
         .disableClassFormatChanges()
         .with(AgentBuilder.RedefinitionStrategy.RETRANSFORMATION)
@@ -123,11 +144,11 @@ final class AgentInstaller {
         .with(AgentBuilder.TypeStrategy.Default.DECORATE)
         .with(new Listener(micrometer, errors))
         .ignore(nameStartsWith("io.hotkey.").or(nameStartsWith("java.")).or(nameStartsWith("jdk."))
-            .or(nameStartsWith("sun.")).or(isSynthetic()));
+            .or(nameStartsWith("sun.").and(not(nameStartsWith("sun.net.httpserver.")))).or(isSynthetic()));
     AgentBuilder.Transformer.ForAdvice advice =
         new AgentBuilder.Transformer.ForAdvice().include(AgentInstaller.class.getClassLoader());
     StringJoiner names = new StringJoiner(",");
-    for (ClientInstrumentation client : INSTRUMENTATIONS) {
+    for (ClientInstrumentation client : instrumentations) {
       builder = client.extend(builder, advice);
       names.add(client.name());
     }

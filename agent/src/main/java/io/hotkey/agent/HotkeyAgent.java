@@ -54,10 +54,6 @@ public final class HotkeyAgent {
     for (String warning : config.warnings()) {
       AgentLog.warn(warning);
     }
-    if (!config.idempotencyRoutes().patterns().isEmpty()) {
-      AgentLog.warn("hotkey.idempotency.routes is set, but Idempotency-Key handling is not part of this"
-          + " version yet; those routes are passed through untouched");
-    }
     if (!config.enabled()) {
       AgentLog.info("disabled by hotkey.enabled=false");
       return;

@@ -4,7 +4,9 @@ import io.hotkey.agent.cache.NearCache;
 import io.hotkey.agent.core.AgentErrors;
 import io.hotkey.agent.core.HotKeyRegistry;
 import io.hotkey.agent.core.RedisGateway;
+import io.hotkey.agent.idempotency.IdempotencyMeters;
 import java.util.List;
+import java.util.Map;
 
 /** The agent's figures, read from the parts that own them; exporters (JMX, Micrometer) only read this. */
 public final class AgentMeters {
@@ -12,13 +14,19 @@ public final class AgentMeters {
   private final NearCache cache;
   private final HotKeyRegistry hotKeys;
   private final AgentErrors errors;
+  private final IdempotencyMeters idempotency;
 
-  /** @param cache null when local serving is off */
-  public AgentMeters(RedisGateway gateway, NearCache cache, HotKeyRegistry hotKeys, AgentErrors errors) {
+  /**
+   * @param cache null when local serving is off
+   * @param idempotency null when no idempotency route is configured
+   */
+  public AgentMeters(RedisGateway gateway, NearCache cache, HotKeyRegistry hotKeys, AgentErrors errors,
+      IdempotencyMeters idempotency) {
     this.gateway = gateway;
     this.cache = cache;
     this.hotKeys = hotKeys;
     this.errors = errors;
+    this.idempotency = idempotency;
   }
 
   public long readCommands() {
@@ -51,5 +59,10 @@ public final class AgentMeters {
 
   public long agentErrors() {
     return errors.count();
+  }
+
+  /** Idempotency outcomes by name (executed, replayed, conflict, ...); empty when idempotency is off. */
+  public Map<String, Long> idempotencyOutcomes() {
+    return idempotency == null ? Map.of() : idempotency.snapshot();
   }
 }

@@ -1,5 +1,7 @@
 package io.hotkey.agent.metrics;
 
+import java.util.Map;
+
 /** JMX view of the agent, MBean {@code io.hotkey:type=HotkeyAgent}; always registered. */
 public interface HotkeyAgentMXBean {
   long getCommands();
@@ -17,4 +19,7 @@ public interface HotkeyAgentMXBean {
   long getAgentErrors();
 
   String[] getHotKeys();
+
+  /** Idempotency outcomes by name; empty when no route is configured. */
+  Map<String, Long> getIdempotencyOutcomes();
 }

@@ -1,6 +1,7 @@
 package io.hotkey.agent.metrics;
 
 import java.lang.management.ManagementFactory;
+import java.util.Map;
 import javax.management.ObjectName;
 
 /** Exposes {@link AgentMeters} as the MXBean {@code io.hotkey:type=HotkeyAgent}. */
@@ -60,5 +61,10 @@ public final class JmxExporter implements HotkeyAgentMXBean {
   @Override
   public String[] getHotKeys() {
     return meters.hotKeys().toArray(new String[0]);
+  }
+
+  @Override
+  public Map<String, Long> getIdempotencyOutcomes() {
+    return meters.idempotencyOutcomes();
   }
 }

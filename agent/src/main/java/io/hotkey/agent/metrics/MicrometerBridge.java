@@ -51,6 +51,10 @@ public final class MicrometerBridge implements HotKeyRegistry.Observer {
     found.counter("hotkey.cache.evictions", "local entries evicted for size", AgentMeters::cacheEvictions);
     found.gauge("hotkey.cache.bytes", "bytes held by the local cache", meters, AgentMeters::cacheBytes);
     found.counter("hotkey.agent.errors", "internal failures the application never saw", AgentMeters::agentErrors);
+    for (String outcome : meters.idempotencyOutcomes().keySet()) {
+      found.counter("hotkey.idempotency.requests", "requests on idempotency routes by outcome",
+          m -> m.idempotencyOutcomes().getOrDefault(outcome, 0L), "outcome", outcome);
+    }
     api = found;
     for (KeyGauge gauge : keyGauges.values()) {
       gauge.register(found);

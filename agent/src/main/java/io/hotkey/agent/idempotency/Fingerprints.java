@@ -1,0 +1,74 @@
+package io.hotkey.agent.idempotency;
+
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.List;
+
+/** SHA-256 digests of a request's identity (fingerprint) and of its caller (scope). Inputs are length-prefixed. */
+public final class Fingerprints {
+  private static final char[] HEX = "0123456789abcdef".toCharArray();
+
+  private Fingerprints() {}
+
+  /** SHA-256 over method, raw path, raw query (absent and empty differ) and body. */
+  public static byte[] request(String method, String rawPath, String rawQuery, byte[] body) {
+    MessageDigest digest = sha256();
+    update(digest, method);
+    update(digest, rawPath);
+    digest.update((byte) (rawQuery == null ? 0 : 1));
+    update(digest, rawQuery == null ? "" : rawQuery);
+    updateLength(digest, body.length);
+    digest.update(body);
+    return digest.digest();
+  }
+
+  /**
+   * SHA-256 over the values of the scope headers, in the configured order; a missing header counts as
+   * an empty value, several values of one header are joined with {@code ", "} as HTTP allows.
+   */
+  public static String scope(List<String> names, HeaderLookup headers) {
+    MessageDigest digest = sha256();
+    updateLength(digest, names.size());
+    for (String name : names) {
+      List<String> values = headers.values(name);
+      update(digest, values == null || values.isEmpty() ? "" : String.join(", ", values));
+    }
+    return hex(digest.digest());
+  }
+
+  /** Access to a request's headers by case-insensitive name. */
+  public interface HeaderLookup {
+    List<String> values(String name);
+  }
+
+  public static String hex(byte[] bytes) {
+    char[] out = new char[bytes.length * 2];
+    for (int i = 0; i < bytes.length; i++) {
+      out[2 * i] = HEX[(bytes[i] >> 4) & 0xf];
+      out[2 * i + 1] = HEX[bytes[i] & 0xf];
+    }
+    return new String(out);
+  }
+
+  private static void update(MessageDigest digest, String text) {
+    byte[] bytes = text.getBytes(StandardCharsets.UTF_8);
+    updateLength(digest, bytes.length);
+    digest.update(bytes);
+  }
+
+  private static void updateLength(MessageDigest digest, int length) {
+    digest.update((byte) (length >>> 24));
+    digest.update((byte) (length >>> 16));
+    digest.update((byte) (length >>> 8));
+    digest.update((byte) length);
+  }
+
+  private static MessageDigest sha256() {
+    try {
+      return MessageDigest.getInstance("SHA-256");
+    } catch (NoSuchAlgorithmException e) {
+      throw new IllegalStateException("SHA-256 is required by every Java platform", e);
+    }
+  }
+}

@@ -1,0 +1,154 @@
+package io.hotkey.agent.idempotency;
+
+import java.io.File;
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * A real redis-server for tests: the Linux binary inside the embedded-redis test dependency, started
+ * on a free port bound to 127.0.0.1, with an append-only file fsynced on every write (so a restart keeps
+ * every record, as a production Redis with persistence would). Never skips: it fails with what it tried.
+ */
+public final class RedisProcess implements AutoCloseable {
+  private static final String RESOURCE = "/redis-server-6.2.6-v5-linux-amd64";
+  private static Path binary;
+
+  private final Path dir;
+  private final int port;
+  private Process process;
+
+  private RedisProcess(Path dir, int port) {
+    this.dir = dir;
+    this.port = port;
+  }
+
+  public static RedisProcess start() throws IOException, InterruptedException {
+    RedisProcess redis = new RedisProcess(Files.createTempDirectory("hotkey-redis"), freePort());
+    redis.launch();
+    return redis;
+  }
+
+  public int port() {
+    return port;
+  }
+
+  public long pid() {
+    return process.pid();
+  }
+
+  private static synchronized Path binary() throws IOException {
+    if (binary == null) {
+      Path file = Files.createTempFile("redis-server-", "");
+      try (InputStream in = RedisProcess.class.getResourceAsStream(RESOURCE)) {
+        if (in == null) {
+          throw new IOException("resource " + RESOURCE + " not on the test class path (embedded-redis 1.4.3 jar)");
+        }
+        Files.copy(in, file, StandardCopyOption.REPLACE_EXISTING);
+      }
+      if (!file.toFile().setExecutable(true)) {
+        throw new IOException("cannot make " + file + " executable");
+      }
+      file.toFile().deleteOnExit();
+      binary = file;
+    }
+    return binary;
+  }
+
+  private void launch() throws IOException, InterruptedException {
+    List<String> command = new ArrayList<>(List.of(binary().toString(), "--port", Integer.toString(port),
+        "--bind", "127.0.0.1", "--save", "", "--appendonly", "yes", "--appendfsync", "always",
+        "--dir", dir.toString(), "--daemonize", "no", "--protected-mode", "no"));
+    process = new ProcessBuilder(command).redirectErrorStream(true)
+        .redirectOutput(dir.resolve("redis.log").toFile()).start();
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+    while (System.nanoTime() < deadline) {
+      if (!process.isAlive()) {
+        throw new IOException("redis-server exited with " + process.exitValue() + ": "
+            + Files.readString(dir.resolve("redis.log")));
+      }
+      try (Socket socket = new Socket()) {
+        socket.connect(new InetSocketAddress("127.0.0.1", port), 200);
+        return;
+      } catch (IOException notYet) {
+        Thread.sleep(20);
+      }
+    }
+    throw new IOException("redis-server did not listen on 127.0.0.1:" + port + " within 10s: "
+        + Files.readString(dir.resolve("redis.log")));
+  }
+
+  /** Freezes the server (SIGSTOP): connections stay open but nothing answers, like a hung or partitioned Redis. */
+  public void pause() throws IOException, InterruptedException {
+    signal("STOP");
+  }
+
+  public void resume() throws IOException, InterruptedException {
+    signal("CONT");
+  }
+
+  /** Kills the server (SIGKILL, no shutdown save) and starts it again on the same port and data directory. */
+  public void crashAndRestart() throws IOException, InterruptedException {
+    process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+    launch();
+  }
+
+  /** Kills the server; {@link #restart()} brings it back. */
+  public void kill() throws InterruptedException {
+    process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+  }
+
+  public void restart() throws IOException, InterruptedException {
+    launch();
+  }
+
+  private void signal(String name) throws IOException, InterruptedException {
+    Process kill = new ProcessBuilder("kill", "-" + name, Long.toString(process.pid())).inheritIO().start();
+    if (kill.waitFor() != 0) {
+      throw new IOException("kill -" + name + " failed");
+    }
+  }
+
+  private static int freePort() throws IOException {
+    try (ServerSocket socket = new ServerSocket(0, 1, java.net.InetAddress.getByName("127.0.0.1"))) {
+      return socket.getLocalPort();
+    }
+  }
+
+  @Override
+  public void close() throws InterruptedException {
+    if (process != null) {
+      try {
+        signal("CONT");
+      } catch (IOException | InterruptedException ignored) {
+        // not paused or already gone
+      }
+      process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+    }
+    File[] files = dir.toFile().listFiles();
+    if (files != null) {
+      for (File file : files) {
+        deleteRecursively(file);
+      }
+    }
+    dir.toFile().delete();
+  }
+
+  private static void deleteRecursively(File file) {
+    File[] children = file.listFiles();
+    if (children != null) {
+      for (File child : children) {
+        deleteRecursively(child);
+      }
+    }
+    file.delete();
+  }
+}
