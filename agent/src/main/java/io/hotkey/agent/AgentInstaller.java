@@ -21,6 +21,7 @@ import io.hotkey.agent.instrument.jdkhttp.IdempotencyFilters;
 import io.hotkey.agent.instrument.jdkhttp.JdkHttpServerInstrumentation;
 import io.hotkey.agent.instrument.jedis.v3.Jedis3ConnectionInstrumentation;
 import io.hotkey.agent.instrument.jedis.v4.JedisConnectionInstrumentation;
+import io.hotkey.agent.instrument.lettuce.v6.LettuceInstrumentation;
 import io.hotkey.agent.metrics.AgentMeters;
 import io.hotkey.agent.metrics.JmxExporter;
 import io.hotkey.agent.metrics.MicrometerBridge;
@@ -41,7 +42,7 @@ import net.bytebuddy.utility.JavaModule;
 /** Wires the core from a valid configuration, starts its scheduler and installs the instrumentations. */
 final class AgentInstaller {
   private static final List<ClientInstrumentation> INSTRUMENTATIONS =
-      List.of(new JedisConnectionInstrumentation(), new Jedis3ConnectionInstrumentation());
+      List.of(new JedisConnectionInstrumentation(), new Jedis3ConnectionInstrumentation(), new LettuceInstrumentation());
 
   private AgentInstaller() {}
 

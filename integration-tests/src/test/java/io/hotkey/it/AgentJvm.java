@@ -56,6 +56,15 @@ public final class AgentJvm {
         return j;
     }
 
+    /** The Lettuce scenario app on a given Lettuce version's classpath (netty, reactor), agent attached, JDK 17. */
+    public static AgentJvm lettuceApp(String lettuceVersion) {
+        AgentJvm j = new AgentJvm();
+        j.classpath = Clients.lettuceClasspath(lettuceVersion);
+        j.main = "io.hotkey.it.app.LettuceScenarioApp";
+        j.name = "lettuce-" + lettuceVersion;
+        return j;
+    }
+
     public static AgentJvm clusterApp(String jedisVersion) {
         AgentJvm j = new AgentJvm();
         j.classpath = Clients.jedisClasspath(jedisVersion);

@@ -20,11 +20,24 @@ public final class Clients {
     public static final List<String> MODERN = List.of(JEDIS_4, JEDIS_5, JEDIS_6, JEDIS_7, JEDIS_8);
     public static final List<String> ALL = List.of(JEDIS_3, JEDIS_4, JEDIS_5, JEDIS_6, JEDIS_7, JEDIS_8);
 
+    public static final String LETTUCE_6 = "6.8.1.RELEASE";
+    public static final String LETTUCE_7 = "7.7.0.RELEASE";
+    public static final List<String> LETTUCE = List.of(LETTUCE_6, LETTUCE_7);
+
     private Clients() {
     }
 
     public static String jedisClasspath(String version) {
-        Path dir = ItConfig.clientsDir().resolve("jedis-" + version);
+        return classpath("jedis", version);
+    }
+
+    public static String lettuceClasspath(String version) {
+        return classpath("lettuce-core", version);
+    }
+
+    private static String classpath(String client, String version) {
+        String folder = client.equals("jedis") ? "jedis" : "lettuce";
+        Path dir = ItConfig.clientsDir().resolve(folder + "-" + version);
         List<String> entries = new ArrayList<>();
         entries.add(ItConfig.appClasses().toString());
         try (Stream<Path> jars = Files.list(dir)) {
@@ -33,8 +46,8 @@ public final class Clients {
             throw new IllegalStateException("no client jars in " + dir
                     + " (they are copied by maven-dependency-plugin in process-test-resources)", e);
         }
-        if (entries.stream().noneMatch(e -> e.contains("jedis-" + version + ".jar"))) {
-            throw new IllegalStateException("jedis-" + version + ".jar missing from " + dir);
+        if (entries.stream().noneMatch(e -> e.contains(client + "-" + version + ".jar"))) {
+            throw new IllegalStateException(client + "-" + version + ".jar missing from " + dir);
         }
         return String.join(File.pathSeparator, entries);
     }

@@ -19,6 +19,14 @@ public final class CachedReply {
     return ReplySnapshots.thaw(frozen);
   }
 
+  /**
+   * The stored reply itself, for adapters that only read it (a reply tape replayed into a client's
+   * decoder, which builds the caller's own objects). Must never be modified or handed to the application.
+   */
+  public Object shared() {
+    return frozen;
+  }
+
   int[] keyHashes() {
     return keyHashes;
   }

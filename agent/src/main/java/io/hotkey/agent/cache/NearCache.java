@@ -69,6 +69,37 @@ public final class NearCache {
     return shared;
   }
 
+  /**
+   * Like {@link #lookup} but never waits for another reader's fill, for callers whose thread must
+   * not block (asynchronous clients): when a fill of the entry is running, returns null (ask Redis,
+   * do not fill). A fill that has run longer than the wait a blocking reader would accept is
+   * presumed lost (its command failed without a reply) and is replaced.
+   */
+  public Object lookupNoWait(CacheKey key, int[] keyHashes) {
+    CachedReply cached = entries.getIfPresent(key);
+    if (cached != null) {
+      if (versions.isCurrent(cached.stamp(), keyHashes)) {
+        hits.increment();
+        return cached;
+      }
+      entries.asMap().remove(key, cached);
+    }
+    long[] stamp = versions.stamp(keyHashes);
+    ReadFill fill = new ReadFill(key.ownCopy(), keyHashes, stamp);
+    ReadFill running = fills.putIfAbsent(fill.key, fill);
+    if (running != null && running.startedBefore(System.nanoTime() - FILL_WAIT_NANOS)
+        && fills.replace(fill.key, running, fill)) {
+      running.release();
+      running = null;
+    }
+    misses.increment();
+    return running == null ? fill : null;
+  }
+
+  public long maxEntryBytes() {
+    return maxEntryBytes;
+  }
+
   /** Stores the reply Redis gave the fill's reader, unless it is uncacheable, too big, or already outdated. */
   public void complete(ReadFill fill, Object raw) {
     try {

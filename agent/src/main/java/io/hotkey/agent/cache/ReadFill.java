@@ -16,11 +16,16 @@ public final class ReadFill {
   final long[] stamp;
   private final CountDownLatch done = new CountDownLatch(1);
   private volatile CachedReply reply;
+  private final long startNanos = System.nanoTime();
 
   ReadFill(CacheKey key, int[] keyHashes, long[] stamp) {
     this.key = key;
     this.keyHashes = keyHashes;
     this.stamp = stamp;
+  }
+
+  boolean startedBefore(long nanos) {
+    return startNanos - nanos < 0;
   }
 
   void publish(CachedReply reply) {

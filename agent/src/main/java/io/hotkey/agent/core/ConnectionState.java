@@ -25,6 +25,10 @@ final class ConnectionState {
   private volatile boolean watching;
   private volatile boolean tracking;
   private volatile boolean subscribed;
+  /** Commands are buffered until the application flushes them (Lettuce's setAutoFlushCommands(false)). */
+  private volatile boolean manualFlush;
+  /** Writes queued inside MULTI on a multiplexed connection: applied when EXEC's reply arrives. */
+  private WriteSet queuedInTransaction;
 
   /**
    * The namespace for cache keys, or null when this connection must not be served locally.
@@ -33,7 +37,7 @@ final class ConnectionState {
    *     which then gets a namespace of its own
    */
   String servableNamespace(String client, Object endpointSource) {
-    if (inMulti || watching || tracking || subscribed) {
+    if (inMulti || watching || tracking || subscribed || manualFlush) {
       return null;
     }
     String current = namespace;
@@ -48,6 +52,28 @@ final class ConnectionState {
       namespace = current;
     }
     return current;
+  }
+
+  boolean inMulti() {
+    return inMulti;
+  }
+
+  void setManualFlush(boolean manual) {
+    manualFlush = manual;
+  }
+
+  synchronized void queueInTransaction(WriteSet writes) {
+    if (queuedInTransaction == null) {
+      queuedInTransaction = new WriteSet();
+    }
+    writes.addTo(queuedInTransaction);
+  }
+
+  /** The writes queued since MULTI, now that EXEC (or DISCARD, RESET) is sent; null if none. */
+  synchronized WriteSet takeQueued() {
+    WriteSet queued = queuedInTransaction;
+    queuedInTransaction = null;
+    return queued;
   }
 
   void onSessionCommand(CommandSpec.Session session, byte[][] argv) {

@@ -11,6 +11,8 @@ import io.hotkey.agent.detect.HotKeyDetector;
 import io.hotkey.agent.detect.KeyHashes;
 import io.hotkey.agent.redis.CommandSpec;
 import io.hotkey.agent.redis.RedisCommandTable;
+import java.nio.ByteBuffer;
+import java.util.List;
 import java.util.concurrent.atomic.LongAdder;
 
 /**
@@ -32,6 +34,12 @@ public final class RedisGateway {
   private final LongAdder writes = new LongAdder();
   private final Cache<Object, ConnectionState> connections = Caffeine.newBuilder().weakKeys().build();
   private final ThreadLocal<ThreadState> threads = ThreadLocal.withInitial(ThreadState::new);
+  /** Per-command path: replies being waited for, by the identity of the command's reply object. */
+  private final Cache<Object, TrackedReply> tracked =
+      Caffeine.newBuilder().weakKeys().executor(Runnable::run).build();
+  private final InFlightWrites inFlight = new InFlightWrites();
+  /** The last reply object an I/O thread looked up: a reply's events arrive back to back. */
+  private final ThreadLocal<Object[]> lastTracked = ThreadLocal.withInitial(() -> new Object[2]);
 
   /** @param cache null when local serving is off: commands are still counted and hot keys still reported */
   public RedisGateway(HotKeyDetector detector, HotKeyRegistry hotKeys, NearCache cache, KeyVersions versions,
@@ -207,6 +215,221 @@ public final class RedisGateway {
     if (thread.fill != null) {
       cache.abandon(thread.fill);
       thread.disarmFill();
+    }
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // Per-command path, for multiplexed clients (Lettuce): the caller's thread sends, an I/O thread
+  // decodes the reply and completes the command. Nothing here is tied to threads; a command is
+  // identified by its reply object. Protocol: dispatch (may answer at once) → reply events → done.
+
+  /**
+   * A command is about to be written to a multiplexed connection. Counts it, remembers the keys it
+   * writes until its reply starts, and for a cacheable read of hot keys returns a recorded reply
+   * to replay into the command's own reply object instead of sending it (or registers the command
+   * as the fill of its entry).
+   *
+   * @param reply the command's reply object (its identity ties the reply events to this command);
+   *     null for a command that expects no reply
+   * @param name the command name as sent
+   * @param encodedArgs the arguments as the client encodes them on the wire: {@code argCount} RESP
+   *     bulk strings
+   * @param neverServe the connection or the call forbids a local answer (Pub/Sub, batches)
+   */
+  public ReplyTape.Cursor dispatch(String client, Object connection, Object reply, byte[] name,
+      ByteBuffer encodedArgs, int argCount, boolean neverServe) {
+    byte[][] argv;
+    CommandSpec spec;
+    CommandSpec.Kind kind;
+    int[] hashes;
+    ConnectionState state = null;
+    try {
+      errors.maybeInjectFailure();
+      argv = argv(name, encodedArgs, argCount);
+      spec = RedisCommandTable.lookup(argv[0]);
+      kind = spec.kind(argv);
+      boolean write = kind == CommandSpec.Kind.WRITE || kind == CommandSpec.Kind.WRITE_ALL;
+      (write ? writes : reads).increment();
+      int keyCount = spec.keyCount(argv);
+      hashes = new int[keyCount];
+      WriteSet written = write ? new WriteSet() : null;
+      for (int n = 0; n < keyCount; n++) {
+        byte[] key = argv[spec.keyIndex(argv, n)];
+        hashes[n] = KeyHashes.hash(key);
+        detector.record(key, hashes[n], write);
+        if (write) {
+          written.add(hashes[n]);
+        }
+      }
+      if (kind == CommandSpec.Kind.WRITE_ALL) {
+        written.addAll();
+      }
+      CommandSpec.Session session = spec.session(argv);
+      if (session != CommandSpec.Session.NONE) {
+        state = connections.get(connection, c -> new ConnectionState());
+        state.onSessionCommand(session, argv);
+      }
+      if (write) {
+        state = state != null ? state : connections.get(connection, c -> new ConnectionState());
+        if (state.inMulti()) {
+          state.queueInTransaction(written);
+        } else {
+          trackWrites(reply, written);
+        }
+      }
+      if (session == CommandSpec.Session.EXEC || session == CommandSpec.Session.DISCARD
+          || session == CommandSpec.Session.RESET) {
+        WriteSet queued = state.takeQueued();
+        if (queued != null) {
+          trackWrites(reply, queued);
+        }
+      }
+    } catch (RuntimeException | Error e) {
+      // the command can no longer be tied to its keys: invalidate everything once it is applied
+      WriteSet everything = new WriteSet();
+      everything.addAll();
+      trackWrites(reply, everything);
+      throw e;
+    }
+    if (cache == null || neverServe || reply == null || kind != CommandSpec.Kind.CACHEABLE_READ
+        || hashes.length == 0 || spec.blocking(argv)) {
+      return null;
+    }
+    for (int n = 0; n < hashes.length; n++) {
+      if (!hotKeys.isServable(argv[spec.keyIndex(argv, n)], hashes[n])) {
+        return null;
+      }
+    }
+    if (inFlight.blocks(hashes)) {
+      return null;
+    }
+    state = state != null ? state : connections.get(connection, c -> new ConnectionState());
+    String namespace = state.servableNamespace(client, null);
+    if (namespace == null) {
+      return null;
+    }
+    Object found = cache.lookupNoWait(new CacheKey(namespace, argv), hashes);
+    if (found instanceof ReadFill) {
+      track(reply).startFill((ReadFill) found, cache.maxEntryBytes());
+      return null;
+    }
+    if (found == null) {
+      return null;
+    }
+    return new ReplyTape.Cursor((List<?>) ((CachedReply) found).shared());
+  }
+
+  private void trackWrites(Object reply, WriteSet written) {
+    if (written.isEmpty()) {
+      return;
+    }
+    if (reply == null) {
+      // no reply will tell when it is applied: the best left is now
+      written.bump(versions);
+      return;
+    }
+    track(reply).addWrites(written);
+  }
+
+  private TrackedReply track(Object reply) {
+    return tracked.get(reply, r -> new TrackedReply(versions, inFlight, cache));
+  }
+
+  private static byte[][] argv(byte[] name, ByteBuffer encoded, int count) {
+    byte[][] argv = new byte[count + 1][];
+    argv[0] = name;
+    ByteBuffer in = encoded == null ? ByteBuffer.allocate(0) : encoded.duplicate();
+    for (int i = 1; i <= count; i++) {
+      if (in.get() != '$') {
+        throw new IllegalArgumentException("argument " + i + " is not a bulk string");
+      }
+      int length = 0;
+      byte b;
+      while ((b = in.get()) != '\r') {
+        length = length * 10 + (b - '0');
+      }
+      in.get();
+      byte[] arg = new byte[length];
+      in.get(arg);
+      in.get();
+      in.get();
+      argv[i] = arg;
+    }
+    return argv;
+  }
+
+  /** The connection starts or stops buffering commands until the application flushes them. */
+  public void onManualFlush(Object connection, boolean manual) {
+    connections.get(connection, c -> new ConnectionState()).setManualFlush(manual);
+  }
+
+  private TrackedReply trackedFor(Object reply) {
+    if (reply == null || tracked.asMap().isEmpty()) {
+      return null;
+    }
+    Object[] last = lastTracked.get();
+    if (last[0] == reply) {
+      return (TrackedReply) last[1];
+    }
+    TrackedReply found = tracked.getIfPresent(reply);
+    last[0] = reply;
+    last[1] = found;
+    return found;
+  }
+
+  /** The decoder hands a bulk string (or nil, or a big number) to a reply object. */
+  public void onReplyBytes(Object reply, ByteBuffer bytes, boolean bigNumber) {
+    TrackedReply t = trackedFor(reply);
+    if (t != null) {
+      t.onBulk(bytes, bigNumber);
+    }
+  }
+
+  /** The decoder hands an integer to a reply object. */
+  public void onReplyLong(Object reply, long value) {
+    TrackedReply t = trackedFor(reply);
+    if (t != null) {
+      t.onScalar(value);
+    }
+  }
+
+  public void onReplyDouble(Object reply, double value) {
+    TrackedReply t = trackedFor(reply);
+    if (t != null) {
+      t.onScalar(value);
+    }
+  }
+
+  public void onReplyBoolean(Object reply, boolean value) {
+    TrackedReply t = trackedFor(reply);
+    if (t != null) {
+      t.onScalar(value);
+    }
+  }
+
+  /** The decoder opens an aggregate ({@link ReplyTape#OP_ARRAY}, {@code OP_SET} or {@code OP_MAP}). */
+  public void onReplyAggregate(Object reply, int op, int count) {
+    TrackedReply t = trackedFor(reply);
+    if (t != null) {
+      t.onAggregate(op, count);
+    }
+  }
+
+  public void onReplyError(Object reply) {
+    TrackedReply t = trackedFor(reply);
+    if (t != null) {
+      t.onError();
+    }
+  }
+
+  /** The command that owns this reply object ended, however it ended. */
+  public void onCommandDone(Object reply) {
+    if (reply == null || tracked.asMap().isEmpty()) {
+      return;
+    }
+    TrackedReply t = tracked.asMap().remove(reply);
+    if (t != null) {
+      t.done();
     }
   }
 

@@ -95,4 +95,112 @@ public final class RedisHooks {
       g.errors().record("decoding a local reply", cause);
     }
   }
+  // Per-command path (multiplexed clients: Lettuce). See RedisGateway#dispatch.
+
+  /** Returns a recorded reply to replay into the command's reply object instead of sending it, or null. */
+  public static ReplyTape.Cursor dispatch(String client, Object connection, Object reply, byte[] name,
+      java.nio.ByteBuffer encodedArgs, int argCount, boolean neverServe) {
+    RedisGateway g = gateway;
+    if (g == null) {
+      return null;
+    }
+    try {
+      return g.dispatch(client, connection, reply, name, encodedArgs, argCount, neverServe);
+    } catch (Throwable t) {
+      g.errors().record("command dispatch", t);
+      return null;
+    }
+  }
+
+  public static void manualFlush(Object connection, boolean manual) {
+    RedisGateway g = gateway;
+    if (g == null) {
+      return;
+    }
+    try {
+      g.onManualFlush(connection, manual);
+    } catch (Throwable t) {
+      g.errors().record("flush mode", t);
+    }
+  }
+
+  /** @param method the decoder method: a bulk string, a simple string, a big number or an error */
+  public static void replyBytes(Object reply, String method, java.nio.ByteBuffer bytes) {
+    RedisGateway g = gateway;
+    if (g == null) {
+      return;
+    }
+    try {
+      if (method.endsWith("Error")) {
+        g.onReplyError(reply);
+      } else {
+        g.onReplyBytes(reply, bytes, method.endsWith("BigNumber"));
+      }
+    } catch (Throwable t) {
+      g.errors().record("reply event", t);
+    }
+  }
+
+  public static void replyLong(Object reply, long value) {
+    RedisGateway g = gateway;
+    if (g == null) {
+      return;
+    }
+    try {
+      g.onReplyLong(reply, value);
+    } catch (Throwable t) {
+      g.errors().record("reply event", t);
+    }
+  }
+
+  public static void replyDouble(Object reply, double value) {
+    RedisGateway g = gateway;
+    if (g == null) {
+      return;
+    }
+    try {
+      g.onReplyDouble(reply, value);
+    } catch (Throwable t) {
+      g.errors().record("reply event", t);
+    }
+  }
+
+  public static void replyBoolean(Object reply, boolean value) {
+    RedisGateway g = gateway;
+    if (g == null) {
+      return;
+    }
+    try {
+      g.onReplyBoolean(reply, value);
+    } catch (Throwable t) {
+      g.errors().record("reply event", t);
+    }
+  }
+
+  /** @param method the decoder method opening an array, a set or a map */
+  public static void replyAggregate(Object reply, String method, int count) {
+    RedisGateway g = gateway;
+    if (g == null) {
+      return;
+    }
+    try {
+      int op = method.endsWith("Map") ? ReplyTape.OP_MAP
+          : method.endsWith("Set") ? ReplyTape.OP_SET : ReplyTape.OP_ARRAY;
+      g.onReplyAggregate(reply, op, count);
+    } catch (Throwable t) {
+      g.errors().record("reply event", t);
+    }
+  }
+
+  public static void commandDone(Object reply) {
+    RedisGateway g = gateway;
+    if (g == null) {
+      return;
+    }
+    try {
+      g.onCommandDone(reply);
+    } catch (Throwable t) {
+      g.errors().record("command end", t);
+    }
+  }
 }

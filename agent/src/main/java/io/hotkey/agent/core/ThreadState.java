@@ -17,8 +17,8 @@ final class ThreadState {
   int outstandingReplies;
   /** Nesting of local-read attempts: a pooled client's call reaches its connection's call inside it. */
   int readDepth;
-  private final PendingWrites pending = new PendingWrites();
-  private final PendingWrites queuedInTransaction = new PendingWrites();
+  private final WriteSet pending = new WriteSet();
+  private final WriteSet queuedInTransaction = new WriteSet();
   private Object transactionConnection;
 
   ReadFill fill;
@@ -36,16 +36,21 @@ final class ThreadState {
   }
 
   void transactionStarted(Object connection) {
-    queuedInTransaction.moveTo(pending);
+    moveQueuedToPending();
     transactionConnection = connection;
   }
 
   /** EXEC (or DISCARD, RESET) was sent: the queued writes are applied once its reply is read. */
   void transactionEnded(Object connection) {
     if (connection == transactionConnection) {
-      queuedInTransaction.moveTo(pending);
+      moveQueuedToPending();
       transactionConnection = null;
     }
+  }
+
+  private void moveQueuedToPending() {
+    queuedInTransaction.addTo(pending);
+    queuedInTransaction.clear();
   }
 
   /** Called when the thread waits for no more replies, or its connection broke. */
@@ -53,7 +58,8 @@ final class ThreadState {
     if (connectionLost) {
       transactionEnded(transactionConnection);
     }
-    pending.flush(versions);
+    pending.bump(versions);
+    pending.clear();
   }
 
   void armFill(ReadFill fill, Object arguments) {

@@ -3,13 +3,15 @@ package io.hotkey.agent.core;
 import io.hotkey.agent.cache.KeyVersions;
 import java.util.Arrays;
 
-/** Key hashes of writes whose invalidation waits for a moment when Redis has surely applied them. */
-final class PendingWrites {
+/**
+ * Key hashes written by one command, one transaction or one thread's unsettled calls, plus "every
+ * key" for writes that cannot be named or are too many to track one by one.
+ */
+final class WriteSet {
   private static final int MAX_TRACKED = 1024;
 
-  private int[] hashes = new int[16];
+  private int[] hashes = new int[4];
   private int count;
-  /** More writes than we track, or a write to keys we cannot name: invalidate everything. */
   private boolean all;
 
   void add(int hash) {
@@ -31,28 +33,44 @@ final class PendingWrites {
     return count == 0 && !all;
   }
 
-  void moveTo(PendingWrites other) {
+  void addTo(WriteSet other) {
     for (int i = 0; i < count; i++) {
       other.add(hashes[i]);
     }
     if (all) {
       other.addAll();
     }
-    clear();
   }
 
-  void flush(KeyVersions versions) {
+  void clear() {
+    count = 0;
+    all = false;
+  }
+
+  void bump(KeyVersions versions) {
     if (all) {
       versions.bumpAll();
     }
     for (int i = 0; i < count; i++) {
       versions.bump(hashes[i]);
     }
-    clear();
   }
 
-  void clear() {
-    count = 0;
-    all = false;
+  void acquire(InFlightWrites inFlight) {
+    if (all) {
+      inFlight.acquireAll();
+    }
+    for (int i = 0; i < count; i++) {
+      inFlight.acquire(hashes[i]);
+    }
+  }
+
+  void release(InFlightWrites inFlight) {
+    if (all) {
+      inFlight.releaseAll();
+    }
+    for (int i = 0; i < count; i++) {
+      inFlight.release(hashes[i]);
+    }
   }
 }

@@ -1,0 +1,248 @@
+package io.hotkey.agent.core;
+
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * A reply recorded as the sequence of decoder callbacks a client made into its reply object (for
+ * Lettuce: the {@code CommandOutput} callbacks of its {@code RedisStateMachine}), so that a later
+ * command's own reply object can be fed the same callbacks and decode them with its own codec.
+ *
+ * <p>The tape is a flat list in the shapes {@code ReplySnapshots} freezes and thaws: a bulk string is
+ * a {@code byte[]}, a nil is {@code null}, integers, doubles and booleans are boxed, and everything
+ * else (aggregate headers, big numbers) is a two-element list {@code [opcode, argument]}. The
+ * {@code complete(depth)} calls the decoder makes after every element are not stored: they follow
+ * from the structure and are regenerated on replay exactly as the decoder makes them.
+ */
+public final class ReplyTape {
+  public static final int OP_BULK = 0;
+  public static final int OP_LONG = 1;
+  public static final int OP_DOUBLE = 2;
+  public static final int OP_BOOLEAN = 3;
+  public static final int OP_BIG_NUMBER = 4;
+  public static final int OP_ARRAY = 5;
+  public static final int OP_SET = 6;
+  public static final int OP_MAP = 7;
+  public static final int OP_COMPLETE = 8;
+
+  private ReplyTape() {}
+
+  /** Records one reply; {@link #finished()} once its top-level element is complete. */
+  static final class Recorder {
+    private final List<Object> tape = new ArrayList<>();
+    private final long maxBytes;
+    private long bytes;
+    private int[] open = new int[8];
+    private int depth;
+    private boolean finished;
+    private boolean failed;
+
+    Recorder(long maxBytes) {
+      this.maxBytes = maxBytes;
+    }
+
+    void bulk(ByteBuffer value) {
+      if (value == null) {
+        scalar(null, 16);
+        return;
+      }
+      ByteBuffer view = value.duplicate();
+      byte[] copy = new byte[view.remaining()];
+      view.get(copy);
+      scalar(copy, 16 + copy.length);
+    }
+
+    void bigNumber(ByteBuffer value) {
+      ByteBuffer view = value.duplicate();
+      byte[] copy = new byte[view.remaining()];
+      view.get(copy);
+      scalar(pair(OP_BIG_NUMBER, copy), 48 + copy.length);
+    }
+
+    void scalar(Object value, long weight) {
+      if (!accept(weight)) {
+        return;
+      }
+      tape.add(value);
+      elementDone();
+    }
+
+    void aggregate(int op, int count) {
+      if (!accept(48)) {
+        return;
+      }
+      tape.add(pair(op, (long) count));
+      int children = op == OP_MAP ? count * 2 : count;
+      if (children <= 0) {
+        elementDone();
+        return;
+      }
+      if (depth == open.length) {
+        open = java.util.Arrays.copyOf(open, depth * 2);
+      }
+      open[depth++] = children;
+    }
+
+    void fail() {
+      failed = true;
+    }
+
+    boolean finished() {
+      return finished;
+    }
+
+    boolean failed() {
+      return failed;
+    }
+
+    List<Object> tape() {
+      return tape;
+    }
+
+    private boolean accept(long weight) {
+      if (finished || failed) {
+        failed = true;
+        return false;
+      }
+      bytes += weight;
+      if (bytes > maxBytes) {
+        failed = true;
+        return false;
+      }
+      return true;
+    }
+
+    /** Mirrors the decoder: an element is done; so is every aggregate whose last child it was. */
+    private void elementDone() {
+      while (depth > 0) {
+        if (--open[depth - 1] > 0) {
+          return;
+        }
+        depth--;
+      }
+      finished = true;
+    }
+  }
+
+  private static List<Object> pair(int op, Object argument) {
+    List<Object> pair = new ArrayList<>(2);
+    pair.add((long) op);
+    pair.add(argument);
+    return pair;
+  }
+
+  /**
+   * Walks a tape for an adapter that replays it: {@link #next()} then {@link #op()} and the matching
+   * accessor, {@code complete(depth)} calls included. Each byte argument is a read-only view, so the
+   * stored tape is never changed by a codec.
+   */
+  public static final class Cursor {
+    private final List<?> tape;
+    private int index;
+    private int[] open = new int[8];
+    private int depth;
+    private int pendingCompletes;
+    private int[] completeDepths = new int[8];
+    private int completeRead;
+    private int op;
+    private Object value;
+
+    Cursor(List<?> tape) {
+      this.tape = tape;
+    }
+
+    public boolean next() {
+      if (completeRead < pendingCompletes) {
+        op = OP_COMPLETE;
+        value = completeDepths[completeRead++];
+        return true;
+      }
+      pendingCompletes = 0;
+      completeRead = 0;
+      if (index >= tape.size()) {
+        return false;
+      }
+      Object element = tape.get(index++);
+      if (element instanceof List) {
+        List<?> pair = (List<?>) element;
+        op = ((Long) pair.get(0)).intValue();
+        value = pair.get(1);
+        if (op == OP_BIG_NUMBER) {
+          elementDone();
+        } else {
+          int count = ((Long) value).intValue();
+          int children = op == OP_MAP ? count * 2 : count;
+          if (children <= 0) {
+            elementDone();
+          } else {
+            if (depth == open.length) {
+              open = java.util.Arrays.copyOf(open, depth * 2);
+            }
+            open[depth++] = children;
+          }
+        }
+        return true;
+      }
+      value = element;
+      if (element == null || element instanceof byte[]) {
+        op = OP_BULK;
+      } else if (element instanceof Long) {
+        op = OP_LONG;
+      } else if (element instanceof Double) {
+        op = OP_DOUBLE;
+      } else if (element instanceof Boolean) {
+        op = OP_BOOLEAN;
+      } else {
+        throw new IllegalStateException("not a reply tape element: " + element.getClass());
+      }
+      elementDone();
+      return true;
+    }
+
+    public int op() {
+      return op;
+    }
+
+    /** The bulk string or big number of this step, null for a nil. */
+    public ByteBuffer bytes() {
+      return value == null ? null : ByteBuffer.wrap((byte[]) value).asReadOnlyBuffer();
+    }
+
+    public long longValue() {
+      return (Long) value;
+    }
+
+    public double doubleValue() {
+      return (Double) value;
+    }
+
+    public boolean booleanValue() {
+      return (Boolean) value;
+    }
+
+    /** Element count of an aggregate header (pairs for a map), or the depth of a completion. */
+    public int count() {
+      return value instanceof Integer ? (Integer) value : ((Long) value).intValue();
+    }
+
+    /** The decoder calls {@code complete(stack size)} after each element, and again for each aggregate it closes. */
+    private void elementDone() {
+      addComplete(depth);
+      while (depth > 0) {
+        if (--open[depth - 1] > 0) {
+          return;
+        }
+        depth--;
+        addComplete(depth);
+      }
+    }
+
+    private void addComplete(int d) {
+      if (pendingCompletes == completeDepths.length) {
+        completeDepths = java.util.Arrays.copyOf(completeDepths, pendingCompletes * 2);
+      }
+      completeDepths[pendingCompletes++] = d;
+    }
+  }
+}

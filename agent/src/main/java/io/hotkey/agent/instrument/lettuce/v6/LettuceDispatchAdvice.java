@@ -1,0 +1,90 @@
+package io.hotkey.agent.instrument.lettuce.v6;
+
+import io.hotkey.agent.core.RedisHooks;
+import io.hotkey.agent.core.ReplyTape;
+import io.lettuce.core.output.CommandOutput;
+import io.lettuce.core.protocol.CommandArgs;
+import io.lettuce.core.protocol.RedisCommand;
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
+import java.nio.ByteBuffer;
+import net.bytebuddy.asm.Advice;
+import net.bytebuddy.implementation.bytecode.assign.Assigner;
+
+/**
+ * On {@code RedisChannelHandler.dispatch(RedisCommand)}. The arguments are taken in their wire form
+ * ({@code CommandArgs.encode}, the bytes Redis will see whatever the codec), so keys match the
+ * other clients' and the command table applies unchanged. A hot read is answered by replaying the
+ * recorded decoder callbacks into this command's own {@code CommandOutput} (its codec builds the
+ * caller's own objects) and completing the command; the method is then skipped. A callback that
+ * throws fails the command exactly as the same reply from Redis would have.
+ */
+public final class LettuceDispatchAdvice {
+  private LettuceDispatchAdvice() {}
+
+  @Advice.OnMethodEnter(skipOn = Advice.OnNonDefaultValue.class, suppress = Throwable.class)
+  @SuppressWarnings({"rawtypes", "unchecked"})
+  public static RedisCommand onEnter(@Advice.This Object connection, @Advice.Argument(0) RedisCommand command) {
+    CommandArgs args = command.getArgs();
+    ByteBuffer encoded = null;
+    int count = 0;
+    if (args != null) {
+      ByteBuf buffer = Unpooled.buffer(128);
+      args.encode(buffer);
+      encoded = buffer.nioBuffer();
+      count = args.count();
+    }
+    CommandOutput output = command.getOutput();
+    ReplyTape.Cursor tape = RedisHooks.dispatch("lettuce", connection, output, command.getType().getBytes(),
+        encoded, count, connection instanceof io.lettuce.core.pubsub.StatefulRedisPubSubConnection);
+    if (tape == null) {
+      return null;
+    }
+    try {
+      while (tape.next()) {
+        switch (tape.op()) {
+          case ReplyTape.OP_BULK:
+            output.set(tape.bytes());
+            break;
+          case ReplyTape.OP_LONG:
+            output.set(tape.longValue());
+            break;
+          case ReplyTape.OP_DOUBLE:
+            output.set(tape.doubleValue());
+            break;
+          case ReplyTape.OP_BOOLEAN:
+            output.set(tape.booleanValue());
+            break;
+          case ReplyTape.OP_BIG_NUMBER:
+            output.setBigNumber(tape.bytes());
+            break;
+          case ReplyTape.OP_ARRAY:
+            output.multiArray(tape.count());
+            break;
+          case ReplyTape.OP_SET:
+            output.multiSet(tape.count());
+            break;
+          case ReplyTape.OP_MAP:
+            output.multiMap(tape.count());
+            break;
+          default:
+            output.complete(tape.count());
+            break;
+        }
+      }
+    } catch (Throwable e) {
+      command.completeExceptionally(e);
+      return command;
+    }
+    command.complete();
+    return command;
+  }
+
+  @Advice.OnMethodExit(suppress = Throwable.class)
+  public static void onExit(@Advice.Enter RedisCommand<?, ?, ?> served,
+      @Advice.Return(readOnly = false, typing = Assigner.Typing.DYNAMIC) Object result) {
+    if (served != null) {
+      result = served;
+    }
+  }
+}

@@ -1,0 +1,77 @@
+package io.hotkey.agent.instrument.lettuce.v6;
+
+import static net.bytebuddy.matcher.ElementMatchers.named;
+import static net.bytebuddy.matcher.ElementMatchers.takesArgument;
+import static net.bytebuddy.matcher.ElementMatchers.takesArguments;
+
+import io.hotkey.agent.instrument.ClassLoaderMatchers;
+import io.hotkey.agent.instrument.ClientInstrumentation;
+import java.nio.ByteBuffer;
+import java.util.Collection;
+import net.bytebuddy.agent.builder.AgentBuilder;
+
+/**
+ * Lettuce 6.x and 7.x, recognised by {@code io.lettuce.core.protocol.ProtocolVersion} (6.0+). The
+ * same three hook points hold on both lines:
+ * <ul>
+ *   <li>{@code RedisChannelHandler.dispatch(RedisCommand)} and {@code dispatch(Collection)}: every
+ *       command of every API (sync, async, reactive; standalone, Pub/Sub and cluster connections)
+ *       passes here before it is written; a hot read is answered here by replaying a recorded reply;</li>
+ *   <li>{@code RedisStateMachine.safe*}: the decoder's funnel for every callback into a command's
+ *       {@code CommandOutput}; it tells when a write's reply starts (its keys are invalidated then,
+ *       before the application can see the completion) and records the reply of a fill;</li>
+ *   <li>{@code Command.complete/completeExceptionally/cancel}: the end of every command, to release
+ *       what an unanswered command left behind.</li>
+ * </ul>
+ */
+public final class LettuceInstrumentation implements ClientInstrumentation {
+  private static final String OUTPUT = "io.lettuce.core.output.CommandOutput";
+
+  @Override
+  public String name() {
+    return "lettuce-6+";
+  }
+
+  @Override
+  public AgentBuilder extend(AgentBuilder builder, AgentBuilder.Transformer.ForAdvice advice) {
+    return builder
+        .type(named("io.lettuce.core.RedisChannelHandler"),
+            ClassLoaderMatchers.hasClass("io.lettuce.core.protocol.ProtocolVersion"))
+        .transform(advice
+            .advice(named("dispatch").and(takesArguments(1))
+                .and(takesArgument(0, named("io.lettuce.core.protocol.RedisCommand"))),
+                LettuceDispatchAdvice.class.getName())
+            .advice(named("dispatch").and(takesArguments(1)).and(takesArgument(0, Collection.class)),
+                LettuceDispatchBatchAdvice.class.getName())
+            .advice(named("setAutoFlushCommands").and(takesArguments(boolean.class)),
+                LettuceAutoFlushAdvice.class.getName()))
+        .type(named("io.lettuce.core.protocol.RedisStateMachine"),
+            ClassLoaderMatchers.hasClass("io.lettuce.core.protocol.ProtocolVersion"))
+        .transform(advice
+            .advice(named("safeSet").or(named("safeSetSingle")).or(named("safeSetBigNumber"))
+                .or(named("safeSetError"))
+                .and(takesArguments(3)).and(takesArgument(0, named(OUTPUT)))
+                .and(takesArgument(1, ByteBuffer.class)),
+                LettuceReplyBytesAdvice.class.getName())
+            .advice(named("safeSet").and(takesArguments(3)).and(takesArgument(0, named(OUTPUT)))
+                .and(takesArgument(1, long.class)),
+                LettuceReplyLongAdvice.class.getName())
+            .advice(named("safeSet").and(takesArguments(3)).and(takesArgument(0, named(OUTPUT)))
+                .and(takesArgument(1, double.class)),
+                LettuceReplyDoubleAdvice.class.getName())
+            .advice(named("safeSet").and(takesArguments(3)).and(takesArgument(0, named(OUTPUT)))
+                .and(takesArgument(1, boolean.class)),
+                LettuceReplyBooleanAdvice.class.getName())
+            .advice(named("safeMultiArray").or(named("safeMultiSet")).or(named("safeMultiMap"))
+                .and(takesArguments(3)).and(takesArgument(0, named(OUTPUT)))
+                .and(takesArgument(1, int.class)),
+                LettuceReplyAggregateAdvice.class.getName()))
+        .type(named("io.lettuce.core.protocol.Command"),
+            ClassLoaderMatchers.hasClass("io.lettuce.core.protocol.ProtocolVersion"))
+        .transform(advice
+            .advice(named("complete").and(takesArguments(0))
+                .or(named("cancel").and(takesArguments(0)))
+                .or(named("completeExceptionally").and(takesArguments(1))),
+                LettuceCommandDoneAdvice.class.getName()));
+  }
+}

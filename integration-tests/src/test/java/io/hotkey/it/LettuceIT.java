@@ -1,0 +1,126 @@
+package io.hotkey.it;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * Lettuce 6.x and 7.x: detection; reads of hot keys through sync, async and reactive APIs with String
+ * and byte[] codecs answered without Redis (commandstats), values equal to Redis'; MULTI/EXEC and manual
+ * flushing untouched; writes invalidate; a returned write is seen by every thread; an internal agent
+ * failure never reaches the application; RedisClusterClient on a real 3-master cluster.
+ */
+class LettuceIT extends RedisTestBase {
+    static final int N = 300;
+    static RedisCluster cluster;
+
+    @BeforeAll
+    static void startCluster() {
+        cluster = RedisServers.startCluster(3);
+    }
+
+    @AfterAll
+    static void stopCluster() {
+        if (cluster != null) {
+            cluster.close();
+        }
+    }
+
+    private static void ran(ChildRun c) {
+        Check.all(c, "ran",
+                () -> assertEquals(false, c.timedOut(), () -> "timed out"),
+                () -> assertEquals(0, c.exitCode(), () -> "exit code"),
+                () -> assertEquals("true", c.result("done"), () -> "not done"));
+    }
+
+    @ParameterizedTest(name = "lettuce {0}")
+    @ValueSource(strings = {Clients.LETTUCE_6, Clients.LETTUCE_7})
+    void hotReadsAreServedLocallyAndTransactionsAreNot(String version) {
+        Snapshots snaps = new Snapshots(redis::stats);
+        ChildRun c = AgentJvm.lettuceApp(version).hotkeyTestDefaults().name("lettuce-serve-" + version)
+                .args("--scenario", "serve", "--redis", redis.address(), "--n", Integer.toString(N))
+                .run(snaps);
+        ran(c);
+        long reads = c.resultLong("serve.reads");
+        long reached = snaps.calls("get", "serve", "serve-done") + snaps.calls("hgetall", "serve", "serve-done")
+                + snaps.calls("lrange", "serve", "serve-done");
+        long untouched = snaps.calls("get", "untouched", "untouched-done");
+        System.out.println("[it] lettuce " + version + ": " + reached + " of " + reads + " reads reached Redis; "
+                + untouched + " GETs in MULTI/manual flush reached Redis; jmx hits=" + c.result("serve.jmx.CacheHits"));
+        Check.all(c, "lettuce serve",
+                () -> assertTrue(c.agentActiveLine(), () -> "no active line"),
+                () -> assertTrue(c.stderrContains("lettuce-6+"), () -> "lettuce instrumentation not listed"),
+                () -> assertTrue(c.promoted("lt:str") && c.promoted("lt:hash") && c.promoted("lt:list"),
+                        () -> "keys not promoted"),
+                () -> assertEquals(0, c.resultLong("serve.mismatches"), () -> "values differ from Redis': "
+                        + c.result("serve.examples")),
+                () -> assertEquals(0, c.resultLong("serve.sharedObjects"), () -> "a result object was shared"),
+                () -> assertTrue(reached < reads / 20, () -> reached + " of " + reads + " reads reached Redis"),
+                () -> assertEquals(c.resultLong("untouched.gets"), untouched,
+                        () -> "GETs inside MULTI / with manual flushing must all reach Redis"),
+                () -> assertEquals(0, c.resultLong("final.mismatches"),
+                        () -> "a write was not seen: " + c.result("final.examples")),
+                () -> assertEquals("0", c.result("serve.jmx.AgentErrors"), () -> "agent errors"));
+    }
+
+    @ParameterizedTest(name = "lettuce {0}")
+    @ValueSource(strings = {Clients.LETTUCE_6, Clients.LETTUCE_7})
+    void aReturnedWriteIsSeenByEveryThread(String version) {
+        Snapshots snaps = new Snapshots(redis::stats);
+        ChildRun c = AgentJvm.lettuceApp(version).hotkeyTestDefaults().prop("hotkey.cache.ttl", "5s")
+                .name("lettuce-ryw-" + version)
+                .args("--scenario", "ryw", "--redis", redis.address(), "--millis", "3000")
+                .run(snaps);
+        ran(c);
+        long reads = c.resultLong("ryw.reads");
+        long redisGets = snaps.calls("get", "ryw", "ryw-done");
+        System.out.println("[it] lettuce ryw " + version + ": reads=" + reads + " writes=" + c.result("ryw.writes")
+                + " GETs that reached Redis=" + redisGets + " violations=" + c.result("ryw.violations") + " ("
+                + c.result("ryw.violationsByWritePath") + ")");
+        Check.all(c, "lettuce read your writes",
+                () -> assertEquals(0, c.resultLong("ryw.violations"), () -> "reads older than the last returned write: "
+                        + c.result("ryw.violationsByWritePath") + " e.g. " + c.result("ryw.examples")),
+                () -> assertTrue(c.resultLong("ryw.writes") > 100, () -> "too few writes"),
+                () -> assertTrue(reads > 1000, () -> "too few reads: " + reads),
+                () -> assertEquals(c.result("ryw.lastReturned"), c.result("ryw.final"), () -> "final read"),
+                () -> assertTrue(redisGets < reads / 2,
+                        () -> "the cache was not used: " + redisGets + " of " + reads + " reads reached Redis"));
+    }
+
+    @ParameterizedTest(name = "lettuce {0}")
+    @ValueSource(strings = {Clients.LETTUCE_7})
+    void anInternalFailureNeverReachesTheApplication(String version) {
+        ChildRun c = AgentJvm.lettuceApp(version).hotkeyTestDefaults().prop("hotkey.debug.fail-every", "3")
+                .name("lettuce-failure-" + version)
+                .args("--scenario", "serve", "--redis", redis.address(), "--n", "100")
+                .run();
+        ran(c);
+        Check.all(c, "lettuce failure isolation",
+                () -> assertEquals(0, c.resultLong("serve.mismatches"), () -> c.result("serve.examples")),
+                () -> assertEquals(0, c.resultLong("final.mismatches"), () -> c.result("final.examples")),
+                () -> assertTrue(c.stderrContains("internal error"), () -> "no internal error line"),
+                () -> assertTrue(Long.parseLong(c.result("serve.jmx.AgentErrors")) > 0, () -> "no agent errors"));
+    }
+
+    @ParameterizedTest(name = "lettuce {0}")
+    @ValueSource(strings = {Clients.LETTUCE_6, Clients.LETTUCE_7})
+    void clusterClientHotKeysAreServedLocally(String version) {
+        cluster.reset();
+        Snapshots snaps = new Snapshots(cluster::stats);
+        ChildRun c = AgentJvm.lettuceApp(version).hotkeyTestDefaults().name("lettuce-cluster-" + version)
+                .args("--scenario", "cluster", "--nodes", cluster.addresses(), "--n", Integer.toString(N))
+                .run(snaps);
+        ran(c);
+        long reads = c.resultLong("cluster.reads");
+        long reached = snaps.calls("get", "cluster", "cluster-done") + snaps.calls("hgetall", "cluster", "cluster-done");
+        System.out.println("[it] lettuce cluster " + version + ": " + reached + " of " + reads + " reads reached Redis");
+        Check.all(c, "lettuce cluster",
+                () -> assertTrue(c.promoted("lt:str"), () -> "not promoted"),
+                () -> assertEquals(0, c.resultLong("cluster.mismatches"), () -> c.result("cluster.examples")),
+                () -> assertTrue(reached < reads / 20, () -> reached + " of " + reads + " reads reached Redis"));
+    }
+}
