@@ -26,14 +26,17 @@ import redis.clients.jedis.RedisClient;
  * ({@code INFO commandstats}, read by this parent around each measured phase) say what reached the server.
  *
  * <pre>java -cp hotkey-demo.jar io.hotkey.demo.bench.CompareRuns --agent agent/target/hotkey-agent.jar
- *      --workload cold|storm [--seconds 20] [--threads 8] [--warmup 5]</pre>
+ *      --workload cold|storm [--client jedis|lettuce-sync|lettuce-async] [--seconds 20] [--threads 8] [--warmup 5]</pre>
+ *
+ * <p>{@code --client} picks the Redis client both children use (default {@code jedis}).
  *
  * System properties {@code -Dhotkey.*} given to this command are passed on to the run with the agent.
  */
 public final class CompareRuns {
 
     private static final String USAGE = "usage: java -cp hotkey-demo.jar io.hotkey.demo.bench.CompareRuns"
-            + " --agent path/to/hotkey-agent.jar --workload cold|storm [--seconds 20] [--threads 8] [--warmup 5]";
+            + " --agent path/to/hotkey-agent.jar --workload cold|storm [--client jedis|lettuce-sync|lettuce-async]"
+            + " [--seconds 20] [--threads 8] [--warmup 5]";
     /** Same fixed heap for both runs, so GC sizing is not part of the difference. */
     private static final List<String> CHILD_HEAP = List.of("-Xms512m", "-Xmx512m");
     private static final long CHILD_GRACE_SECONDS = 120;
@@ -48,6 +51,7 @@ public final class CompareRuns {
     public static void main(String[] args) throws Exception {
         Path agent = null;
         Workload workload = null;
+        Client client = Client.JEDIS;
         int seconds = 20;
         int threads = 8;
         int warmup = 5;
@@ -60,6 +64,7 @@ public final class CompareRuns {
                 switch (args[i]) {
                     case "--agent" -> agent = Path.of(value);
                     case "--workload" -> workload = Workload.named(value);
+                    case "--client" -> client = Client.named(value);
                     case "--seconds" -> seconds = atLeast(1, "--seconds", value);
                     case "--threads" -> threads = atLeast(1, "--threads", value);
                     case "--warmup" -> warmup = atLeast(0, "--warmup", value);
@@ -78,10 +83,10 @@ public final class CompareRuns {
             System.err.println(USAGE);
             System.exit(2);
         }
-        compare(agent, workload, seconds, threads, warmup, System.out);
+        compare(agent, workload, client, seconds, threads, warmup, System.out);
     }
 
-    private static void compare(Path agent, Workload workload, int seconds, int threads, int warmup,
+    private static void compare(Path agent, Workload workload, Client client, int seconds, int threads, int warmup,
                                 PrintStream out) throws IOException, InterruptedException {
         try (RedisEndpoint redis = RedisEndpoint.fromEnvironment();
              Jedis stats = redis.newConnection()) {
@@ -91,23 +96,26 @@ public final class CompareRuns {
             }
             out.printf("workload %s: %s; %d client threads; %d s warm-up, %d s measured per run%n",
                     workload.cliName(), workload.description(), threads, warmup, seconds);
+            out.printf("client %s: %s%n", client.cliName(), client.description());
             try (RedisClient seeding = redis.newPooledClient(1)) {
                 workload.seed(seeding);
             }
             out.printf("seeded %,d keys%n", workload.keys().keyCount());
             out.println("run 1/2: without the agent");
-            Measured without = runChild(redis, stats, workload, threads, warmup, seconds, Optional.empty(), out);
+            Measured without = runChild(redis, stats, workload, client, threads, warmup, seconds, Optional.empty(),
+                    out);
             out.println("run 2/2: with -javaagent:" + agent);
-            Measured with = runChild(redis, stats, workload, threads, warmup, seconds, Optional.of(agent), out);
+            Measured with = runChild(redis, stats, workload, client, threads, warmup, seconds, Optional.of(agent),
+                    out);
             printTable(without, with, out);
         }
     }
 
     /** Starts one child JVM, reads Redis' counters around its measured phase and returns both views. */
-    static Measured runChild(RedisEndpoint redis, Jedis stats, Workload workload, int threads, int warmup,
-                             int seconds, Optional<Path> agent, PrintStream out)
+    static Measured runChild(RedisEndpoint redis, Jedis stats, Workload workload, Client client, int threads,
+                             int warmup, int seconds, Optional<Path> agent, PrintStream out)
             throws IOException, InterruptedException {
-        Process child = new ProcessBuilder(childCommand(redis, workload, threads, warmup, seconds, agent))
+        Process child = new ProcessBuilder(childCommand(redis, workload, client, threads, warmup, seconds, agent))
                 .redirectError(ProcessBuilder.Redirect.INHERIT)
                 .start();
         // A child that hangs (a deadlock under an agent, say) must not hang the benchmark.
@@ -143,8 +151,8 @@ public final class CompareRuns {
         }
     }
 
-    private static List<String> childCommand(RedisEndpoint redis, Workload workload, int threads, int warmup,
-                                             int seconds, Optional<Path> agent) {
+    private static List<String> childCommand(RedisEndpoint redis, Workload workload, Client client, int threads,
+                                             int warmup, int seconds, Optional<Path> agent) {
         List<String> command = new ArrayList<>();
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         command.addAll(CHILD_HEAP);
@@ -161,6 +169,7 @@ public final class CompareRuns {
         command.addAll(List.of("-cp", System.getProperty("java.class.path"), WorkloadRun.class.getName(),
                 "--redis", redis.uri().toString(),
                 "--workload", workload.cliName(),
+                "--client", client.cliName(),
                 "--threads", Integer.toString(threads),
                 "--warmup", Integer.toString(warmup),
                 "--seconds", Integer.toString(seconds)));

@@ -1,12 +1,12 @@
 package io.hotkey.demo.catalog;
 
 /** The little JSON the API needs, written by hand to keep the demo free of libraries the agent might also touch. */
-final class Json {
+public final class Json {
 
     private Json() {
     }
 
-    static String quote(String text) {
+    public static String quote(String text) {
         StringBuilder out = new StringBuilder(text.length() + 2).append('"');
         for (int i = 0; i < text.length(); i++) {
             char c = text.charAt(i);
@@ -28,7 +28,7 @@ final class Json {
         return out.append('"').toString();
     }
 
-    static String error(String message) {
+    public static String error(String message) {
         return "{\"error\":" + quote(message) + "}";
     }
 }

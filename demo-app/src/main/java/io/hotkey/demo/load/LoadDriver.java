@@ -1,46 +1,50 @@
 package io.hotkey.demo.load;
 
 import java.io.IOException;
-import java.io.InputStream;
-import java.io.OutputStream;
 import java.io.PrintStream;
 import java.math.BigDecimal;
-import java.net.HttpURLConnection;
 import java.net.URI;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.SplittableRandom;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.LongAdder;
+import java.util.concurrent.locks.LockSupport;
 
 import io.hotkey.demo.redis.CommandStats;
 import io.hotkey.demo.redis.RedisEndpoint;
 import redis.clients.jedis.Jedis;
 
 /**
- * Drives the catalogue's HTTP API with flash-sale traffic and prints, once a second, what the
+ * Drives the shop's HTTP API with flash-sale traffic and prints, once a second, what the
  * application served next to what Redis executed and what the agent reports as hot, so a person
- * can watch Redis calls fall while the application's reads hold up.
+ * can watch Redis calls fall while the application's reads hold up. Reads of a flash-sale product are
+ * split between its page (Jedis: HGETALL + GET) and its stock (Lettuce: GET). Alongside, an
+ * {@link OrderDriver} places orders with Idempotency-Keys and retries some of them; its account of
+ * orders, replays and stock is printed at the end.
  */
 public final class LoadDriver {
 
     /** How the traffic is shaped; product ids run from 1 to {@code productCount}, the flash sale is on the lowest ids. */
     public record Settings(int threads, int productCount, int flashSaleProducts, double flashSaleShare,
-                           double priceUpdateShare) {
+                           double priceUpdateShare, double stockReadShare, int ordersPerSecond, int orderThreads) {
 
-        public static Settings flashSale(int threads, int productCount) {
-            return new Settings(threads, productCount, 3, 0.90, 0.01);
+        /** Orders per second counts orders placed, not requests: retried orders send two requests. */
+        public static Settings flashSale(int threads, int productCount, int ordersPerSecond) {
+            return new Settings(threads, productCount, FLASH_SALE_PRODUCTS, 0.90, 0.01, 0.50, ordersPerSecond, 4);
         }
     }
 
+    /** Products 1..3 are on sale; the application stocks them up at start. */
+    public static final int FLASH_SALE_PRODUCTS = 3;
+
     private static final String[] READ_COMMANDS = {"get", "hgetall"};
     private static final int HOT_KEYS_SHOWN = 6;
-    private static final int REQUEST_TIMEOUT_MILLIS = 5_000;
     private static final long PAUSE_AFTER_FAILURE_MILLIS = 100;
     private static final String KEEP_ALIVE_PROPERTY = "http.maxConnections";
 
@@ -52,6 +56,7 @@ public final class LoadDriver {
     private final LongAdder reads = new LongAdder();
     private final LongAdder writes = new LongAdder();
     private final LongAdder errors = new LongAdder();
+    private final OrderDriver orders;
     private final AgentHotKeys agent = new AgentHotKeys();
     private volatile boolean running = true;
 
@@ -62,20 +67,24 @@ public final class LoadDriver {
         this.products = new SkewedPicker(settings.productCount(), settings.flashSaleProducts(),
                 settings.flashSaleShare());
         this.out = out;
+        this.orders = new OrderDriver(service, redis, OrderDriver.Settings.flashSale(settings.flashSaleProducts()));
     }
 
     /** Runs for {@code duration}; zero means until the JVM exits. */
     public void run(Duration duration) throws InterruptedException {
-        out.printf("[demo] load: %d threads; %.0f%% of requests on flash-sale products 1-%d, the rest uniform over %,d;"
-                        + " %.1f%% are price updates%n",
+        out.printf("[demo] load: %d threads; %.0f%% of requests on flash-sale products 1-%d (%.0f%% of those read the"
+                        + " stock), the rest uniform over %,d; %.1f%% are price updates%n",
                 settings.threads(), settings.flashSaleShare() * 100, settings.flashSaleProducts(),
-                settings.productCount(), settings.priceUpdateShare() * 100);
-        out.println("[demo] each second: product reads the app served | GET+HGETALL calls Redis executed"
-                + " (INFO commandstats) | hot keys the agent reports (JMX)");
+                settings.stockReadShare() * 100, settings.productCount(), settings.priceUpdateShare() * 100);
+        out.printf("[demo] orders: %d/s on %d threads, each with an Idempotency-Key; 10%% sent twice at once,"
+                + " 10%% sent again after the answer%n", settings.ordersPerSecond(), settings.orderThreads());
+        out.println("[demo] each second: reads the app served | GET+HGETALL calls Redis executed"
+                + " (INFO commandstats) | order requests | hot keys the agent reports (JMX)");
         // HttpURLConnection keeps only 5 idle connections per server unless told otherwise; with more
         // threads the rest would reconnect for every request. The JDK reads this once, when first used.
         if (System.getProperty(KEEP_ALIVE_PROPERTY) == null) {
-            System.setProperty(KEEP_ALIVE_PROPERTY, Integer.toString(Math.max(5, settings.threads())));
+            System.setProperty(KEEP_ALIVE_PROPERTY,
+                    Integer.toString(Math.max(5, settings.threads() + 2 * settings.orderThreads())));
         }
         ScheduledExecutorService ticker = Executors.newSingleThreadScheduledExecutor(task -> {
             Thread thread = new Thread(task, "load-report");
@@ -91,6 +100,12 @@ public final class LoadDriver {
                 worker.start();
                 workers.add(worker);
             }
+            for (int i = 0; i < settings.orderThreads() && settings.ordersPerSecond() > 0; i++) {
+                Thread worker = new Thread(this::placeOrders, "orders-" + (i + 1));
+                worker.setDaemon(true);
+                worker.start();
+                workers.add(worker);
+            }
             ticker.scheduleAtFixedRate(reporter::tick, 1, 1, TimeUnit.SECONDS);
             try {
                 Thread.sleep(duration.isZero() ? Long.MAX_VALUE : duration.toMillis());
@@ -99,20 +114,42 @@ public final class LoadDriver {
                 ticker.shutdown();
                 ticker.awaitTermination(5, TimeUnit.SECONDS);
                 for (Thread worker : workers) {
-                    worker.join(REQUEST_TIMEOUT_MILLIS);
+                    // A retried order sends two requests one after the other.
+                    worker.join(3L * HttpCall.TIMEOUT_MILLIS);
                 }
             }
             reporter.summary();
+            out.println("[demo] " + orders.summarize().line());
+        } finally {
+            orders.close();
+        }
+    }
+
+    /** Places orders at this thread's share of the configured rate, without catching up after a stall. */
+    private void placeOrders() {
+        SplittableRandom random = new SplittableRandom();
+        long interval = Math.round(1e9 * settings.orderThreads() / settings.ordersPerSecond());
+        long next = System.nanoTime() + random.nextLong(interval);
+        while (running) {
+            long wait = next - System.nanoTime();
+            if (wait > 0) {
+                LockSupport.parkNanos(wait);
+                continue;
+            }
+            orders.placeOne(random);
+            next = Math.max(next + interval, System.nanoTime() - interval);
         }
     }
 
     private void work() {
         SplittableRandom random = new SplittableRandom();
         while (running) {
-            long id = products.next(random) + 1;
+            int index = products.next(random);
+            long id = index + 1;
             boolean priceUpdate = random.nextDouble() < settings.priceUpdateShare();
+            boolean stockRead = !priceUpdate && products.isHot(index) && random.nextDouble() < settings.stockReadShare();
             try {
-                int status = priceUpdate ? updatePrice(id, random) : readProduct(id);
+                int status = priceUpdate ? updatePrice(id, random) : stockRead ? readStock(id) : readProduct(id);
                 if (status != 200) {
                     errors.increment();
                 } else if (priceUpdate) {
@@ -131,36 +168,17 @@ public final class LoadDriver {
         return exchange("GET", "/products/" + id, null);
     }
 
+    private int readStock(long id) throws IOException {
+        return exchange("GET", "/products/" + id + "/stock", null);
+    }
+
     private int updatePrice(long id, SplittableRandom random) throws IOException {
         BigDecimal price = BigDecimal.valueOf(random.nextInt(500, 50_000), 2);
         return exchange("PUT", "/products/" + id + "/price", "{\"price\": " + price.toPlainString() + "}");
     }
 
-    /**
-     * One request on a kept-alive connection. HttpURLConnection rather than java.net.http.HttpClient:
-     * the latter funnels every response through one selector thread, which on a small machine caps the
-     * load well below what the service can serve.
-     */
     private int exchange(String method, String path, String jsonBody) throws IOException {
-        HttpURLConnection connection = (HttpURLConnection) service.resolve(path).toURL().openConnection();
-        connection.setConnectTimeout(REQUEST_TIMEOUT_MILLIS);
-        connection.setReadTimeout(REQUEST_TIMEOUT_MILLIS);
-        connection.setRequestMethod(method);
-        if (jsonBody != null) {
-            connection.setDoOutput(true);
-            connection.setRequestProperty("Content-Type", "application/json");
-            try (OutputStream body = connection.getOutputStream()) {
-                body.write(jsonBody.getBytes(StandardCharsets.UTF_8));
-            }
-        }
-        int status = connection.getResponseCode();
-        // Reading the body to the end and closing the stream returns the connection to the keep-alive cache.
-        try (InputStream body = status < 400 ? connection.getInputStream() : connection.getErrorStream()) {
-            if (body != null) {
-                body.transferTo(OutputStream.nullOutputStream());
-            }
-        }
-        return status;
+        return HttpCall.send(service, method, path, jsonBody, Map.of()).status();
     }
 
     private static void pauseAfterFailure() {
@@ -182,6 +200,7 @@ public final class LoadDriver {
         private long lastReads;
         private long lastWrites;
         private long lastErrors;
+        private long lastOrderRequests;
 
         Reporter(Jedis statsConnection) {
             this.statsConnection = statsConnection;
@@ -197,12 +216,15 @@ public final class LoadDriver {
                 long readsNow = reads.sum();
                 long writesNow = writes.sum();
                 long errorsNow = errors.sum();
+                long orderRequestsNow = orders.requests();
                 double appReads = (readsNow - lastReads) / seconds;
                 double redisReads = stats.callsSince(lastStats, READ_COMMANDS) / seconds;
                 out.printf("[demo] %4ds | app %,8.0f reads/s %,6.0f writes/s %,4d errors | redis %,8.0f GET+HGETALL/s"
-                                + " (%s per read) | %s%n",
+                                + " (%s per read) | orders %,4.0f req/s | %s%n",
                         Math.round((now - startNanos) / 1e9), appReads, (writesNow - lastWrites) / seconds,
-                        errorsNow - lastErrors, redisReads, perRead(redisReads, appReads), describe(agent.current()));
+                        errorsNow - lastErrors, redisReads, perRead(redisReads, appReads),
+                        (orderRequestsNow - lastOrderRequests) / seconds, describe(agent.current()));
+                lastOrderRequests = orderRequestsNow;
                 lastStats = stats;
                 lastNanos = now;
                 lastReads = readsNow;

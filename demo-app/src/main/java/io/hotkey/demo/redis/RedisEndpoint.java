@@ -5,7 +5,9 @@ import java.io.UncheckedIOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.net.URI;
+import java.time.Duration;
 
+import io.lettuce.core.RedisURI;
 import redis.clients.jedis.ConnectionPoolConfig;
 import redis.clients.jedis.Jedis;
 import redis.clients.jedis.RedisClient;
@@ -18,6 +20,9 @@ import redis.embedded.RedisServer;
 public final class RedisEndpoint implements AutoCloseable {
 
     public static final String URL_VARIABLE = "REDIS_URL";
+    public static final String LETTUCE_CLIENT_NAME = "hotkey-demo-lettuce";
+    /** Lettuce waits 60 s for a reply by default; a demo request should fail long before that. */
+    private static final Duration LETTUCE_COMMAND_TIMEOUT = Duration.ofSeconds(5);
     private static final String LOOPBACK = "127.0.0.1";
 
     private final URI uri;
@@ -75,6 +80,23 @@ public final class RedisEndpoint implements AutoCloseable {
         pool.setMaxTotal(maxConnections);
         pool.setMaxIdle(maxConnections);
         return RedisClient.builder().fromURI(uri).poolConfig(pool).build();
+    }
+
+    /**
+     * A Lettuce client for this server. Lettuce connections are thread-safe: as Lettuce recommends, callers
+     * share one {@code StatefulRedisConnection} rather than pooling. Close with {@link #shutDown}.
+     */
+    public io.lettuce.core.RedisClient newLettuceClient() {
+        RedisURI redisUri = RedisURI.create(uri.toString());
+        redisUri.setTimeout(LETTUCE_COMMAND_TIMEOUT);
+        // Named, so CLIENT LIST shows which connection is Lettuce's.
+        redisUri.setClientName(LETTUCE_CLIENT_NAME);
+        return io.lettuce.core.RedisClient.create(redisUri);
+    }
+
+    /** Shuts a Lettuce client down without Netty's default two-second quiet period. */
+    public static void shutDown(io.lettuce.core.RedisClient client) {
+        client.shutdown(Duration.ZERO, Duration.ofSeconds(2));
     }
 
     /** A single dedicated connection, for observing the server without touching the application's pool. */
