@@ -22,6 +22,7 @@ import io.hotkey.agent.instrument.jdkhttp.JdkHttpServerInstrumentation;
 import io.hotkey.agent.instrument.jedis.v3.Jedis3ConnectionInstrumentation;
 import io.hotkey.agent.instrument.jedis.v4.JedisConnectionInstrumentation;
 import io.hotkey.agent.instrument.lettuce.v6.LettuceInstrumentation;
+import io.hotkey.agent.instrument.servlet.ServletInstrumentation;
 import io.hotkey.agent.metrics.AgentMeters;
 import io.hotkey.agent.metrics.JmxExporter;
 import io.hotkey.agent.metrics.MicrometerBridge;
@@ -72,9 +73,9 @@ final class AgentInstaller {
     if (idempotency != null) {
       IdempotencyFilters.activate(idempotency, errors);
       instrumentations.add(new JdkHttpServerInstrumentation());
+      instrumentations.add(new ServletInstrumentation(idempotency, errors));
       AgentLog.info("idempotency: routes=" + config.idempotencyRoutes() + " store="
-          + config.idempotencyStore().name().toLowerCase() + " (JDK HttpServer; servlet containers are not"
-          + " intercepted yet)");
+          + config.idempotencyStore().name().toLowerCase());
     }
     String clients = installInstrumentations(instrumentation, instrumentations, micrometer, errors);
 

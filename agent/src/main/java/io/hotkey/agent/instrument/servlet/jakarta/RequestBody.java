@@ -1,0 +1,61 @@
+package io.hotkey.agent.instrument.servlet.jakarta;
+
+import jakarta.servlet.ServletInputStream;
+import jakarta.servlet.http.HttpServletRequest;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+
+/** Reads the request body for the fingerprint, remembering what it consumed so it can be put back. */
+public final class RequestBody {
+  private static final byte[] EMPTY = new byte[0];
+
+  private final HttpServletRequest request;
+  private ServletInputStream original;
+  private byte[] consumed = EMPTY;
+  private boolean whole;
+
+  RequestBody(HttpServletRequest request) {
+    this.request = request;
+  }
+
+  /** @return the whole body, or null when it is longer than {@code limit} (then only a prefix was read) */
+  byte[] read(long limit) throws IOException {
+    if (request.getContentLengthLong() > limit) {
+      return null;
+    }
+    original = request.getInputStream();
+    ByteArrayOutputStream buffer = new ByteArrayOutputStream(256);
+    byte[] chunk = new byte[8192];
+    try {
+      int read;
+      while ((read = original.read(chunk)) != -1) {
+        buffer.write(chunk, 0, read);
+        if (buffer.size() > limit) {
+          return null;
+        }
+      }
+      whole = true;
+      return buffer.toByteArray();
+    } finally {
+      consumed = buffer.toByteArray();
+    }
+  }
+
+  /** Whether the container's stream was taken: the application must then read through a wrapper. */
+  boolean touched() {
+    return original != null;
+  }
+
+  boolean whole() {
+    return whole;
+  }
+
+  byte[] consumed() {
+    return consumed;
+  }
+
+  /** The container's stream, to read on after {@link #consumed()}; null when nothing is left. */
+  ServletInputStream rest() {
+    return whole ? null : original;
+  }
+}

@@ -1,0 +1,385 @@
+package io.hotkey.agent.instrument.servlet;
+
+import static net.bytebuddy.matcher.ElementMatchers.isSynthetic;
+import static net.bytebuddy.matcher.ElementMatchers.nameStartsWith;
+import static net.bytebuddy.matcher.ElementMatchers.not;
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.hotkey.agent.core.AgentErrors;
+import io.hotkey.agent.idempotency.IdempotencyEngine;
+import io.hotkey.agent.idempotency.IdempotencySettings;
+import io.hotkey.agent.idempotency.store.MemoryRecordStore;
+import io.hotkey.config.RouteTable;
+import io.hotkey.config.StoreFailurePolicy;
+import jakarta.servlet.AsyncContext;
+import jakarta.servlet.Filter;
+import jakarta.servlet.FilterChain;
+import jakarta.servlet.ServletException;
+import jakarta.servlet.ServletRequest;
+import jakarta.servlet.ServletResponse;
+import jakarta.servlet.http.HttpServlet;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
+import java.io.IOException;
+import java.lang.instrument.Instrumentation;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.stream.Stream;
+import net.bytebuddy.agent.ByteBuddyAgent;
+import net.bytebuddy.agent.builder.AgentBuilder;
+import net.bytebuddy.agent.builder.ResettableClassFileTransformer;
+import net.bytebuddy.description.type.TypeDescription;
+import net.bytebuddy.dynamic.DynamicType;
+import net.bytebuddy.utility.JavaModule;
+import org.apache.catalina.Context;
+import org.apache.catalina.connector.Connector;
+import org.apache.catalina.startup.Tomcat;
+import org.apache.tomcat.util.descriptor.web.FilterDef;
+import org.apache.tomcat.util.descriptor.web.FilterMap;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Embedded Tomcat 10.1 (jakarta) over real sockets, instrumented in this JVM with the transformation the
+ * agent installs (Byte Buddy's agent installed at run time). The application registers a plain servlet and
+ * a filter; nothing in it knows about the agent.
+ */
+class TomcatServletIdempotencyTest {
+  private static final int MAX_BODY = 4096;
+  private static final AgentErrors ERRORS = new AgentErrors(0);
+  private static final List<Throwable> transformErrors = new CopyOnWriteArrayList<>();
+  private static final List<String> transformed = new CopyOnWriteArrayList<>();
+  private static final AtomicInteger runs = new AtomicInteger();
+  private static final AtomicInteger filterRuns = new AtomicInteger();
+  private static Instrumentation instrumentation;
+  private static ResettableClassFileTransformer transformer;
+  private static Tomcat tomcat;
+  private static IdempotencyEngine engine;
+  private static int port;
+
+  private final HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
+      .connectTimeout(Duration.ofSeconds(5)).build();
+
+  @BeforeAll
+  static void start() throws Exception {
+    instrumentation = ByteBuddyAgent.install();
+    AgentBuilder builder = new AgentBuilder.Default()
+        .disableClassFormatChanges()
+        .with(AgentBuilder.RedefinitionStrategy.RETRANSFORMATION)
+        .with(AgentBuilder.InitializationStrategy.NoOp.INSTANCE)
+        .with(AgentBuilder.TypeStrategy.Default.DECORATE)
+        .ignore(nameStartsWith("io.hotkey.").or(nameStartsWith("java.")).or(nameStartsWith("jdk."))
+            .or(nameStartsWith("sun.").and(not(nameStartsWith("sun.net.httpserver.")))).or(isSynthetic()))
+        .with(new AgentBuilder.Listener.Adapter() {
+          @Override
+          public void onTransformation(TypeDescription type, ClassLoader loader, JavaModule module, boolean loaded,
+              DynamicType dynamicType) {
+            transformed.add(type.getName());
+          }
+
+          @Override
+          public void onError(String typeName, ClassLoader loader, JavaModule module, boolean loaded, Throwable error) {
+            transformErrors.add(error);
+          }
+        });
+    engine = new IdempotencyEngine(new IdempotencySettings(RouteTable.parse("POST /orders/**"), "Idempotency-Key",
+        List.of("Authorization"), false, Duration.ofHours(1), Duration.ofSeconds(30), MAX_BODY,
+        StoreFailurePolicy.REJECT), new MemoryRecordStore(1 << 24));
+    AgentBuilder.Transformer.ForAdvice advice =
+        new AgentBuilder.Transformer.ForAdvice().include(ServletInstrumentation.class.getClassLoader());
+    transformer = new ServletInstrumentation(engine, ERRORS).extend(builder, advice).installOn(instrumentation);
+
+    Path base = Files.createTempDirectory("hotkey-tomcat");
+    tomcat = new Tomcat();
+    tomcat.setBaseDir(base.toString());
+    Connector connector = new Connector();
+    connector.setPort(0);
+    connector.setProperty("address", "127.0.0.1");
+    tomcat.setConnector(connector);
+    Context context = tomcat.addContext("", base.toString());
+    Tomcat.addServlet(context, "orders", new OrdersServlet()).setAsyncSupported(true);
+    context.addServletMappingDecoded("/orders/*", "orders");
+    context.addServletMappingDecoded("/other", "orders");
+    FilterDef filter = new FilterDef();
+    filter.setFilterName("counting");
+    filter.setFilter(new CountingFilter());
+    filter.setAsyncSupported("true");
+    context.addFilterDef(filter);
+    FilterMap map = new FilterMap();
+    map.setFilterName("counting");
+    map.addURLPattern("/*");
+    context.addFilterMap(map);
+    tomcat.start();
+    port = connector.getLocalPort();
+  }
+
+  @AfterAll
+  static void stop() throws Exception {
+    ServletBridge.deactivate();
+    if (transformer != null) {
+      transformer.reset(instrumentation, AgentBuilder.RedefinitionStrategy.RETRANSFORMATION);
+    }
+    if (tomcat != null) {
+      tomcat.stop();
+      tomcat.destroy();
+    }
+    if (engine != null) {
+      engine.close();
+    }
+  }
+
+  @BeforeEach
+  void reset() {
+    runs.set(0);
+    filterRuns.set(0);
+  }
+
+  /** The application: counts runs, echoes the body it read, and behaves as headers ask. */
+  static final class OrdersServlet extends HttpServlet {
+    @Override
+    protected void service(HttpServletRequest request, HttpServletResponse response) throws ServletException, IOException {
+      String mode = request.getHeader("X-Mode");
+      mode = mode == null ? "" : mode;
+      String body;
+      if (mode.equals("form")) {
+        body = "item=" + request.getParameter("item") + "&q=" + request.getParameter("q");
+      } else if (mode.equals("reader")) {
+        StringBuilder read = new StringBuilder();
+        int c;
+        while ((c = request.getReader().read()) != -1) {
+          read.append((char) c);
+        }
+        body = read.toString();
+      } else {
+        body = new String(request.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+      }
+      int run = runs.incrementAndGet();
+      if (mode.equals("slow")) {
+        sleep(400);
+      }
+      if (mode.equals("throw")) {
+        throw new ServletException("boom");
+      }
+      if (mode.equals("async")) {
+        AsyncContext async = request.startAsync();
+        async.start(() -> {
+          try {
+            async.getResponse().setContentType("text/plain");
+            async.getResponse().getWriter().write("async " + run);
+          } catch (IOException e) {
+            throw new RuntimeException(e);
+          }
+          async.complete();
+        });
+        return;
+      }
+      response.setStatus(mode.equals("fail") ? 500 : 201);
+      response.setContentType("application/json");
+      response.addHeader("Set-Cookie", "session=" + run);
+      response.addHeader("Location", "/orders/" + run);
+      String json = "{\"order\":" + run + ",\"body\":\"" + body + "\"}";
+      if (mode.equals("writer")) {
+        response.setCharacterEncoding("UTF-8");
+        response.getWriter().print(json);
+        response.getWriter().println(" \u00e9\u20ac\ud83d\ude00");
+      } else {
+        byte[] bytes = json.getBytes(StandardCharsets.UTF_8);
+        response.setContentLength(bytes.length);
+        response.getOutputStream().write(bytes);
+      }
+    }
+  }
+
+  static final class CountingFilter implements Filter {
+    @Override
+    public void doFilter(ServletRequest request, ServletResponse response, FilterChain chain)
+        throws IOException, ServletException {
+      filterRuns.incrementAndGet();
+      chain.doFilter(request, response);
+    }
+  }
+
+  static void sleep(long millis) {
+    try {
+      Thread.sleep(millis);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+
+  private HttpResponse<byte[]> post(String path, String key, String body, String... headers) throws Exception {
+    return client.send(request(path, key, body, headers), HttpResponse.BodyHandlers.ofByteArray());
+  }
+
+  private static HttpRequest request(String path, String key, String body, String... headers) {
+    HttpRequest.Builder builder = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path))
+        .timeout(Duration.ofSeconds(30)).POST(HttpRequest.BodyPublishers.ofString(body));
+    if (key != null) {
+      builder.header("Idempotency-Key", key);
+    }
+    for (int i = 0; i < headers.length; i += 2) {
+      builder.header(headers[i], headers[i + 1]);
+    }
+    return builder.build();
+  }
+
+  private static String text(HttpResponse<byte[]> response) {
+    return new String(response.body(), StandardCharsets.UTF_8);
+  }
+
+  @Test
+  void instrumentsTheContainerWithoutErrors() {
+    assertTrue(transformErrors.isEmpty(), () -> "transformation errors: " + transformErrors);
+    assertTrue(transformed.contains("org.apache.catalina.core.ApplicationFilterChain"), () -> "transformed " + transformed);
+    assertTrue(transformed.contains("jakarta.servlet.http.HttpServlet"), () -> "transformed " + transformed);
+  }
+
+  @Test
+  void runsOnceAndReplaysTheStoredAnswer() throws Exception {
+    String key = UUID.randomUUID().toString();
+    HttpResponse<byte[]> first = post("/orders", key, "{\"sku\":1}");
+    assertEquals(201, first.statusCode(), () -> text(first));
+    assertEquals("{\"order\":1,\"body\":\"{\"sku\":1}\"}", text(first));
+    HttpResponse<byte[]> again = post("/orders", key, "{\"sku\":1}");
+    assertEquals(201, again.statusCode());
+    assertArrayEquals(first.body(), again.body());
+    assertEquals("true", again.headers().firstValue("Idempotent-Replayed").orElse(null));
+    assertEquals("/orders/1", again.headers().firstValue("Location").orElse(null));
+    assertEquals("application/json", again.headers().firstValue("Content-Type").orElse(null));
+    assertTrue(again.headers().firstValue("Set-Cookie").isEmpty(), "Set-Cookie is never replayed");
+    assertEquals(1, runs.get());
+    assertEquals(1, filterRuns.get(), "a replay never reaches the application's filters");
+    assertEquals(0, ERRORS.count());
+  }
+
+  @Test
+  void concurrentDuplicatesRunOnce() throws Exception {
+    String key = UUID.randomUUID().toString();
+    List<CompletableFuture<HttpResponse<byte[]>>> answers = new ArrayList<>();
+    for (int i = 0; i < 40; i++) {
+      answers.add(client.sendAsync(request("/orders", key, "same", "X-Mode", "slow"),
+          HttpResponse.BodyHandlers.ofByteArray()));
+    }
+    byte[] reference = null;
+    int conflicts = 0;
+    for (CompletableFuture<HttpResponse<byte[]>> answer : answers) {
+      HttpResponse<byte[]> response = answer.get();
+      if (response.statusCode() == 409) {
+        conflicts++;
+        assertTrue(response.headers().firstValue("Retry-After").isPresent());
+        continue;
+      }
+      assertEquals(201, response.statusCode());
+      if (reference == null) {
+        reference = response.body();
+      } else {
+        assertArrayEquals(reference, response.body());
+      }
+    }
+    assertEquals(1, runs.get());
+    assertTrue(conflicts > 0);
+    assertArrayEquals(reference, post("/orders", key, "same", "X-Mode", "slow").body());
+  }
+
+  @Test
+  void errorsAnswersAndScopes() throws Exception {
+    String key = UUID.randomUUID().toString();
+    assertEquals(201, post("/orders", key, "a").statusCode());
+    HttpResponse<byte[]> mismatch = post("/orders", key, "b");
+    assertEquals(422, mismatch.statusCode());
+    assertEquals("application/problem+json", mismatch.headers().firstValue("Content-Type").orElse(null));
+    assertTrue(text(mismatch).contains("\"status\":422"), () -> text(mismatch));
+    HttpResponse<byte[]> invalid = post("/orders", "k".repeat(256), "a");
+    assertEquals(400, invalid.statusCode());
+    assertEquals(1, runs.get());
+    // another caller with the same key runs on its own record
+    HttpResponse<byte[]> other = post("/orders", key, "a", "Authorization", "Bearer other");
+    assertEquals(201, other.statusCode());
+    assertEquals(2, runs.get());
+    // not a configured route: never intercepted
+    post("/other", key, "a");
+    post("/other", key, "a");
+    assertEquals(4, runs.get());
+  }
+
+  @Test
+  void serverErrorsAndExceptionsReleaseTheKey() throws Exception {
+    String key = UUID.randomUUID().toString();
+    assertEquals(500, post("/orders", key, "x", "X-Mode", "fail").statusCode());
+    assertEquals(500, post("/orders", key, "x", "X-Mode", "throw").statusCode());
+    assertEquals(201, post("/orders", key, "x").statusCode());
+    assertEquals("true", post("/orders", key, "x").headers().firstValue("Idempotent-Replayed").orElse(null));
+    assertEquals(3, runs.get());
+  }
+
+  @Test
+  void theApplicationStillReadsItsBodyAnyWay() throws Exception {
+    HttpResponse<byte[]> form = post("/orders/form?q=query", UUID.randomUUID().toString(), "item=caf%C3%A9",
+        "X-Mode", "form", "Content-Type", "application/x-www-form-urlencoded; charset=UTF-8");
+    assertEquals(201, form.statusCode());
+    assertTrue(text(form).contains("item=caf\u00e9&q=query"), () -> text(form));
+    HttpResponse<byte[]> reader = post("/orders/r", UUID.randomUUID().toString(), "read me", "X-Mode", "reader");
+    assertTrue(text(reader).contains("\"body\":\"read me\""), () -> text(reader));
+    String key = UUID.randomUUID().toString();
+    HttpResponse<byte[]> written = post("/orders/w", key, "w", "X-Mode", "writer");
+    HttpResponse<byte[]> replayed = post("/orders/w", key, "w", "X-Mode", "writer");
+    assertArrayEquals(written.body(), replayed.body());
+    assertEquals(written.headers().firstValue("Content-Type"), replayed.headers().firstValue("Content-Type"));
+    assertEquals("true", replayed.headers().firstValue("Idempotent-Replayed").orElse(null));
+    assertEquals(3, runs.get());
+  }
+
+  @Test
+  void asyncResponsesPassThroughAndReleaseTheKey() throws Exception {
+    String key = UUID.randomUUID().toString();
+    HttpResponse<byte[]> first = post("/orders", key, "x", "X-Mode", "async");
+    assertEquals("async 1", text(first));
+    HttpResponse<byte[]> second = post("/orders", key, "x", "X-Mode", "async");
+    assertEquals("async 2", text(second));
+    assertNull(second.headers().firstValue("Idempotent-Replayed").orElse(null));
+  }
+
+  @Test
+  void javaxHelpersAreTheJakartaOnesWithThePackageRenamed() throws IOException {
+    Path root = Paths.get("src/main/java/io/hotkey/agent/instrument/servlet");
+    List<Path> jakarta;
+    try (Stream<Path> files = Files.list(root.resolve("jakarta"))) {
+      jakarta = files.sorted().collect(java.util.stream.Collectors.toList());
+    }
+    try (Stream<Path> files = Files.list(root.resolve("javax"))) {
+      assertEquals(jakarta.size(), files.count());
+    }
+    for (Path source : jakarta) {
+      String expected = Files.readString(source).replace("jakarta", "javax");
+      assertEquals(expected, Files.readString(root.resolve("javax").resolve(source.getFileName())),
+          "javax/" + source.getFileName() + " must be jakarta/" + source.getFileName() + " with jakarta -> javax");
+    }
+    assertEquals(ServletBridge.Flavor.HELPERS.size(), jakarta.size());
+  }
+
+  @Test
+  void bridgeNameAndPathDecoding() {
+    assertEquals(ServletBridge.class.getName(), ServletBridge.CLASS_NAME);
+    assertEquals("/orders/a b", ServletBridge.decodePath("/orders;jsessionid=1/a%20b"));
+    assertEquals("/", ServletBridge.decodePath(""));
+    assertEquals("/caf\u00e9+x%", ServletBridge.decodePath("/caf%C3%A9+x%"));
+  }
+}
