@@ -36,7 +36,12 @@ public final class NearCache {
         .maximumWeight(maxBytes)
         .weigher((CacheKey key, CachedReply reply) -> reply.weight())
         .expireAfterWrite(ttl)
-        .evictionListener((CacheKey key, CachedReply reply, RemovalCause cause) -> evictions.increment())
+        .evictionListener((CacheKey key, CachedReply reply, RemovalCause cause) -> {
+          // expiry is the TTL doing its job; the meter counts entries pushed out by the byte bound
+          if (cause == RemovalCause.SIZE) {
+            evictions.increment();
+          }
+        })
         .build();
   }
 
