@@ -160,8 +160,7 @@ public final class RedisGateway {
         return null;
       }
     }
-    ConnectionState state = connections.get(connection, c -> new ConnectionState());
-    String namespace = state.servableNamespace(client, endpointSource);
+    String namespace = connectionState(thread, connection).servableNamespace(client, endpointSource);
     if (namespace == null) {
       return null;
     }
@@ -178,6 +177,18 @@ public final class RedisGateway {
     }
     reads.increment();
     return new ServedReply(((CachedReply) found).freshRaw());
+  }
+
+  /**
+   * A synchronous client thread mostly talks through one client instance or connection, so the
+   * last one's state is kept on the thread: a hit then skips the weak-keyed map lookup.
+   */
+  private ConnectionState connectionState(ThreadState thread, Object connection) {
+    if (thread.lastConnection != connection) {
+      thread.lastState = connections.get(connection, c -> new ConnectionState());
+      thread.lastConnection = connection;
+    }
+    return thread.lastState;
   }
 
   /** The raw reply of a synchronous command was read; kept if it is the armed fill's own reply. */

@@ -17,6 +17,9 @@ final class ThreadState {
   int outstandingReplies;
   /** Nesting of local-read attempts: a pooled client's call reaches its connection's call inside it. */
   int readDepth;
+  /** The connection (or client) this thread read through last, and its state; holds one object per thread alive. */
+  Object lastConnection;
+  ConnectionState lastState;
   private final WriteSet pending = new WriteSet();
   private final WriteSet queuedInTransaction = new WriteSet();
   private Object transactionConnection;

@@ -22,6 +22,7 @@ import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Threads;
 import org.openjdk.jmh.annotations.Warmup;
+import org.openjdk.jmh.infra.Blackhole;
 
 /**
  * Cost of {@link HotKeyDetector#record} on a Zipf(1.0) stream over 100,000 distinct keys (keys
@@ -102,6 +103,20 @@ public class DetectorBenchmark {
   @Threads(2)
   public void record2Threads(Shared s, Cursor c) {
     record(s, c);
+  }
+
+  /**
+   * The same walk over the pre-generated stream without recording: what the harness and the stream
+   * itself cost on this machine, to be subtracted from {@code record1Thread}.
+   */
+  @Benchmark
+  @Threads(1)
+  public void streamOnly1Thread(Shared s, Cursor c, Blackhole sink) {
+    int i = c.i;
+    c.i = (i + 1) & (STREAM - 1);
+    sink.consume(s.keys[i]);
+    sink.consume(s.hashes[i]);
+    sink.consume(s.writes[i]);
   }
 
   private static void record(Shared s, Cursor c) {
