@@ -30,7 +30,7 @@ import net.bytebuddy.jar.asm.commons.Remapper;
  * and the helper classes injected into the servlet API's class loader can call it whatever loader they
  * are in.
  *
- * <p>The helpers ({@code jakarta/} and {@code javax/} subpackages) extend the servlet API's wrapper
+ * <p>The helpers (the {@code jakarta/} subpackage, renamed for {@code javax}) extend the servlet API's wrapper
  * classes, so they cannot be loaded by the agent's loader: on the first request seen with a given
  * servlet API, their class files are read from the agent jar, renamed into the API's own package
  * ({@code jakarta.servlet.http.HotkeyAgent*}) and defined next to {@code HttpServletRequestWrapper} with a
@@ -283,27 +283,34 @@ public final class ServletBridge {
     return new Helper(entry, enter, exit);
   }
 
-  /** One servlet API: where its helper sources are and what they are renamed to. */
+  /**
+   * One servlet API and what the helpers are renamed to for it. The helpers are written and compiled
+   * once, against {@code jakarta.servlet}; for {@code javax.servlet} the same bytecode is renamed
+   * ({@code jakarta/servlet/...} to {@code javax/servlet/...}), which is exact because the two APIs
+   * share every name and signature the helpers use.
+   */
   static final class Flavor {
     /**
-     * Every helper class of a flavor, none extending another, in definition order: a class the verifier
-     * must load to check another (a wrapper stream returned as the API's type) comes before it, and the
-     * entry point last, so a half-injected loader never has an entry point.
+     * Every helper class, none extending another, in definition order: a class the verifier must load
+     * to check another (a wrapper stream returned as the API's type) comes before it, and the entry
+     * point last, so a half-injected loader never has an entry point.
      */
     static final List<String> HELPERS = List.of("BufferedInput", "CapturingOutput", "CapturingWriter",
         "RequestBody", "RequestWrapper", "ResponseWrapper", "Idempotency");
     static final String PREFIX = "HotkeyAgent";
+    static final String SOURCE_PACKAGE = "io/hotkey/agent/instrument/servlet/jakarta/";
+    private static final String SOURCE_API = "jakarta/servlet/";
 
     final String api;
     final String requestInterface;
-    final String sourcePackage;
     final String targetPackage;
+    private final String targetApi;
 
     Flavor(String api) {
       this.api = api;
       this.requestInterface = api + ".servlet.http.HttpServletRequest";
-      this.sourcePackage = "io/hotkey/agent/instrument/servlet/" + api + "/";
       this.targetPackage = api + "/servlet/http/";
+      this.targetApi = api + "/servlet/";
     }
 
     String injectedName(String helper) {
@@ -311,7 +318,7 @@ public final class ServletBridge {
     }
 
     byte[] renamedBytes(String helper) throws IOException {
-      String resource = sourcePackage + helper + ".class";
+      String resource = SOURCE_PACKAGE + helper + ".class";
       byte[] original;
       try (InputStream in = ServletBridge.class.getClassLoader() == null
           ? ClassLoader.getSystemResourceAsStream(resource)
@@ -326,9 +333,13 @@ public final class ServletBridge {
       reader.accept(new ClassRemapper(writer, new Remapper() {
         @Override
         public String map(String internalName) {
-          return internalName.startsWith(sourcePackage)
-              ? targetPackage + PREFIX + internalName.substring(sourcePackage.length())
-              : internalName;
+          if (internalName.startsWith(SOURCE_PACKAGE)) {
+            return targetPackage + PREFIX + internalName.substring(SOURCE_PACKAGE.length());
+          }
+          if (internalName.startsWith(SOURCE_API)) {
+            return targetApi + internalName.substring(SOURCE_API.length());
+          }
+          return internalName;
         }
       }), 0);
       return writer.toByteArray();

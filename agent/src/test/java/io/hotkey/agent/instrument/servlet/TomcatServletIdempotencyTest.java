@@ -32,7 +32,6 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.Paths;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -40,7 +39,6 @@ import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.stream.Stream;
 import net.bytebuddy.agent.ByteBuddyAgent;
 import net.bytebuddy.agent.builder.AgentBuilder;
 import net.bytebuddy.agent.builder.ResettableClassFileTransformer;
@@ -358,21 +356,13 @@ class TomcatServletIdempotencyTest {
   }
 
   @Test
-  void javaxHelpersAreTheJakartaOnesWithThePackageRenamed() throws IOException {
-    Path root = Paths.get("src/main/java/io/hotkey/agent/instrument/servlet");
-    List<Path> jakarta;
-    try (Stream<Path> files = Files.list(root.resolve("jakarta"))) {
-      jakarta = files.sorted().collect(java.util.stream.Collectors.toList());
+  void javaxHelpersAreTheJakartaOnesRenamed() throws Exception {
+    ServletBridge.Flavor javax = new ServletBridge.Flavor("javax");
+    for (String helper : ServletBridge.Flavor.HELPERS) {
+      String text = new String(javax.renamedBytes(helper), StandardCharsets.ISO_8859_1);
+      assertTrue(!text.contains("jakarta/servlet/") && !text.contains(ServletBridge.Flavor.SOURCE_PACKAGE),
+          helper + " still names jakarta or its source package after renaming");
     }
-    try (Stream<Path> files = Files.list(root.resolve("javax"))) {
-      assertEquals(jakarta.size(), files.count());
-    }
-    for (Path source : jakarta) {
-      String expected = Files.readString(source).replace("jakarta", "javax");
-      assertEquals(expected, Files.readString(root.resolve("javax").resolve(source.getFileName())),
-          "javax/" + source.getFileName() + " must be jakarta/" + source.getFileName() + " with jakarta -> javax");
-    }
-    assertEquals(ServletBridge.Flavor.HELPERS.size(), jakarta.size());
   }
 
   @Test
