@@ -1,6 +1,7 @@
 package io.hotkey.agent.instrument.jdkhttp;
 
 import com.sun.net.httpserver.HttpExchange;
+import io.hotkey.agent.idempotency.BoundedBodies;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -34,17 +35,9 @@ final class RequestBody {
     }
     original = exchange.getRequestBody();
     ByteArrayOutputStream buffer = new ByteArrayOutputStream(256);
-    byte[] chunk = new byte[8192];
     try {
-      int read;
-      while ((read = original.read(chunk)) != -1) {
-        buffer.write(chunk, 0, read);
-        if (buffer.size() > limit) {
-          return null;
-        }
-      }
-      whole = true;
-      return buffer.toByteArray();
+      whole = BoundedBodies.readUpTo(original, limit, buffer);
+      return whole ? buffer.toByteArray() : null;
     } finally {
       consumed = buffer.toByteArray();
     }

@@ -1,5 +1,6 @@
 package io.hotkey.agent.instrument.servlet.jakarta;
 
+import io.hotkey.agent.idempotency.BoundedBodies;
 import jakarta.servlet.ServletInputStream;
 import jakarta.servlet.http.HttpServletRequest;
 import java.io.ByteArrayOutputStream;
@@ -25,17 +26,9 @@ public final class RequestBody {
     }
     original = request.getInputStream();
     ByteArrayOutputStream buffer = new ByteArrayOutputStream(256);
-    byte[] chunk = new byte[8192];
     try {
-      int read;
-      while ((read = original.read(chunk)) != -1) {
-        buffer.write(chunk, 0, read);
-        if (buffer.size() > limit) {
-          return null;
-        }
-      }
-      whole = true;
-      return buffer.toByteArray();
+      whole = BoundedBodies.readUpTo(original, limit, buffer);
+      return whole ? buffer.toByteArray() : null;
     } finally {
       consumed = buffer.toByteArray();
     }
