@@ -35,11 +35,8 @@ public final class RedisGateway {
   private final Cache<Object, ConnectionState> connections = Caffeine.newBuilder().weakKeys().build();
   private final ThreadLocal<ThreadState> threads = ThreadLocal.withInitial(ThreadState::new);
   /** Per-command path: replies being waited for, by the identity of the command's reply object. */
-  private final Cache<Object, TrackedReply> tracked =
-      Caffeine.newBuilder().weakKeys().executor(Runnable::run).build();
+  private final TrackedReplies tracked = new TrackedReplies();
   private final InFlightWrites inFlight = new InFlightWrites();
-  /** The last reply object an I/O thread looked up: a reply's events arrive back to back. */
-  private final ThreadLocal<Object[]> lastTracked = ThreadLocal.withInitial(() -> new Object[2]);
 
   /** @param cache null when local serving is off: commands are still counted and hot keys still reported */
   public RedisGateway(HotKeyDetector detector, HotKeyRegistry hotKeys, NearCache cache, KeyVersions versions,
@@ -180,8 +177,9 @@ public final class RedisGateway {
   }
 
   /**
-   * A synchronous client thread mostly talks through one client instance or connection, so the
-   * last one's state is kept on the thread: a hit then skips the weak-keyed map lookup.
+   * A client thread mostly talks through one client instance or connection, so the last one's
+   * state is kept on the thread: a hit, or a write on a multiplexed connection, then skips the
+   * weak-keyed map lookup.
    */
   private ConnectionState connectionState(ThreadState thread, Object connection) {
     if (thread.lastConnection != connection) {
@@ -277,11 +275,11 @@ public final class RedisGateway {
       }
       CommandSpec.Session session = spec.session(argv);
       if (session != CommandSpec.Session.NONE) {
-        state = connections.get(connection, c -> new ConnectionState());
+        state = connectionState(threads.get(), connection);
         state.onSessionCommand(session, argv);
       }
       if (write) {
-        state = state != null ? state : connections.get(connection, c -> new ConnectionState());
+        state = state != null ? state : connectionState(threads.get(), connection);
         if (state.inMulti()) {
           state.queueInTransaction(written);
         } else {
@@ -314,7 +312,7 @@ public final class RedisGateway {
     if (inFlight.blocks(hashes)) {
       return null;
     }
-    state = state != null ? state : connections.get(connection, c -> new ConnectionState());
+    state = state != null ? state : connectionState(threads.get(), connection);
     String namespace = state.servableNamespace(client, null);
     if (namespace == null) {
       return null;
@@ -343,7 +341,7 @@ public final class RedisGateway {
   }
 
   private TrackedReply track(Object reply) {
-    return tracked.get(reply, r -> new TrackedReply(versions, inFlight, cache));
+    return tracked.getOrCreate(reply, () -> new TrackedReply(versions, inFlight, cache));
   }
 
   private static byte[][] argv(byte[] name, ByteBuffer encoded, int count) {
@@ -375,17 +373,7 @@ public final class RedisGateway {
   }
 
   private TrackedReply trackedFor(Object reply) {
-    if (reply == null || tracked.asMap().isEmpty()) {
-      return null;
-    }
-    Object[] last = lastTracked.get();
-    if (last[0] == reply) {
-      return (TrackedReply) last[1];
-    }
-    TrackedReply found = tracked.getIfPresent(reply);
-    last[0] = reply;
-    last[1] = found;
-    return found;
+    return reply == null ? null : tracked.get(reply);
   }
 
   /** The decoder hands a bulk string (or nil, or a big number) to a reply object. */
@@ -435,10 +423,7 @@ public final class RedisGateway {
 
   /** The command that owns this reply object ended, however it ended. */
   public void onCommandDone(Object reply) {
-    if (reply == null || tracked.asMap().isEmpty()) {
-      return;
-    }
-    TrackedReply t = tracked.asMap().remove(reply);
+    TrackedReply t = reply == null ? null : tracked.remove(reply);
     if (t != null) {
       t.done();
     }

@@ -6,14 +6,17 @@ import io.lettuce.core.output.CommandOutput;
 import io.lettuce.core.protocol.CommandArgs;
 import io.lettuce.core.protocol.RedisCommand;
 import io.netty.buffer.ByteBuf;
-import io.netty.buffer.Unpooled;
+import io.netty.buffer.ByteBufAllocator;
+import io.netty.buffer.UnpooledByteBufAllocator;
 import java.nio.ByteBuffer;
+import java.util.concurrent.atomic.AtomicReference;
 import net.bytebuddy.asm.Advice;
 import net.bytebuddy.implementation.bytecode.assign.Assigner;
 
 /**
  * On {@code RedisChannelHandler.dispatch(RedisCommand)}. The arguments are taken in their wire form
- * ({@code CommandArgs.encode}, the bytes Redis will see whatever the codec), so keys match the
+ * ({@code CommandArgs.encode}, the bytes Redis will see whatever the codec; the hook copies what it
+ * keeps before the buffer goes back to the pool), so keys match the
  * other clients' and the command table applies unchanged. A hot read is answered by replaying the
  * recorded decoder callbacks into this command's own {@code CommandOutput} (its codec builds the
  * caller's own objects) and completing the command; the method is then skipped. A callback that
@@ -25,18 +28,38 @@ public final class LettuceDispatchAdvice {
   @Advice.OnMethodEnter(skipOn = Advice.OnNonDefaultValue.class, suppress = Throwable.class)
   @SuppressWarnings({"rawtypes", "unchecked"})
   public static RedisCommand onEnter(@Advice.This Object connection, @Advice.Argument(0) RedisCommand command) {
-    CommandArgs args = command.getArgs();
-    ByteBuffer encoded = null;
-    int count = 0;
-    if (args != null) {
-      ByteBuf buffer = Unpooled.buffer(128);
-      args.encode(buffer);
-      encoded = buffer.nioBuffer();
-      count = args.count();
+    if (!RedisHooks.active()) {
+      return null;
     }
+    CommandArgs args = command.getArgs();
     CommandOutput output = command.getOutput();
-    ReplyTape.Cursor tape = RedisHooks.dispatch("lettuce", connection, output, command.getType().getBytes(),
-        encoded, count, connection instanceof io.lettuce.core.pubsub.StatefulRedisPubSubConnection);
+    ReplyTape.Cursor tape;
+    ByteBuf buffer = null;
+    try {
+      ByteBuffer encoded = null;
+      int count = 0;
+      if (args != null) {
+        // Encoding borrows temporary buffers from the target's allocator. Netty's default unpooled
+        // one hands out a direct buffer (malloc, cleaner) per key, and its pooled one, off Netty's
+        // own threads, takes an arena lock: so a heap-only allocator, one per copy of Netty.
+        AtomicReference<Object> slot = RedisHooks.clientSlot(ByteBufAllocator.class);
+        Object allocator = slot.get();
+        if (allocator == null) {
+          allocator = new UnpooledByteBufAllocator(false, true);
+          slot.set(allocator);
+        }
+        buffer = ((ByteBufAllocator) allocator).heapBuffer(128);
+        args.encode(buffer);
+        encoded = buffer.nioBuffer();
+        count = args.count();
+      }
+      tape = RedisHooks.dispatch("lettuce", connection, output, command.getType().getBytes(), encoded, count,
+          connection instanceof io.lettuce.core.pubsub.StatefulRedisPubSubConnection);
+    } finally {
+      if (buffer != null) {
+        buffer.release();
+      }
+    }
     if (tape == null) {
       return null;
     }
