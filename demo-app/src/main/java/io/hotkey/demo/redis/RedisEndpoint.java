@@ -104,6 +104,15 @@ public final class RedisEndpoint implements AutoCloseable {
         return new Jedis(uri);
     }
 
+    /** The server's {@code redis_version}, or {@code unknown}. */
+    public static String serverVersion(Jedis connection) {
+        return connection.info("server").lines()
+                .filter(line -> line.startsWith("redis_version:"))
+                .map(line -> line.substring("redis_version:".length()).trim())
+                .findFirst()
+                .orElse("unknown");
+    }
+
     public String describe() {
         // Host and port only: a REDIS_URL may carry a password.
         String address = uri.getHost() + ":" + (uri.getPort() == -1 ? 6379 : uri.getPort());
