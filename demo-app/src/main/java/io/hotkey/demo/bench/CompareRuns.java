@@ -73,10 +73,7 @@ public final class CompareRuns {
                                 PrintStream out) throws IOException, InterruptedException {
         try (RedisEndpoint redis = RedisEndpoint.fromEnvironment();
              Jedis stats = redis.newConnection()) {
-            out.println("Redis: " + redis.describe() + ", version " + RedisEndpoint.serverVersion(stats));
-            if (!redis.isEmbedded()) {
-                out.println("note: INFO commandstats counts every client of this server; keep it otherwise idle");
-            }
+            redis.announce(stats, out);
             out.printf("workload %s: %s; %d client threads; %d s warm-up, %d s measured per run%n",
                     workload.cliName(), workload.description(), threads, warmup, seconds);
             out.printf("client %s: %s%n", client.cliName(), client.description());

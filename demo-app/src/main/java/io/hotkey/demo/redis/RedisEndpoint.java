@@ -1,6 +1,7 @@
 package io.hotkey.demo.redis;
 
 import java.io.IOException;
+import java.io.PrintStream;
 import java.io.UncheckedIOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
@@ -104,13 +105,20 @@ public final class RedisEndpoint implements AutoCloseable {
         return new Jedis(uri);
     }
 
-    /** The server's {@code redis_version}, or {@code unknown}. */
-    public static String serverVersion(Jedis connection) {
-        return connection.info("server").lines()
+    /**
+     * Introduces this server in a benchmark's output: where it is and its version, and for a server from
+     * {@code REDIS_URL} that {@code INFO commandstats} counts every client of it.
+     */
+    public void announce(Jedis connection, PrintStream out) {
+        String version = connection.info("server").lines()
                 .filter(line -> line.startsWith("redis_version:"))
                 .map(line -> line.substring("redis_version:".length()).trim())
                 .findFirst()
                 .orElse("unknown");
+        out.println("Redis: " + describe() + ", version " + version);
+        if (!isEmbedded()) {
+            out.println("note: INFO commandstats counts every client of this server; keep it otherwise idle");
+        }
     }
 
     public String describe() {
