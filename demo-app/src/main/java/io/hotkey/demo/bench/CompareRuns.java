@@ -1,19 +1,11 @@
 package io.hotkey.demo.bench;
 
-import java.io.BufferedReader;
 import java.io.IOException;
-import java.io.InputStreamReader;
 import java.io.PrintStream;
-import java.io.OutputStreamWriter;
-import java.io.Writer;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
-import java.util.concurrent.TimeUnit;
-import java.util.function.Predicate;
 
 import io.hotkey.demo.redis.CommandStats;
 import io.hotkey.demo.redis.RedisEndpoint;
@@ -37,8 +29,6 @@ public final class CompareRuns {
     private static final String USAGE = "usage: java -cp hotkey-demo.jar io.hotkey.demo.bench.CompareRuns"
             + " --agent path/to/hotkey-agent.jar --workload cold|storm [--client jedis|lettuce-sync|lettuce-async]"
             + " [--seconds 20] [--threads 8] [--warmup 5]";
-    /** Same fixed heap for both runs, so GC sizing is not part of the difference. */
-    private static final List<String> CHILD_HEAP = List.of("-Xms512m", "-Xmx512m");
     private static final long CHILD_GRACE_SECONDS = 120;
 
     /** One child's own report and what Redis counted during its measured phase. */
@@ -56,21 +46,14 @@ public final class CompareRuns {
         int threads = 8;
         int warmup = 5;
         try {
-            for (int i = 0; i < args.length; i += 2) {
-                if (i + 1 >= args.length) {
-                    throw new IllegalArgumentException(args[i] + " needs a value");
-                }
-                String value = args[i + 1];
-                switch (args[i]) {
-                    case "--agent" -> agent = Path.of(value);
-                    case "--workload" -> workload = Workload.named(value);
-                    case "--client" -> client = Client.named(value);
-                    case "--seconds" -> seconds = atLeast(1, "--seconds", value);
-                    case "--threads" -> threads = atLeast(1, "--threads", value);
-                    case "--warmup" -> warmup = atLeast(0, "--warmup", value);
-                    default -> throw new IllegalArgumentException("unknown argument " + args[i]);
-                }
-            }
+            BenchArgs options = BenchArgs.parse(args, "--agent", "--workload", "--client", "--seconds", "--threads",
+                    "--warmup");
+            agent = options.text("--agent").map(Path::of).orElse(null);
+            workload = options.text("--workload").map(Workload::named).orElse(null);
+            client = options.text("--client").map(Client::named).orElse(Client.JEDIS);
+            seconds = options.wholeNumber("--seconds", 20, 1);
+            threads = options.wholeNumber("--threads", 8, 1);
+            warmup = options.wholeNumber("--warmup", 5, 0);
             if (agent == null || workload == null) {
                 throw new IllegalArgumentException("--agent and --workload are required");
             }
@@ -90,10 +73,7 @@ public final class CompareRuns {
                                 PrintStream out) throws IOException, InterruptedException {
         try (RedisEndpoint redis = RedisEndpoint.fromEnvironment();
              Jedis stats = redis.newConnection()) {
-            out.println("Redis: " + redis.describe() + ", version " + redisVersion(stats));
-            if (!redis.isEmbedded()) {
-                out.println("note: INFO commandstats counts every client of this server; keep it otherwise idle");
-            }
+            redis.announce(stats, out);
             out.printf("workload %s: %s; %d client threads; %d s warm-up, %d s measured per run%n",
                     workload.cliName(), workload.description(), threads, warmup, seconds);
             out.printf("client %s: %s%n", client.cliName(), client.description());
@@ -115,85 +95,21 @@ public final class CompareRuns {
     static Measured runChild(RedisEndpoint redis, Jedis stats, Workload workload, Client client, int threads,
                              int warmup, int seconds, Optional<Path> agent, PrintStream out)
             throws IOException, InterruptedException {
-        Process child = new ProcessBuilder(childCommand(redis, workload, client, threads, warmup, seconds, agent))
-                .redirectError(ProcessBuilder.Redirect.INHERIT)
-                .start();
-        // A child that hangs (a deadlock under an agent, say) must not hang the benchmark.
-        Thread watchdog = new Thread(() -> {
-            try {
-                if (!child.waitFor(warmup + seconds + CHILD_GRACE_SECONDS, TimeUnit.SECONDS)) {
-                    child.destroyForcibly();
-                }
-            } catch (InterruptedException e) {
-                child.destroyForcibly();
-            }
-        }, "child-watchdog");
-        watchdog.setDaemon(true);
-        watchdog.start();
-        try (BufferedReader childOut = new BufferedReader(
-                     new InputStreamReader(child.getInputStream(), StandardCharsets.UTF_8));
-             Writer childIn = new OutputStreamWriter(child.getOutputStream(), StandardCharsets.UTF_8)) {
-            awaitLine(childOut, WorkloadRun.WARMED_UP::equals, child, out);
-            CommandStats before = CommandStats.read(stats);
-            childIn.write(WorkloadRun.GO + "\n");
-            childIn.flush();
-            RunResult run = RunResult.parse(awaitLine(childOut, RunResult::isResultLine, child, out));
-            CommandStats after = CommandStats.read(stats);
-            echoRest(childOut, out);
-            int exit = child.waitFor();
-            if (exit != 0) {
-                throw new IllegalStateException("child JVM exited with " + exit);
-            }
-            return new Measured(run, after.callsSince(before, "get"), after.callsSince(before, "set"));
-        } finally {
-            child.destroyForcibly();
-            watchdog.interrupt();
-        }
-    }
-
-    private static List<String> childCommand(RedisEndpoint redis, Workload workload, Client client, int threads,
-                                             int warmup, int seconds, Optional<Path> agent) {
-        List<String> command = new ArrayList<>();
-        command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-        command.addAll(CHILD_HEAP);
-        agent.ifPresent(jar -> {
-            command.add("-javaagent:" + jar.toAbsolutePath());
-            // The periodic top-keys line would interleave with the benchmark's output.
-            command.add("-Dhotkey.report.interval=0");
-            for (String name : System.getProperties().stringPropertyNames()) {
-                if (name.startsWith("hotkey.")) {
-                    command.add("-D" + name + "=" + System.getProperty(name));
-                }
-            }
-        });
-        command.addAll(List.of("-cp", System.getProperty("java.class.path"), WorkloadRun.class.getName(),
-                "--redis", redis.uri().toString(),
+        List<String> args = List.of("--redis", redis.uri().toString(),
                 "--workload", workload.cliName(),
                 "--client", client.cliName(),
                 "--threads", Integer.toString(threads),
                 "--warmup", Integer.toString(warmup),
-                "--seconds", Integer.toString(seconds)));
-        return command;
-    }
-
-    /** Echoes the child's other output and returns the first line that {@code wanted} accepts. */
-    private static String awaitLine(BufferedReader childOut, Predicate<String> wanted, Process child,
-                                    PrintStream out) throws IOException, InterruptedException {
-        String line;
-        while ((line = childOut.readLine()) != null) {
-            if (wanted.test(line)) {
-                return line;
-            }
-            out.println("  child: " + line);
-        }
-        throw new IllegalStateException("child JVM ended early (exit code " + child.waitFor()
-                + "); its stderr is above");
-    }
-
-    private static void echoRest(BufferedReader childOut, PrintStream out) throws IOException {
-        String line;
-        while ((line = childOut.readLine()) != null) {
-            out.println("  child: " + line);
+                "--seconds", Integer.toString(seconds));
+        try (ChildJvm child = ChildJvm.start(WorkloadRun.class, args, agent, List.of(),
+                warmup + seconds + CHILD_GRACE_SECONDS, out)) {
+            child.awaitLine(WorkloadRun.WARMED_UP::equals);
+            CommandStats before = CommandStats.read(stats);
+            child.send(WorkloadRun.GO);
+            RunResult run = RunResult.parse(child.awaitLine(RunResult::isResultLine));
+            CommandStats after = CommandStats.read(stats);
+            child.finish();
+            return new Measured(run, after.callsSince(before, "get"), after.callsSince(before, "set"));
         }
     }
 
@@ -224,25 +140,5 @@ public final class CompareRuns {
     private static void row(PrintStream out, String label, double without, double with, String change) {
         out.printf("| %-30s | %13s | %10s | %7s |%n", label, String.format("%,.0f", without),
                 String.format("%,.0f", with), change);
-    }
-
-    private static String redisVersion(Jedis stats) {
-        return stats.info("server").lines()
-                .filter(line -> line.startsWith("redis_version:"))
-                .map(line -> line.substring("redis_version:".length()).trim())
-                .findFirst()
-                .orElse("unknown");
-    }
-
-    private static int atLeast(int minimum, String option, String value) {
-        try {
-            int number = Integer.parseInt(value);
-            if (number >= minimum) {
-                return number;
-            }
-        } catch (NumberFormatException e) {
-            // reported below like an out-of-range number
-        }
-        throw new IllegalArgumentException(option + " needs a whole number >= " + minimum + ", got " + value);
     }
 }

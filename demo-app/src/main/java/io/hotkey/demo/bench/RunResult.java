@@ -1,6 +1,5 @@
 package io.hotkey.demo.bench;
 
-import java.util.HashMap;
 import java.util.Map;
 
 /**
@@ -25,13 +24,7 @@ public record RunResult(long ops, long gets, long sets, long errors, double seco
     }
 
     public static RunResult parse(String line) {
-        Map<String, String> fields = new HashMap<>();
-        for (String field : line.substring(PREFIX.length()).trim().split("\\s+")) {
-            int equals = field.indexOf('=');
-            if (equals > 0) {
-                fields.put(field.substring(0, equals), field.substring(equals + 1));
-            }
-        }
+        Map<String, String> fields = KeyValues.parse(line.substring(PREFIX.length()));
         try {
             return new RunResult(Long.parseLong(fields.get("ops")), Long.parseLong(fields.get("gets")),
                     Long.parseLong(fields.get("sets")), Long.parseLong(fields.get("errors")),

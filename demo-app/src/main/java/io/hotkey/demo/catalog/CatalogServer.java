@@ -2,7 +2,6 @@ package io.hotkey.demo.catalog;
 
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.math.BigDecimal;
 import java.net.InetSocketAddress;
@@ -113,7 +112,7 @@ public final class CatalogServer implements AutoCloseable {
     private void routeProducts(HttpExchange exchange) throws IOException {
         Matcher path = PRODUCT_PATH.matcher(exchange.getRequestURI().getPath());
         if (!path.matches()) {
-            send(exchange, 404, Json.error("no such resource"));
+            Json.send(exchange, 404, Json.error("no such resource"));
             return;
         }
         long id = Long.parseLong(path.group(1));
@@ -127,23 +126,23 @@ public final class CatalogServer implements AutoCloseable {
             stock(exchange, id);
         } else {
             exchange.getResponseHeaders().set("Allow", resource.equals("/price") ? "PUT" : "GET");
-            send(exchange, 405, Json.error(method + " not allowed here"));
+            Json.send(exchange, 405, Json.error(method + " not allowed here"));
         }
     }
 
     private void stock(HttpExchange exchange, long id) throws IOException {
         OptionalLong stock = flashSale == null ? OptionalLong.empty() : flashSale.stock(id);
         if (stock.isPresent()) {
-            send(exchange, 200, "{\"productId\":" + id + ",\"stock\":" + stock.getAsLong() + "}");
+            Json.send(exchange, 200, "{\"productId\":" + id + ",\"stock\":" + stock.getAsLong() + "}");
         } else {
-            send(exchange, 404, Json.error("product " + id + " is not in the flash sale"));
+            Json.send(exchange, 404, Json.error("product " + id + " is not in the flash sale"));
         }
     }
 
     private void routeOrders(HttpExchange exchange) throws IOException {
         Matcher path = ORDER_PATH.matcher(exchange.getRequestURI().getPath());
         if (!path.matches()) {
-            send(exchange, 404, Json.error("no such resource"));
+            Json.send(exchange, 404, Json.error("no such resource"));
             return;
         }
         String method = exchange.getRequestMethod();
@@ -153,13 +152,13 @@ public final class CatalogServer implements AutoCloseable {
             long id = Long.parseLong(path.group(1));
             var order = flashSale.order(id);
             if (order.isPresent()) {
-                send(exchange, 200, order.get().toJson());
+                Json.send(exchange, 200, order.get().toJson());
             } else {
-                send(exchange, 404, Json.error("order " + id + " not found"));
+                Json.send(exchange, 404, Json.error("order " + id + " not found"));
             }
         } else {
             exchange.getResponseHeaders().set("Allow", path.group(1) == null ? "POST" : "GET");
-            send(exchange, 405, Json.error(method + " not allowed here"));
+            Json.send(exchange, 405, Json.error(method + " not allowed here"));
         }
     }
 
@@ -168,12 +167,12 @@ public final class CatalogServer implements AutoCloseable {
         Matcher productId = PRODUCT_ID_FIELD.matcher(body);
         Matcher quantity = QUANTITY_FIELD.matcher(body);
         if (body.length() > MAX_BODY_BYTES || !productId.find()) {
-            send(exchange, 400, Json.error("expected a body like {\"productId\": 1, \"quantity\": 1}"));
+            Json.send(exchange, 400, Json.error("expected a body like {\"productId\": 1, \"quantity\": 1}"));
             return;
         }
         int units = quantity.find() ? Integer.parseInt(quantity.group(1)) : 1;
         if (units < 1 || units > FlashSale.MAX_QUANTITY) {
-            send(exchange, 400, Json.error("quantity must be 1.." + FlashSale.MAX_QUANTITY));
+            Json.send(exchange, 400, Json.error("quantity must be 1.." + FlashSale.MAX_QUANTITY));
             return;
         }
         String idempotencyKey = exchange.getRequestHeaders().getFirst(IDEMPOTENCY_HEADER);
@@ -181,12 +180,12 @@ public final class CatalogServer implements AutoCloseable {
                 idempotencyKey == null ? "" : idempotencyKey.trim());
         if (result instanceof PlaceOrderResult.Created created) {
             exchange.getResponseHeaders().set("Location", "/orders/" + created.order().id());
-            send(exchange, 201, created.order().toJson());
+            Json.send(exchange, 201, created.order().toJson());
         } else if (result instanceof PlaceOrderResult.SoldOut soldOut) {
-            send(exchange, 409, "{\"error\":\"sold out\",\"productId\":" + soldOut.productId()
+            Json.send(exchange, 409, "{\"error\":\"sold out\",\"productId\":" + soldOut.productId()
                     + ",\"stock\":" + soldOut.stockLeft() + "}");
         } else {
-            send(exchange, 404, Json.error("product " + ((PlaceOrderResult.NotOnSale) result).productId()
+            Json.send(exchange, 404, Json.error("product " + ((PlaceOrderResult.NotOnSale) result).productId()
                     + " is not in the flash sale"));
         }
     }
@@ -195,12 +194,12 @@ public final class CatalogServer implements AutoCloseable {
         String body = readBody(exchange.getRequestBody());
         Matcher price = PRICE_FIELD.matcher(body);
         if (body.length() > MAX_BODY_BYTES || !price.find()) {
-            send(exchange, 400, Json.error("expected a body like {\"price\": 12.34}"));
+            Json.send(exchange, 400, Json.error("expected a body like {\"price\": 12.34}"));
             return;
         }
         BigDecimal newPrice = new BigDecimal(price.group(1));
         if (newPrice.signum() <= 0) {
-            send(exchange, 400, Json.error("price must be positive"));
+            Json.send(exchange, 400, Json.error("price must be positive"));
             return;
         }
         respondWithProduct(exchange, id, catalog.updatePrice(id, newPrice));
@@ -208,17 +207,17 @@ public final class CatalogServer implements AutoCloseable {
 
     private void respondWithProduct(HttpExchange exchange, long id, Optional<Product> product) throws IOException {
         if (product.isPresent()) {
-            send(exchange, 200, product.get().toJson());
+            Json.send(exchange, 200, product.get().toJson());
         } else {
-            send(exchange, 404, Json.error("product " + id + " not found"));
+            Json.send(exchange, 404, Json.error("product " + id + " not found"));
         }
     }
 
     private void health(HttpExchange exchange) throws IOException {
         if (catalog.redisReachable()) {
-            send(exchange, 200, "{\"status\":\"UP\",\"redis\":\"UP\"}");
+            Json.send(exchange, 200, "{\"status\":\"UP\",\"redis\":\"UP\"}");
         } else {
-            send(exchange, 503, "{\"status\":\"DOWN\",\"redis\":\"DOWN\"}");
+            Json.send(exchange, 503, "{\"status\":\"DOWN\",\"redis\":\"DOWN\"}");
         }
     }
 
@@ -245,16 +244,7 @@ public final class CatalogServer implements AutoCloseable {
     /** Answers with an error unless a response was already started, in which case the connection is just dropped. */
     private static void sendFailure(HttpExchange exchange, int status, String message) throws IOException {
         if (exchange.getResponseCode() == -1) {
-            send(exchange, status, Json.error(message));
-        }
-    }
-
-    private static void send(HttpExchange exchange, int status, String json) throws IOException {
-        byte[] bytes = json.getBytes(StandardCharsets.UTF_8);
-        exchange.getResponseHeaders().set("Content-Type", "application/json");
-        exchange.sendResponseHeaders(status, bytes.length);
-        try (OutputStream out = exchange.getResponseBody()) {
-            out.write(bytes);
+            Json.send(exchange, status, Json.error(message));
         }
     }
 }

@@ -1,6 +1,15 @@
 package io.hotkey.demo.catalog;
 
-/** The little JSON the API needs, written by hand to keep the demo free of libraries the agent might also touch. */
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
+
+import com.sun.net.httpserver.HttpExchange;
+
+/**
+ * The little JSON the demo's HTTP services need, written by hand to keep the demo free of libraries the agent
+ * might also touch, and the one way they answer with it.
+ */
 public final class Json {
 
     private Json() {
@@ -30,5 +39,15 @@ public final class Json {
 
     public static String error(String message) {
         return "{\"error\":" + quote(message) + "}";
+    }
+
+    /** Answers {@code status} with {@code json} as a fixed-length {@code application/json} body. */
+    public static void send(HttpExchange exchange, int status, String json) throws IOException {
+        byte[] bytes = json.getBytes(StandardCharsets.UTF_8);
+        exchange.getResponseHeaders().set("Content-Type", "application/json");
+        exchange.sendResponseHeaders(status, bytes.length);
+        try (OutputStream out = exchange.getResponseBody()) {
+            out.write(bytes);
+        }
     }
 }

@@ -1,6 +1,7 @@
 package io.hotkey.demo.redis;
 
 import java.io.IOException;
+import java.io.PrintStream;
 import java.io.UncheckedIOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
@@ -102,6 +103,22 @@ public final class RedisEndpoint implements AutoCloseable {
     /** A single dedicated connection, for observing the server without touching the application's pool. */
     public Jedis newConnection() {
         return new Jedis(uri);
+    }
+
+    /**
+     * Introduces this server in a benchmark's output: where it is and its version, and for a server from
+     * {@code REDIS_URL} that {@code INFO commandstats} counts every client of it.
+     */
+    public void announce(Jedis connection, PrintStream out) {
+        String version = connection.info("server").lines()
+                .filter(line -> line.startsWith("redis_version:"))
+                .map(line -> line.substring("redis_version:".length()).trim())
+                .findFirst()
+                .orElse("unknown");
+        out.println("Redis: " + describe() + ", version " + version);
+        if (!isEmbedded()) {
+            out.println("note: INFO commandstats counts every client of this server; keep it otherwise idle");
+        }
     }
 
     public String describe() {
