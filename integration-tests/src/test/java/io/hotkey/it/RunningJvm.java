@@ -30,8 +30,8 @@ public final class RunningJvm implements AutoCloseable {
                 }
                 if (line.startsWith("PORT ")) {
                     RunningJvm running = new RunningJvm(launched, Integer.parseInt(line.substring(5).trim()));
-                    System.out.println("[it] " + launched.label + " listening on port " + running.port + ", logs "
-                            + launched.errFile);
+                    System.out.println("[it] " + launched.label + " listening on port " + running.port + " after "
+                            + (System.nanoTime() - launched.startNanos) / 1_000_000 + "ms, logs " + launched.errFile);
                     return running;
                 }
             }
