@@ -193,9 +193,7 @@ class JdkHttpIdempotencyIT extends RedisTestBase {
             Map<String, Long> outcomes = outcomes(app);
             assertEquals(1, outcomes.get("fenced_out"), "JMX " + outcomes);
             assertEquals(1, outcomes.get("stored"), "JMX " + outcomes);
-            ChildRun sofar = app.snapshot();
-            Check.all(sofar, "fenced out", () -> assertTrue(sofar.stderrMatches(
-                    "^\\[hotkey\\] .*taken over by a newer claim"), "warning line"));
+            assertAgentLine(app, "^\\[hotkey\\] warning: .*taken over by a newer claim", "the fenced-out answer is logged");
             assertAgentHealthy(app, "redis");
         }
     }
@@ -264,10 +262,8 @@ class JdkHttpIdempotencyIT extends RedisTestBase {
             assertEquals(1, allowed.get("store_failure"), "allow counts its store failures: " + allowed);
             assertEquals(1, allowed.get("passed_through"), "allow: " + allowed);
             for (RunningJvm app : new RunningJvm[] {reject, allow}) {
-                ChildRun sofar = app.snapshot();
-                Check.all(sofar, "store failure logged",
-                        () -> assertTrue(sofar.stderrMatches("^\\[hotkey\\] .*idempotency store redis://"
-                                + Pattern.quote(flaky.address()) + " failed on claim"), "warning line"));
+                assertAgentLine(app, "^\\[hotkey\\] warning: idempotency store redis://" + Pattern.quote(flaky.address())
+                        + " failed on claim", "the store failure is logged");
             }
 
             flaky.restart();
@@ -364,13 +360,17 @@ class JdkHttpIdempotencyIT extends RedisTestBase {
         return outcomes;
     }
 
-    private static void assertAgentHealthy(RunningJvm app, String store) {
+    private static void assertAgentHealthy(RunningJvm app, String store) throws InterruptedException {
+        assertAgentLine(app, "^\\[hotkey\\] instrumented sun\\.net\\.httpserver\\.ServerImpl", "the JDK server is instrumented");
+        assertAgentLine(app, "^\\[hotkey\\] idempotency: routes=" + Pattern.quote(ROUTES) + " store="
+                + (store.equals("memory") ? "memory" : "redis://"), "the configured store is in use");
         ChildRun sofar = app.snapshot();
-        Check.all(sofar, "agent lines",
-                () -> assertTrue(sofar.stderrMatches("^\\[hotkey\\] instrumented sun\\.net\\.httpserver\\.ServerImpl"),
-                        "the JDK server is instrumented"),
-                () -> assertTrue(sofar.stderrMatches("^\\[hotkey\\] idempotency: routes=.* store="
-                        + (store.equals("memory") ? "memory" : "redis://")), "the configured store is in use"),
-                () -> assertFalse(sofar.stderrContains("internal error"), "no internal error"));
+        Check.all(sofar, "agent lines", () -> assertFalse(sofar.stderrContains("internal error"), "no internal error"));
+    }
+
+    private static void assertAgentLine(RunningJvm app, String regex, String what) throws InterruptedException {
+        boolean found = app.awaitAgentLine(regex, Duration.ofSeconds(5));
+        ChildRun sofar = app.snapshot();
+        Check.all(sofar, what, () -> assertTrue(found, what + ": no agent line matches " + regex));
     }
 }

@@ -78,6 +78,21 @@ public final class RunningJvm implements AutoCloseable {
                 new ArrayList<>(launched.stderr), List.of(), launched.outFile, launched.errFile, null);
     }
 
+    /**
+     * Waits until an agent line (from {@code [hotkey] } on) matches {@code regex}: a line the child has written may
+     * not have been read from its stderr pipe yet, even when an HTTP answer sent after it has arrived.
+     */
+    public boolean awaitAgentLine(String regex, Duration timeout) throws InterruptedException {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (!snapshot().stderrMatches(regex)) {
+            if (System.nanoTime() - deadline > 0) {
+                return false;
+            }
+            Thread.sleep(20);
+        }
+        return true;
+    }
+
     /** SIGKILL, as a crash: no shutdown hook runs, requests in flight die with it. */
     public ChildRun kill() {
         return end(true);
