@@ -74,8 +74,6 @@ final class AgentInstaller {
       IdempotencyFilters.activate(idempotency, errors);
       instrumentations.add(new JdkHttpServerInstrumentation());
       instrumentations.add(new ServletInstrumentation(idempotency, errors));
-      AgentLog.info("idempotency: routes=" + config.idempotencyRoutes() + " store="
-          + config.idempotencyStore().name().toLowerCase());
     }
     String clients = installInstrumentations(instrumentation, instrumentations, micrometer, errors);
 

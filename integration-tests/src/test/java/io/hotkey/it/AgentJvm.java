@@ -65,6 +65,15 @@ public final class AgentJvm {
         return j;
     }
 
+    /** Any main class on {@code classpath}, agent attached, JDK 17 (e.g. a server started with {@link #start()}). */
+    public static AgentJvm app(String name, String classpath, String main) {
+        AgentJvm j = new AgentJvm();
+        j.classpath = classpath;
+        j.main = main;
+        j.name = name;
+        return j;
+    }
+
     public static AgentJvm clusterApp(String jedisVersion) {
         AgentJvm j = new AgentJvm();
         j.classpath = Clients.jedisClasspath(jedisVersion);
@@ -145,29 +154,75 @@ public final class AgentJvm {
         return cmd;
     }
 
+    /** A started child process whose streams are being copied to its log files and to memory. */
+    static final class Launched {
+        final String label;
+        final String command;
+        final long startNanos = System.nanoTime();
+        final Process process;
+        final List<String> stdout = Collections.synchronizedList(new ArrayList<>());
+        final List<String> stderr = Collections.synchronizedList(new ArrayList<>());
+        /** Every stdout line as it arrives, then {@link #EOF}. */
+        final BlockingQueue<String> lines = new LinkedBlockingQueue<>();
+        final Path outFile;
+        final Path errFile;
+        final Thread outPump;
+        final Thread errPump;
+
+        Launched(AgentJvm jvm) {
+            List<String> cmd = jvm.command();
+            this.label = jvm.name + " on " + jvm.jdk;
+            this.command = String.join(" ", cmd);
+            String base = String.format("%03d-%s-%s", SEQ.incrementAndGet(), jvm.name, jvm.jdk.name().toLowerCase())
+                    .replaceAll("[^A-Za-z0-9._-]", "_");
+            outFile = LOGS.resolve(base + ".stdout");
+            errFile = LOGS.resolve(base + ".stderr");
+            try {
+                ProcessBuilder pb = new ProcessBuilder(cmd);
+                pb.environment().keySet().removeIf(k -> k.startsWith("HOTKEY_"));
+                pb.environment().putAll(jvm.env);
+                process = pb.start();
+            } catch (IOException e) {
+                throw new IllegalStateException("cannot start " + cmd, e);
+            }
+            outPump = pump(process.getInputStream(), outFile, stdout, lines, base + "-out");
+            errPump = pump(process.getErrorStream(), errFile, stderr, null, base + "-err");
+        }
+
+        static boolean isEnd(String line) {
+            return EOF.equals(line);
+        }
+
+        /** Waits for the process (it has exited or been killed) and its output, and sums it up. */
+        ChildRun finish(boolean timedOut, List<String> syncs, Throwable handlerFailure) {
+            try {
+                process.waitFor(10, TimeUnit.SECONDS);
+                outPump.join(5000);
+                errPump.join(5000);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            int exit = process.isAlive() ? Integer.MIN_VALUE : process.exitValue();
+            Duration took = Duration.ofNanos(System.nanoTime() - startNanos);
+            return new ChildRun(label, command, exit, timedOut, took, new ArrayList<>(stdout), new ArrayList<>(stderr),
+                    syncs, outFile, errFile, handlerFailure);
+        }
+    }
+
+    /**
+     * Starts a child that keeps running (a server) and waits until it prints {@code PORT n}; stop it with
+     * {@link RunningJvm#close()} or kill it with {@link RunningJvm#kill()}.
+     */
+    public RunningJvm start() {
+        return RunningJvm.awaitPort(new Launched(this), timeout);
+    }
+
     /** Starts the child and answers every {@code SYNC name} line with {@code GO <handler's payload>}. */
     public ChildRun run(SyncHandler handler) {
-        List<String> cmd = command();
-        Path logs = LOGS;
-        String base = String.format("%03d-%s-%s", SEQ.incrementAndGet(), name, jdk.name().toLowerCase())
-                .replaceAll("[^A-Za-z0-9._-]", "_");
-        Path outFile = logs.resolve(base + ".stdout");
-        Path errFile = logs.resolve(base + ".stderr");
-        long start = System.nanoTime();
-        Process p;
-        try {
-            ProcessBuilder pb = new ProcessBuilder(cmd);
-            pb.environment().keySet().removeIf(k -> k.startsWith("HOTKEY_"));
-            pb.environment().putAll(env);
-            p = pb.start();
-        } catch (IOException e) {
-            throw new IllegalStateException("cannot start " + cmd, e);
-        }
-        List<String> stdout = Collections.synchronizedList(new ArrayList<>());
-        List<String> stderr = Collections.synchronizedList(new ArrayList<>());
-        BlockingQueue<String> lines = new LinkedBlockingQueue<>();
-        Thread outPump = pump(p.getInputStream(), outFile, stdout, lines, base + "-out");
-        Thread errPump = pump(p.getErrorStream(), errFile, stderr, null, base + "-err");
+        Launched launched = new Launched(this);
+        Process p = launched.process;
+        long start = launched.startNanos;
+        BlockingQueue<String> lines = launched.lines;
         List<String> syncs = new ArrayList<>();
         Throwable handlerFailure = null;
         boolean timedOut = false;
@@ -215,17 +270,7 @@ public final class AgentJvm {
             p.descendants().forEach(ProcessHandle::destroyForcibly);
             p.destroyForcibly();
         }
-        try {
-            p.waitFor(10, TimeUnit.SECONDS);
-            outPump.join(5000);
-            errPump.join(5000);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
-        int exit = p.isAlive() ? Integer.MIN_VALUE : p.exitValue();
-        Duration took = Duration.ofNanos(System.nanoTime() - start);
-        ChildRun run = new ChildRun(name + " on " + jdk, String.join(" ", cmd), exit, timedOut, took,
-                new ArrayList<>(stdout), new ArrayList<>(stderr), syncs, outFile, errFile, handlerFailure);
+        ChildRun run = launched.finish(timedOut, syncs, handlerFailure);
         System.out.println("[it] " + run.summary());
         return run;
     }

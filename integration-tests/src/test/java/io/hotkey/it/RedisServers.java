@@ -9,12 +9,13 @@ import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
-import redis.clients.jedis.Jedis;
+import java.util.stream.Stream;
 
 /**
  * Starts real Redis servers for the tests, bound to 127.0.0.1 on free ports:
@@ -24,7 +25,8 @@ import redis.clients.jedis.Jedis;
  *   <li>otherwise {@code redis-server} on the PATH.</li>
  * </ol>
  * Never skips: when nothing works it fails with what was tried. {@code -Dhotkey.it.redis=docker|embedded|path}
- * forces one way. Clusters always use a local binary (embedded, then PATH).
+ * forces one way. Clusters, and servers the tests stop and restart ({@link #startPersistent}), always use a local
+ * binary (embedded, then PATH).
  */
 public final class RedisServers {
     static final String EMBEDDED_RESOURCE = "redis-server-6.2.6-v5-linux-amd64";
@@ -183,48 +185,53 @@ public final class RedisServers {
         }
     }
 
+    /**
+     * A local {@code redis-server} (embedded binary, then PATH; never Docker) with {@code appendonly yes} and
+     * {@code appendfsync always}, so {@link RedisServer#stop()} and {@link RedisServer#restart()} take it down and bring
+     * it back on the same port with every acknowledged write.
+     */
+    public static RedisServer startPersistent(String label) {
+        List<String> tried = new ArrayList<>();
+        for (Path binary : binaries(tried, "")) {
+            try {
+                return startProcess(binary, List.of("--save", "", "--appendonly", "yes", "--appendfsync", "always"), label);
+            } catch (Throwable t) {
+                tried.add(binary + " (" + t + ")");
+            }
+        }
+        throw new IllegalStateException("could not start a persistent Redis; tried: " + String.join("; ", tried));
+    }
+
+    /** Without persistence unless {@code options} ask for it (they follow the defaults, so they override them). */
     static RedisServer startProcess(Path binary, List<String> extra, String label) throws Exception {
+        List<String> options = new ArrayList<>(List.of("--save", "", "--appendonly", "no"));
+        options.addAll(extra);
         Exception last = null;
         for (int attempt = 0; attempt < 3; attempt++) {
             int port = freePort();
-            Path dir = Files.createDirectories(ItConfig.workDir().resolve("redis").resolve(label + "-" + port));
-            Path log = dir.resolve("redis.log");
-            List<String> cmd = new ArrayList<>(List.of(binary.toString(), "--port", Integer.toString(port),
-                    "--bind", "127.0.0.1", "--save", "", "--appendonly", "no", "--daemonize", "no",
-                    "--dir", dir.toString()));
-            cmd.addAll(extra);
-            Process p = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log.toFile()).start();
-            Thread hook = new Thread(p::destroyForcibly);
-            Runtime.getRuntime().addShutdownHook(hook);
-            AutoCloseable stop = () -> {
-                p.destroy();
-                if (!p.waitFor(5, TimeUnit.SECONDS)) {
-                    p.destroyForcibly().waitFor(5, TimeUnit.SECONDS);
-                }
-                try {
-                    Runtime.getRuntime().removeShutdownHook(hook);
-                } catch (IllegalStateException ignored) {
-                    // shutting down
-                }
-            };
-            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(15);
-            while (System.nanoTime() < deadline && p.isAlive()) {
-                try (Jedis j = new Jedis("127.0.0.1", port, 1000)) {
-                    if ("PONG".equals(j.ping())) {
-                        String version = j.info("server").lines().filter(l -> l.startsWith("redis_version:"))
-                                .findFirst().orElse("?").trim();
-                        return new RedisServer("127.0.0.1", port, label + " (" + binary.getFileName() + ", " + version + ")", stop);
-                    }
-                } catch (Exception e) {
-                    last = e;
-                }
-                Thread.sleep(50);
+            Path dir = emptyDirectory(ItConfig.workDir().resolve("redis").resolve(label + "-" + port));
+            LocalRedisProcess process = new LocalRedisProcess(binary, port, dir, options);
+            try {
+                String version = process.start();
+                return new RedisServer("127.0.0.1", port, label + " (" + binary.getFileName() + ", " + version + ")",
+                        process);
+            } catch (Exception e) {
+                last = e;
             }
-            stop.close();
-            String tail = Files.exists(log) ? String.join("\n", Files.readAllLines(log)) : "";
-            last = new IllegalStateException("redis-server on port " + port + " did not answer PING; log:\n" + tail, last);
         }
         throw last;
+    }
+
+    /** Creates {@code dir}, or empties what an earlier build left there (data files, cluster config, logs). */
+    private static Path emptyDirectory(Path dir) throws IOException {
+        if (Files.isDirectory(dir)) {
+            try (Stream<Path> old = Files.walk(dir)) {
+                for (Path p : old.sorted(Comparator.reverseOrder()).filter(p -> !p.equals(dir)).toList()) {
+                    Files.delete(p);
+                }
+            }
+        }
+        return Files.createDirectories(dir);
     }
 
     /** Testcontainers, loaded only when Docker answers. */
