@@ -1,0 +1,265 @@
+package io.hotkey.it;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The Idempotency-Key proofs over real HTTP that {@link ServletIdempotencyIT} (bare servlet containers) and
+ * {@link SpringBootIdempotencyIT} (a Spring Boot application) share. The application has a
+ * {@code POST <orders>} handler, on an idempotency route, that counts its runs ({@code GET <runs>}), sleeps
+ * 500 ms on {@code X-Mode: slow}, answers 500 on {@code fail}, throws on {@code throw}, and otherwise answers
+ * 201 with {@code Location: <orders>/<run>}, a Set-Cookie and a JSON body that differs from run to run. The
+ * checks compare the run counter before and after, so they may follow other requests, and tally the
+ * outcomes the agent must have counted ({@link #expected()}, the {@code outcome} tags of
+ * {@code hotkey.idempotency.requests}).
+ */
+final class IdempotencyOverHttp {
+    static final String PAYLOAD = "{\"sku\":7}";
+
+    private final String name;
+    private final String base;
+    private final String orders;
+    private final String runs;
+    private final String[] headers;
+    private final HttpClient client;
+    private final Map<String, Long> expected;
+
+    /**
+     * @param base {@code http://host:port}
+     * @param orders the path of the POST handler
+     * @param runs the path that answers how often it ran
+     */
+    IdempotencyOverHttp(String name, String base, String orders, String runs) {
+        this(name, base, orders, runs, new String[0], HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
+                .connectTimeout(Duration.ofSeconds(10)).build(), new TreeMap<>());
+    }
+
+    private IdempotencyOverHttp(String name, String base, String orders, String runs, String[] headers,
+                                HttpClient client, Map<String, Long> expected) {
+        this.name = name;
+        this.base = base;
+        this.orders = orders;
+        this.runs = runs;
+        this.headers = headers;
+        this.client = client;
+        this.expected = expected;
+    }
+
+    /** The same checks with these headers (name, value, ...) on every POST; the tally is shared. */
+    IdempotencyOverHttp with(String... more) {
+        String[] all = Arrays.copyOf(headers, headers.length + more.length);
+        System.arraycopy(more, 0, all, headers.length, more.length);
+        return new IdempotencyOverHttp(name + " " + String.join(" ", more), base, orders, runs, all, client, expected);
+    }
+
+    /** Every shared proof, in order. */
+    void proveAll() throws Exception {
+        String key = UUID.randomUUID().toString();
+        HttpResponse<byte[]> first = concurrentRequestsRunOnce(key);
+        completedRequestIsReplayed(key, first);
+        otherPayloadAndInvalidKeyAreRefused(key);
+        failuresReleaseTheKey();
+        keysAndCallersNeverShare();
+        requestsWithoutKeyAllRun();
+    }
+
+    /**
+     * 200 requests with one key: the handler (500 ms) runs once and every non-409 answer is the first one; the
+     * second hundred starts once the first has finished, so many of them are replays.
+     *
+     * @return one answer of the handler
+     */
+    HttpResponse<byte[]> concurrentRequestsRunOnce(String key) throws Exception {
+        int before = runs();
+        List<CompletableFuture<HttpResponse<byte[]>>> pending = new ArrayList<>();
+        for (int i = 0; i < 200; i++) {
+            if (i == 100) {
+                CompletableFuture.allOf(pending.toArray(new CompletableFuture<?>[0])).get(60, TimeUnit.SECONDS);
+            }
+            pending.add(client.sendAsync(request(key, PAYLOAD, "X-Mode", "slow"), HttpResponse.BodyHandlers.ofByteArray()));
+        }
+        HttpResponse<byte[]> reference = null;
+        int conflicts = 0;
+        int answered = 0;
+        int replays = 0;
+        for (CompletableFuture<HttpResponse<byte[]>> future : pending) {
+            HttpResponse<byte[]> response = future.get(60, TimeUnit.SECONDS);
+            if (response.statusCode() == 409) {
+                conflicts++;
+                assertTrue(response.headers().firstValue("Retry-After").isPresent(), name + ": 409 has Retry-After");
+                continue;
+            }
+            assertEquals(201, response.statusCode(), () -> name + ": " + text(response));
+            answered++;
+            replays += response.headers().firstValue("Idempotent-Replayed").isPresent() ? 1 : 0;
+            if (reference == null) {
+                reference = response;
+            } else {
+                assertArrayEquals(reference.body(), response.body(), name + ": every non-409 answer is byte-identical");
+            }
+        }
+        assertNotNull(reference, name + ": some request got the handler's answer");
+        assertEquals(before + 1, runs(), name + ": 200 concurrent requests with one key ran the handler once");
+        System.out.println("[it] " + name + ": 200 concurrent -> " + answered + " x 201 (" + replays + " replayed), "
+                + conflicts + " x 409");
+        assertTrue(replays > 0, name + ": requests sent after completion were replayed");
+        assertEquals(answered - 1, replays, name + ": all but one 201 were replays");
+        assertEquals(orders + "/" + (before + 1), reference.headers().firstValue("Location").orElse(null));
+        expect("executed", 1);
+        expect("stored", 1);
+        expect("replayed", replays);
+        expect("conflict", conflicts);
+        return reference;
+    }
+
+    /** A retry after completion is the stored answer, with the marker and without Set-Cookie. */
+    void completedRequestIsReplayed(String key, HttpResponse<byte[]> first) throws Exception {
+        int before = runs();
+        HttpResponse<byte[]> replay = send(request(key, PAYLOAD, "X-Mode", "slow"));
+        assertEquals(201, replay.statusCode(), () -> name + ": " + text(replay));
+        assertArrayEquals(first.body(), replay.body(), name + ": the replay is the first answer");
+        assertEquals("true", replay.headers().firstValue("Idempotent-Replayed").orElse(null));
+        assertEquals(first.headers().firstValue("Location"), replay.headers().firstValue("Location"));
+        assertTrue(replay.headers().firstValue("Content-Type").orElse("").startsWith("application/json"),
+                () -> name + ": " + replay.headers().map());
+        assertTrue(replay.headers().firstValue("Set-Cookie").isEmpty(), name + ": Set-Cookie is never replayed");
+        assertEquals(before, runs());
+        expect("replayed", 1);
+    }
+
+    /** The same key with another payload: 422 problem+json; an invalid key (256 characters): 400. */
+    void otherPayloadAndInvalidKeyAreRefused(String key) throws Exception {
+        int before = runs();
+        HttpResponse<byte[]> mismatch = send(request(key, "{\"sku\":8}"));
+        assertEquals(422, mismatch.statusCode(), () -> name + ": " + text(mismatch));
+        assertTrue(mismatch.headers().firstValue("Content-Type").orElse("").startsWith("application/problem+json"),
+                () -> name + ": " + mismatch.headers().map());
+        HttpResponse<byte[]> invalid = send(request("k".repeat(256), PAYLOAD));
+        assertEquals(400, invalid.statusCode(), () -> name + ": " + text(invalid));
+        assertTrue(text(invalid).contains("\"status\":400"), () -> name + ": " + text(invalid));
+        assertEquals(before, runs(), name + ": neither ran the handler");
+        expect("mismatch", 1);
+        expect("invalid_key", 1);
+    }
+
+    /** A 500 and an exception release the key; the retry then runs and is stored. */
+    void failuresReleaseTheKey() throws Exception {
+        int before = runs();
+        String key = UUID.randomUUID().toString();
+        assertEquals(500, send(request(key, "x", "X-Mode", "fail")).statusCode());
+        assertEquals(500, send(request(key, "x", "X-Mode", "throw")).statusCode());
+        HttpResponse<byte[]> recovered = send(request(key, "x"));
+        assertEquals(201, recovered.statusCode(), () -> name + ": " + text(recovered));
+        assertEquals(before + 3, runs(), name + ": the 500, the exception and the retry each ran the handler");
+        HttpResponse<byte[]> again = send(request(key, "x"));
+        assertArrayEquals(recovered.body(), again.body(), name + ": the retry that succeeded is replayed");
+        assertEquals(before + 3, runs());
+        expect("executed", 3);
+        expect("released", 2);
+        expect("stored", 1);
+        expect("replayed", 1);
+    }
+
+    /** Two keys with one payload run twice; one key from two callers (Authorization) runs once per caller. */
+    void keysAndCallersNeverShare() throws Exception {
+        int before = runs();
+        HttpResponse<byte[]> one = send(request(UUID.randomUUID().toString(), PAYLOAD));
+        HttpResponse<byte[]> two = send(request(UUID.randomUUID().toString(), PAYLOAD));
+        assertEquals(201, one.statusCode(), () -> name + ": " + text(one));
+        assertEquals(201, two.statusCode(), () -> name + ": " + text(two));
+        assertFalse(Arrays.equals(one.body(), two.body()), name + ": another key is another order");
+        assertEquals(before + 2, runs(), name + ": each key ran its own request");
+
+        String shared = UUID.randomUUID().toString();
+        HttpResponse<byte[]> alice = send(request(shared, "y", "Authorization", "Bearer alice"));
+        HttpResponse<byte[]> bob = send(request(shared, "y", "Authorization", "Bearer bob"));
+        assertEquals(201, alice.statusCode(), () -> name + ": " + text(alice));
+        assertEquals(201, bob.statusCode(), () -> name + ": " + text(bob));
+        assertEquals(before + 4, runs(), name + ": each caller ran its own request");
+        HttpResponse<byte[]> aliceAgain = send(request(shared, "y", "Authorization", "Bearer alice"));
+        assertArrayEquals(alice.body(), aliceAgain.body());
+        assertEquals("true", aliceAgain.headers().firstValue("Idempotent-Replayed").orElse(null));
+        assertFalse(Arrays.equals(alice.body(), bob.body()), name + ": bob never gets alice's answer");
+        assertEquals(before + 4, runs());
+        expect("executed", 4);
+        expect("stored", 4);
+        expect("replayed", 1);
+    }
+
+    /** Without a key (not required by default) the route passes through: every request runs. */
+    void requestsWithoutKeyAllRun() throws Exception {
+        int before = runs();
+        HttpResponse<byte[]> first = send(request(null, PAYLOAD));
+        HttpResponse<byte[]> second = send(request(null, PAYLOAD));
+        assertEquals(201, first.statusCode(), () -> name + ": " + text(first));
+        assertEquals(201, second.statusCode(), () -> name + ": " + text(second));
+        assertTrue(second.headers().firstValue("Idempotent-Replayed").isEmpty());
+        assertEquals(before + 2, runs(), name + ": requests without a key are not deduplicated");
+        expect("passed_through", 2);
+    }
+
+    /** A POST to the orders path with {@link #with these} and the given headers; {@code key} null sends none. */
+    HttpRequest request(String key, String body, String... headers) {
+        HttpRequest.Builder builder = HttpRequest.newBuilder(URI.create(base + orders))
+                .timeout(Duration.ofSeconds(60)).POST(HttpRequest.BodyPublishers.ofString(body))
+                .header("Content-Type", "application/json");
+        if (key != null) {
+            builder.header("Idempotency-Key", key);
+        }
+        for (String[] list : new String[][] {this.headers, headers}) {
+            for (int i = 0; i < list.length; i += 2) {
+                builder.header(list[i], list[i + 1]);
+            }
+        }
+        return builder.build();
+    }
+
+    HttpResponse<byte[]> send(HttpRequest request) throws Exception {
+        return client.send(request, HttpResponse.BodyHandlers.ofByteArray());
+    }
+
+    /** A GET that must answer 200; its body as text. */
+    String get(String path) throws Exception {
+        HttpResponse<byte[]> response = send(HttpRequest.newBuilder(URI.create(base + path)).GET()
+                .timeout(Duration.ofSeconds(20)).build());
+        assertEquals(200, response.statusCode(), () -> name + ": GET " + path + " answered " + text(response));
+        return new String(response.body(), StandardCharsets.UTF_8);
+    }
+
+    /** How often the handler ran. */
+    int runs() throws Exception {
+        return Integer.parseInt(get(runs).trim());
+    }
+
+    /** Adds {@code count} to what the agent must have counted under {@code outcome}. */
+    void expect(String outcome, long count) {
+        expected.merge(outcome, count, Long::sum);
+    }
+
+    /** The outcomes counted so far by the checks (outcome tag to count; outcomes never seen are absent). */
+    Map<String, Long> expected() {
+        return new TreeMap<>(expected);
+    }
+
+    static String text(HttpResponse<byte[]> response) {
+        return response.statusCode() + " " + new String(response.body(), StandardCharsets.UTF_8);
+    }
+}
