@@ -1,9 +1,13 @@
 package io.hotkey.it;
 
-import static io.hotkey.it.IdempotencyHttp.header;
-import static io.hotkey.it.IdempotencyHttp.post;
-import static io.hotkey.it.IdempotencyHttp.replayed;
-import static io.hotkey.it.IdempotencyHttp.text;
+import static io.hotkey.it.IdempotencyOverHttp.header;
+import static io.hotkey.it.IdempotencyOverHttp.isProblem;
+import static io.hotkey.it.IdempotencyOverHttp.jmxOutcomes;
+import static io.hotkey.it.IdempotencyOverHttp.post;
+import static io.hotkey.it.IdempotencyOverHttp.replayed;
+import static io.hotkey.it.IdempotencyOverHttp.send;
+import static io.hotkey.it.IdempotencyOverHttp.sendAsync;
+import static io.hotkey.it.IdempotencyOverHttp.text;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -43,43 +47,47 @@ class JdkHttpIdempotencyIT extends RedisTestBase {
      */
     private static final Duration LEASE = Duration.ofSeconds(10);
 
-    private final IdempotencyHttp http = new IdempotencyHttp();
-
     @ParameterizedTest(name = "store={0}")
     @ValueSource(strings = {"memory", "redis"})
     void oneKeyRunsOnceAndRecordsNeverShared(String store) throws Exception {
         Path runs = runsFile();
         try (RunningJvm app = start(store, redis, runs)) {
             String orders = app.base() + "/orders";
-            http.assertOneKeyContract("jdk-httpserver/" + store, app.base(), () -> runs(runs), -1);
+            IdempotencyOverHttp http = new IdempotencyOverHttp("jdk-httpserver/" + store, app.base(), "/orders",
+                    () -> runs(runs)).exceptionClosesConnection();
+            http.proveAll();
 
             // while the first request runs: 409 with Retry-After within the lease, 422 for another payload
             String key = UUID.randomUUID().toString();
             int before = runs(runs);
             CompletableFuture<HttpResponse<byte[]>> first =
-                    http.sendAsync(post(orders, key, "{\"sku\":9}", "X-Mode", "slow", "X-Sleep", "3000"));
+                    sendAsync(post(orders, key, "{\"sku\":9}", "X-Mode", "slow", "X-Sleep", "3000"));
             awaitRuns(runs, before + 1);
-            HttpResponse<byte[]> running = http.send(post(orders, key, "{\"sku\":9}"));
+            HttpResponse<byte[]> running = send(post(orders, key, "{\"sku\":9}"));
             assertEquals(409, running.statusCode(), () -> text(running));
             long retryAfter = Long.parseLong(header(running, "Retry-After"));
             assertTrue(retryAfter >= 1 && retryAfter <= LEASE.toSeconds(), "Retry-After " + retryAfter);
-            assertTrue(header(running, "Content-Type").startsWith("application/problem+json"));
-            assertEquals(422, http.send(post(orders, key, "{\"sku\":10}")).statusCode());
+            assertTrue(isProblem(running));
+            assertEquals(422, send(post(orders, key, "{\"sku\":10}")).statusCode());
             HttpResponse<byte[]> done = first.get(30, TimeUnit.SECONDS);
             assertEquals(201, done.statusCode(), () -> text(done));
-            HttpResponse<byte[]> again = http.send(post(orders, key, "{\"sku\":9}"));
+            HttpResponse<byte[]> again = send(post(orders, key, "{\"sku\":9}"));
             assertArrayEquals(done.body(), again.body());
             assertTrue(replayed(again));
             assertEquals(before + 1, runs(runs));
+            http.expect("executed", 1);
+            http.expect("stored", 1);
+            http.expect("conflict", 1);
+            http.expect("mismatch", 1);
+            http.expect("replayed", 1);
 
-            // another route or another key never shares the record
-            HttpResponse<byte[]> refund = http.send(post(app.base() + "/refunds", key, "{\"sku\":9}"));
+            // another route never shares the record
+            HttpResponse<byte[]> refund = send(post(app.base() + "/refunds", key, "{\"sku\":9}"));
             assertEquals(201, refund.statusCode(), () -> text(refund));
             assertFalse(replayed(refund), "the same key on another route runs");
-            HttpResponse<byte[]> otherKey = http.send(post(orders, UUID.randomUUID().toString(), "{\"sku\":9}"));
-            assertEquals(201, otherKey.statusCode());
-            assertFalse(replayed(otherKey), "another key with the same payload runs");
-            assertEquals(before + 3, runs(runs));
+            assertEquals(before + 2, runs(runs));
+            http.expect("executed", 1);
+            http.expect("stored", 1);
 
             // the records are where the configuration says
             Set<String> records = records();
@@ -91,10 +99,7 @@ class JdkHttpIdempotencyIT extends RedisTestBase {
             } else {
                 assertEquals(Set.of(), records, "the memory store writes nothing to Redis");
             }
-            Map<String, Long> outcomes = outcomes(app);
-            assertTrue(outcomes.get("executed") == 9 && outcomes.get("replayed") > 0 && outcomes.get("conflict") > 0
-                    && outcomes.get("mismatch") == 2 && outcomes.get("invalid_key") == 1 && outcomes.get("released") == 2
-                    && outcomes.get("store_failure") == 0, "JMX IdempotencyOutcomes " + outcomes);
+            http.assertCounted("JMX IdempotencyOutcomes", jmxOutcomes(app.base()));
             assertAgentHealthy(app, store);
         }
     }
@@ -109,7 +114,7 @@ class JdkHttpIdempotencyIT extends RedisTestBase {
         String key = UUID.randomUUID().toString();
         String body = "{\"sku\":11}";
         try (RunningJvm doomed = start("redis", redis, runs)) {
-            http.sendAsync(post(doomed.base() + "/orders", key, body, "X-Mode", "hang")); // never answered
+            sendAsync(post(doomed.base() + "/orders", key, body, "X-Mode", "hang")); // never answered
             awaitRuns(runs, 1);
             long lease = redisTtl(recordOf(key));
             assertTrue(lease > 0 && lease <= LEASE.toMillis(), "the claim expires with the lease: PTTL " + lease);
@@ -127,7 +132,7 @@ class JdkHttpIdempotencyIT extends RedisTestBase {
             while (ran == null && System.nanoTime() < deadline) {
                 long measured = System.nanoTime();
                 long ttlBefore = redisTtl(record);
-                HttpResponse<byte[]> response = http.send(post(restarted.base() + "/orders", key, body));
+                HttpResponse<byte[]> response = send(post(restarted.base() + "/orders", key, body));
                 long answeredMillisLater = (System.nanoTime() - measured) / 1_000_000;
                 if (response.statusCode() == 409) {
                     conflicts++;
@@ -149,13 +154,13 @@ class JdkHttpIdempotencyIT extends RedisTestBase {
             assertFalse(replayed(done));
             assertTrue(conflicts > 0, "the first retries met the dead claim (" + startup + ")");
             assertEquals(2, runs(runs), "the killed run and one run after the lease");
-            HttpResponse<byte[]> replay = http.send(post(restarted.base() + "/orders", key, body));
+            HttpResponse<byte[]> replay = send(post(restarted.base() + "/orders", key, body));
             assertEquals(201, replay.statusCode());
             assertArrayEquals(done.body(), replay.body());
             assertTrue(replayed(replay));
             assertEquals(2, runs(runs));
             System.out.println("[it] after the kill: " + conflicts + " x 409, then one run, then replayed");
-            assertEquals(conflicts, outcomes(restarted).get("conflict"));
+            assertEquals(conflicts, jmxOutcomes(restarted.base()).get("conflict"));
             assertAgentHealthy(restarted, "redis");
         }
     }
@@ -172,7 +177,7 @@ class JdkHttpIdempotencyIT extends RedisTestBase {
         try (RunningJvm app = start("redis", redis, runs, "hotkey.idempotency.lease", "2s")) {
             String orders = app.base() + "/orders";
             CompletableFuture<HttpResponse<byte[]>> late =
-                    http.sendAsync(post(orders, key, body, "X-Mode", "slow", "X-Sleep", "4000"));
+                    sendAsync(post(orders, key, body, "X-Mode", "slow", "X-Sleep", "4000"));
             awaitRuns(runs, 1);
             String record = recordOf(key);
             long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
@@ -180,17 +185,17 @@ class JdkHttpIdempotencyIT extends RedisTestBase {
                 assertTrue(System.nanoTime() < deadline, "the 2s lease did not end");
                 Thread.sleep(50);
             }
-            HttpResponse<byte[]> newer = http.send(post(orders, key, body));
+            HttpResponse<byte[]> newer = send(post(orders, key, body));
             assertEquals(201, newer.statusCode(), () -> text(newer));
             assertFalse(replayed(newer), "the lease had ended: the retry ran");
             HttpResponse<byte[]> first = late.get(30, TimeUnit.SECONDS);
             assertEquals(201, first.statusCode(), "the first handler's answer still reaches its client");
             assertFalse(Arrays.equals(first.body(), newer.body()));
-            HttpResponse<byte[]> replay = http.send(post(orders, key, body));
+            HttpResponse<byte[]> replay = send(post(orders, key, body));
             assertTrue(replayed(replay));
             assertArrayEquals(newer.body(), replay.body(), "the stale owner did not overwrite the newer record");
             assertEquals(2, runs(runs));
-            Map<String, Long> outcomes = outcomes(app);
+            Map<String, Long> outcomes = jmxOutcomes(app.base());
             assertEquals(1, outcomes.get("fenced_out"), "JMX " + outcomes);
             assertEquals(1, outcomes.get("stored"), "JMX " + outcomes);
             assertAgentLine(app, "^\\[hotkey\\] warning: .*taken over by a newer claim", "the fenced-out answer is logged");
@@ -205,16 +210,16 @@ class JdkHttpIdempotencyIT extends RedisTestBase {
         String key = UUID.randomUUID().toString();
         HttpResponse<byte[]> original;
         try (RunningJvm app = start("redis", redis, runs)) {
-            original = http.send(post(app.base() + "/orders", key, "{\"sku\":12}"));
+            original = send(post(app.base() + "/orders", key, "{\"sku\":12}"));
             assertEquals(201, original.statusCode(), () -> text(original));
         }
         try (RunningJvm restarted = start("redis", redis, runs)) {
-            HttpResponse<byte[]> replay = http.send(post(restarted.base() + "/orders", key, "{\"sku\":12}"));
+            HttpResponse<byte[]> replay = send(post(restarted.base() + "/orders", key, "{\"sku\":12}"));
             assertEquals(201, replay.statusCode(), () -> text(replay));
             assertArrayEquals(original.body(), replay.body(), "byte-identical across the restart");
             assertTrue(replayed(replay));
             assertEquals(header(original, "Location"), header(replay, "Location"));
-            assertEquals(422, http.send(post(restarted.base() + "/orders", key, "{\"sku\":13}")).statusCode(),
+            assertEquals(422, send(post(restarted.base() + "/orders", key, "{\"sku\":13}")).statusCode(),
                     "the fingerprint survived too");
             assertEquals(1, runs(runs), "the handler did not run again");
             assertAgentHealthy(restarted, "redis");
@@ -236,7 +241,7 @@ class JdkHttpIdempotencyIT extends RedisTestBase {
             for (int i = 0; i < 4; i++) {
                 RunningJvm app = i % 2 == 0 ? reject : allow;
                 String key = UUID.randomUUID().toString();
-                HttpResponse<byte[]> response = http.send(post(app.base() + "/orders", key, "{\"n\":" + i + "}"));
+                HttpResponse<byte[]> response = send(post(app.base() + "/orders", key, "{\"n\":" + i + "}"));
                 assertEquals(201, response.statusCode(), () -> text(response));
                 before.put(key, response);
             }
@@ -245,19 +250,19 @@ class JdkHttpIdempotencyIT extends RedisTestBase {
             flaky.stop();
             String firstKey = before.keySet().iterator().next();
             for (String key : new String[] {UUID.randomUUID().toString(), firstKey}) {
-                HttpResponse<byte[]> refused = http.send(post(reject.base() + "/orders", key, "{\"n\":0}"));
+                HttpResponse<byte[]> refused = send(post(reject.base() + "/orders", key, "{\"n\":0}"));
                 assertEquals(503, refused.statusCode(), () -> text(refused));
                 assertTrue(header(refused, "Content-Type").startsWith("application/problem+json"), () -> text(refused));
                 assertTrue(text(refused).contains("\"status\":503"), () -> text(refused));
                 assertNotNull(header(refused, "Retry-After"), "503 has Retry-After");
             }
             assertEquals(4, runs(runs), "reject: the handler did not run");
-            HttpResponse<byte[]> passed = http.send(post(allow.base() + "/orders", UUID.randomUUID().toString(), "{}"));
+            HttpResponse<byte[]> passed = send(post(allow.base() + "/orders", UUID.randomUUID().toString(), "{}"));
             assertEquals(201, passed.statusCode(), () -> text(passed));
             assertFalse(replayed(passed));
             assertEquals(5, runs(runs), "allow: the handler ran");
-            Map<String, Long> rejected = outcomes(reject);
-            Map<String, Long> allowed = outcomes(allow);
+            Map<String, Long> rejected = jmxOutcomes(reject.base());
+            Map<String, Long> allowed = jmxOutcomes(allow.base());
             assertEquals(2, rejected.get("store_failure"), "reject counts its store failures: " + rejected);
             assertEquals(1, allowed.get("store_failure"), "allow counts its store failures: " + allowed);
             assertEquals(1, allowed.get("passed_through"), "allow: " + allowed);
@@ -271,7 +276,7 @@ class JdkHttpIdempotencyIT extends RedisTestBase {
             HttpResponse<byte[]> back = null;
             long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(15);
             while (System.nanoTime() < deadline) {
-                back = http.send(post(reject.base() + "/orders", firstKey, "{\"n\":0}"));
+                back = send(post(reject.base() + "/orders", firstKey, "{\"n\":0}"));
                 if (back.statusCode() != 503) {
                     break;
                 }
@@ -282,7 +287,7 @@ class JdkHttpIdempotencyIT extends RedisTestBase {
             int i = 0;
             for (Map.Entry<String, HttpResponse<byte[]>> record : before.entrySet()) {
                 for (RunningJvm app : new RunningJvm[] {reject, allow}) {
-                    HttpResponse<byte[]> replay = http.send(post(app.base() + "/orders", record.getKey(), "{\"n\":" + i + "}"));
+                    HttpResponse<byte[]> replay = send(post(app.base() + "/orders", record.getKey(), "{\"n\":" + i + "}"));
                     assertEquals(201, replay.statusCode(), () -> text(replay));
                     assertTrue(replayed(replay), "record written before the outage replayed");
                     assertArrayEquals(record.getValue().body(), replay.body(), "record written before the outage kept");
@@ -346,18 +351,6 @@ class JdkHttpIdempotencyIT extends RedisTestBase {
         try (Jedis jedis = redis.jedis()) {
             return jedis.pttl(redisKey);
         }
-    }
-
-    private Map<String, Long> outcomes(RunningJvm app) throws Exception {
-        Map<String, Long> outcomes = new LinkedHashMap<>();
-        for (String line : http.get(app.base() + "/outcomes").split("\n")) {
-            int eq = line.indexOf('=');
-            if (eq > 0) {
-                outcomes.put(line.substring(0, eq), Long.parseLong(line.substring(eq + 1)));
-            }
-        }
-        assertFalse(outcomes.isEmpty(), "JMX IdempotencyOutcomes is empty");
-        return outcomes;
     }
 
     private static void assertAgentHealthy(RunningJvm app, String store) throws InterruptedException {

@@ -21,14 +21,12 @@ import org.junit.jupiter.params.provider.CsvSource;
  * by the build), so each container keeps its own servlet API.
  */
 class ServletIdempotencyIT {
-    private final IdempotencyHttp http = new IdempotencyHttp();
-
     @ParameterizedTest(name = "{0}")
     @CsvSource({"tomcat-11.0.27, TomcatJakartaApp", "tomcat-9.0.111, TomcatJavaxApp", "jetty-12.1.14, JettyApp"})
     void idempotencyKeyOnServletContainer(String server, String app) throws Exception {
         try (RunningJvm child = start(server, app)) {
-            String base = child.base();
-            http.assertOneKeyContract(server, base, () -> Integer.parseInt(http.get(base + "/runs").trim()), 500);
+            new IdempotencyOverHttp(server, child.base(), "/orders", IdempotencyOverHttp.Runs.at(child.base() + "/runs"))
+                    .proveAll();
 
             String log = child.output();
             assertTrue(log.contains("instrumented"), () -> "agent log:\n" + log);

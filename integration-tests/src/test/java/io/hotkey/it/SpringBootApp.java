@@ -182,7 +182,12 @@ final class SpringBootApp implements AutoCloseable {
     }
 
     private URI uri(String path) {
-        return URI.create("http://127.0.0.1:" + port + path);
+        return URI.create(base() + path);
+    }
+
+    /** {@code http://127.0.0.1:<port>} once {@link #awaitReady} returned. */
+    String base() {
+        return "http://127.0.0.1:" + port;
     }
 
     /** The output so far, as a {@link ChildRun} (exit code Integer.MIN_VALUE while running). */

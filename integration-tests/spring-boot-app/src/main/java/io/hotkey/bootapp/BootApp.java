@@ -7,7 +7,8 @@ import org.springframework.cache.annotation.EnableCaching;
 /**
  * An ordinary Spring Boot web service on Redis, as users write them: {@code StringRedisTemplate} reads and
  * writes behind REST endpoints, a {@code @Cacheable} service on Boot's Redis cache manager, actuator with
- * Prometheus. It knows nothing of the hotkey agent. SpringBootIT runs it as an executable fat jar with
+ * Prometheus, and an order endpoint that must not run twice for one retried request. It knows nothing of the
+ * hotkey agent. SpringBootIT and SpringBootIdempotencyIT run it as an executable fat jar with
  * {@code -javaagent:}.
  */
 @SpringBootApplication

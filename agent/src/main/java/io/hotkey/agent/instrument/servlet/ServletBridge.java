@@ -296,7 +296,7 @@ public final class ServletBridge {
      * point last, so a half-injected loader never has an entry point.
      */
     static final List<String> HELPERS = List.of("BufferedInput", "CapturingOutput", "CapturingWriter",
-        "RequestBody", "RequestWrapper", "ResponseWrapper", "Idempotency");
+        "RequestBody", "RequestWrapper", "ResponseWrapper", "AsyncCompletion", "Idempotency");
     static final String PREFIX = "HotkeyAgent";
     static final String SOURCE_PACKAGE = "io/hotkey/agent/instrument/servlet/jakarta/";
     private static final String SOURCE_API = "jakarta/servlet/";

@@ -1,8 +1,11 @@
 package io.hotkey.agent.instrument.servlet.jakarta;
 
 import io.hotkey.agent.instrument.servlet.ServletBridge;
+import jakarta.servlet.AsyncContext;
 import jakarta.servlet.DispatcherType;
 import jakarta.servlet.ServletOutputStream;
+import jakarta.servlet.ServletResponse;
+import jakarta.servlet.ServletResponseWrapper;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.UncheckedIOException;
@@ -87,9 +90,30 @@ public final class Idempotency {
     if (thrown != null) {
       response.failed();
     } else if (response.request().isAsyncStarted()) {
-      response.abandon(); // answered later from another thread: passed through uncaptured, claim released
+      followAsync(response);
     } else {
       response.completed();
+    }
+  }
+
+  /**
+   * The call started async processing: the response is written later, from another thread or an
+   * {@code ASYNC} dispatch, and is complete when the async cycle is. It is captured when the application
+   * writes it through the request's own wrappers, i.e. {@code startAsync(request, response)} with the
+   * response it was given, as Spring MVC does; with {@code startAsync()} it goes to the container's response,
+   * which the agent does not see, and is not stored. Either way the claim is held until the cycle ends.
+   */
+  static void followAsync(ResponseWrapper response) {
+    try {
+      AsyncContext async = response.request().getAsyncContext();
+      ServletResponse target = async.getResponse();
+      if (target != response
+          && !(target instanceof ServletResponseWrapper && ((ServletResponseWrapper) target).isWrapperFor(response))) {
+        response.uncaptured();
+      }
+      async.addListener(new AsyncCompletion(response));
+    } catch (IllegalStateException e) {
+      response.abandon(); // no longer async, or no listener accepted: nothing to follow, release the claim
     }
   }
 

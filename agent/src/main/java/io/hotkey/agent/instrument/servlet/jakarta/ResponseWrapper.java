@@ -26,10 +26,11 @@ import java.util.Set;
  *   <li>when the application closes the stream or writer, before the close;</li>
  *   <li>otherwise when the outermost call returns (the container then completes the response).</li>
  * </ul>
- * An exception from the call releases the claim unless the response was already complete. Responses that
- * cannot be captured are passed through and not stored (the claim is released): {@code sendError} (the
+ * An exception from the call releases the claim unless the response was already complete. A request that
+ * went async ({@code startAsync}) is complete when its async cycle is ({@link AsyncCompletion}). Responses
+ * that cannot be captured are passed through and not stored (the claim is released): {@code sendError} (the
  * container renders the error page later), non-blocking writes ({@code setWriteListener}) and async
- * requests ({@code startAsync}), whose response is written after the call returned.
+ * responses written to the container's own response ({@code startAsync()} without this wrapper).
  */
 public final class ResponseWrapper extends HttpServletResponseWrapper {
   private final HttpServletRequest request;
@@ -210,7 +211,7 @@ public final class ResponseWrapper extends HttpServletResponseWrapper {
     ServletBridge.fail(execution);
   }
 
-  /** The request went async: stop following it and release the claim. */
+  /** The request went async and cannot be followed: release the claim. */
   synchronized void abandon() {
     ended = true;
     ServletBridge.fail(execution);
