@@ -1,3 +1,4 @@
+import io.hotkey.it.app.Child;
 import jakarta.servlet.ServletException;
 import jakarta.servlet.http.HttpServlet;
 import jakarta.servlet.http.HttpServletRequest;
@@ -14,7 +15,7 @@ import org.eclipse.jetty.util.thread.QueuedThreadPool;
 /**
  * ServletIdempotencyIT's child application on embedded Jetty 12 (ee10, jakarta): compiled by the test against the
  * container it runs on, with no knowledge of the agent. POST /orders creates an "order"; GET /runs tells how
- * often the handler ran. Prints "PORT n" once it listens.
+ * often the handler ran, GET /outcomes the agent's JMX IdempotencyOutcomes. Prints "PORT n" once it listens.
  */
 public class JettyApp {
   static final AtomicInteger RUNS = new AtomicInteger();
@@ -23,7 +24,8 @@ public class JettyApp {
     @Override
     protected void doGet(HttpServletRequest request, HttpServletResponse response) throws IOException {
       response.setContentType("text/plain");
-      response.getWriter().print(RUNS.get());
+      response.getWriter().print(request.getServletPath().equals("/outcomes") ? Child.idempotencyOutcomes()
+          : String.valueOf(RUNS.get()));
     }
 
     @Override
@@ -63,6 +65,7 @@ public class JettyApp {
     ServletContextHandler context = new ServletContextHandler("/");
     context.addServlet(new ServletHolder(new Orders()), "/orders/*");
     context.addServlet(new ServletHolder(new Orders()), "/runs");
+    context.addServlet(new ServletHolder(new Orders()), "/outcomes");
     server.setHandler(context);
     server.start();
     System.out.println("PORT " + connector.getLocalPort());

@@ -1,3 +1,4 @@
+import io.hotkey.it.app.Child;
 import jakarta.servlet.ServletException;
 import jakarta.servlet.http.HttpServlet;
 import jakarta.servlet.http.HttpServletRequest;
@@ -13,7 +14,7 @@ import org.apache.catalina.startup.Tomcat;
 /**
  * ServletIdempotencyIT's child application on embedded Tomcat (jakarta): compiled by the test against the
  * container it runs on, with no knowledge of the agent. POST /orders creates an "order"; GET /runs tells how
- * often the handler ran. Prints "PORT n" once it listens.
+ * often the handler ran, GET /outcomes the agent's JMX IdempotencyOutcomes. Prints "PORT n" once it listens.
  */
 public class TomcatJakartaApp {
   static final AtomicInteger RUNS = new AtomicInteger();
@@ -22,7 +23,8 @@ public class TomcatJakartaApp {
     @Override
     protected void doGet(HttpServletRequest request, HttpServletResponse response) throws IOException {
       response.setContentType("text/plain");
-      response.getWriter().print(RUNS.get());
+      response.getWriter().print(request.getServletPath().equals("/outcomes") ? Child.idempotencyOutcomes()
+          : String.valueOf(RUNS.get()));
     }
 
     @Override
@@ -64,6 +66,7 @@ public class TomcatJakartaApp {
     Tomcat.addServlet(context, "orders", new Orders());
     context.addServletMappingDecoded("/orders/*", "orders");
     context.addServletMappingDecoded("/runs", "orders");
+    context.addServletMappingDecoded("/outcomes", "orders");
     tomcat.start();
     System.out.println("PORT " + connector.getLocalPort());
     System.out.flush();

@@ -1,3 +1,4 @@
+import io.hotkey.it.app.Child;
 import javax.servlet.ServletException;
 import javax.servlet.http.HttpServlet;
 import javax.servlet.http.HttpServletRequest;
@@ -13,7 +14,7 @@ import org.apache.catalina.startup.Tomcat;
 /**
  * ServletIdempotencyIT's child application on embedded Tomcat (javax): compiled by the test against the
  * container it runs on, with no knowledge of the agent. POST /orders creates an "order"; GET /runs tells how
- * often the handler ran. Prints "PORT n" once it listens.
+ * often the handler ran, GET /outcomes the agent's JMX IdempotencyOutcomes. Prints "PORT n" once it listens.
  */
 public class TomcatJavaxApp {
   static final AtomicInteger RUNS = new AtomicInteger();
@@ -22,7 +23,8 @@ public class TomcatJavaxApp {
     @Override
     protected void doGet(HttpServletRequest request, HttpServletResponse response) throws IOException {
       response.setContentType("text/plain");
-      response.getWriter().print(RUNS.get());
+      response.getWriter().print(request.getServletPath().equals("/outcomes") ? Child.idempotencyOutcomes()
+          : String.valueOf(RUNS.get()));
     }
 
     @Override
@@ -64,6 +66,7 @@ public class TomcatJavaxApp {
     Tomcat.addServlet(context, "orders", new Orders());
     context.addServletMappingDecoded("/orders/*", "orders");
     context.addServletMappingDecoded("/runs", "orders");
+    context.addServletMappingDecoded("/outcomes", "orders");
     tomcat.start();
     System.out.println("PORT " + connector.getLocalPort());
     System.out.flush();

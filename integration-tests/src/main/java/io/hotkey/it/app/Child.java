@@ -13,6 +13,8 @@ import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import javax.management.MBeanServer;
 import javax.management.ObjectName;
+import javax.management.openmbean.CompositeData;
+import javax.management.openmbean.TabularData;
 
 /**
  * The child side of the protocol between a test and a scenario app (see {@code AgentJvm} in the tests).
@@ -105,6 +107,24 @@ public final class Child {
         } catch (Exception e) {
             return "ERROR " + e;
         }
+    }
+
+    /**
+     * The agent's JMX attribute {@code IdempotencyOutcomes}, one {@code outcome=count} a line; empty without the
+     * MBean. The idempotency test applications answer it on {@code GET /outcomes}.
+     */
+    public static String idempotencyOutcomes() {
+        Object value = jmx("IdempotencyOutcomes");
+        StringBuilder text = new StringBuilder();
+        if (value instanceof TabularData) {
+            for (Object row : ((TabularData) value).values()) {
+                CompositeData entry = (CompositeData) row;
+                text.append(entry.get("key")).append('=').append(entry.get("value")).append('\n');
+            }
+        } else if (value instanceof Map) {
+            ((Map<?, ?>) value).forEach((k, v) -> text.append(k).append('=').append(v).append('\n'));
+        }
+        return text.toString();
     }
 
     public static boolean mbeanRegistered() {

@@ -11,10 +11,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.nio.file.StandardOpenOption;
-import java.util.Map;
 import java.util.concurrent.Executors;
-import javax.management.openmbean.CompositeData;
-import javax.management.openmbean.TabularData;
 
 /**
  * JdkHttpIdempotencyIT's child: a plain {@code com.sun.net.httpserver.HttpServer} application with no knowledge of
@@ -93,17 +90,7 @@ public final class IdempotentOrdersApp {
     }
 
     private static void outcomes(HttpExchange exchange) throws IOException {
-        Object value = Child.jmx("IdempotencyOutcomes");
-        StringBuilder text = new StringBuilder();
-        if (value instanceof TabularData) {
-            for (Object row : ((TabularData) value).values()) {
-                CompositeData entry = (CompositeData) row;
-                text.append(entry.get("key")).append('=').append(entry.get("value")).append('\n');
-            }
-        } else if (value instanceof Map) {
-            ((Map<?, ?>) value).forEach((k, v) -> text.append(k).append('=').append(v).append('\n'));
-        }
-        byte[] bytes = text.toString().getBytes(StandardCharsets.UTF_8);
+        byte[] bytes = Child.idempotencyOutcomes().getBytes(StandardCharsets.UTF_8);
         exchange.getResponseHeaders().add("Content-Type", "text/plain");
         exchange.sendResponseHeaders(200, bytes.length);
         try (OutputStream out = exchange.getResponseBody()) {
