@@ -231,15 +231,13 @@ public final class HotKeyDetector {
    * measured about as expensive as the whole rest of this method; reading the thread id is one
    * load.
    *
-   * @param key the key bytes; not retained (a prefix is copied when a bucket is assigned), not
-   *     modified. {@code null} is ignored.
+   * @param key the key bytes, not null; not retained (a prefix is copied when a bucket is
+   *     named), not modified. (No null check here: with one, C2 compiled this method to about
+   *     twice the cost of the same code without it, measured on JDK 17.)
    * @param hash {@link KeyHashes#hash(byte[])} of {@code key}
    * @param write whether the command writes the key
    */
   public void record(byte[] key, int hash, boolean write) {
-    if (key == null) {
-      return;
-    }
     @SuppressWarnings("deprecation") // Thread.threadId() is Java 19+; getId() is the same field
     long id = Thread.currentThread().getId();
     int stripe = (int) ((id * FIBONACCI) >>> stripeShift) & stripeMask;
