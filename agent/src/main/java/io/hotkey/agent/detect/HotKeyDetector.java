@@ -16,7 +16,7 @@ import java.util.function.LongSupplier;
  *  app threads ──record()──► stripe[s].table[gen]        (HeavyKeeper, plain int writes)
  *                                   │  gen flips every tick (volatile int)
  *  tick thread ──tick()──► harvest the table retired one tick earlier ──► candidates
- *                          (max over rows, summed over stripes), then clear it
+ *                          (summed over rows and stripes), then clear it
  *                     ──► window: per key a ring of {@code slots} slot counts (fixed capacity,
  *                          the smallest entries give way to bigger newcomers)
  *                     ──► promote / demote ──► listener, snapshots for topKeys()/hotKeys()
@@ -113,11 +113,8 @@ public final class HotKeyDetector {
   private final int[] cBucket; // bucket in that table
   private final int[] cHash;
   private final int[] cLen;
-  private final long[] cSum; // counts of finished stripes
+  private final long[] cSum; // counts over every row of every stripe
   private final long[] cSumW;
-  private final int[] cMax; // max count over the rows of the stripe being scanned
-  private final int[] cMaxW;
-  private final int[] cTag; // stripe that cMax belongs to
   private final int[] cPos; // position in cIndex, to clear it cheaply
   private int cSize;
   private final long[] sortBuf;
@@ -173,9 +170,6 @@ public final class HotKeyDetector {
     cLen = new int[maxCandidates];
     cSum = new long[maxCandidates];
     cSumW = new long[maxCandidates];
-    cMax = new int[maxCandidates];
-    cMaxW = new int[maxCandidates];
-    cTag = new int[maxCandidates];
     cPos = new int[maxCandidates];
     sortBuf = new long[maxCandidates];
 
@@ -199,7 +193,7 @@ public final class HotKeyDetector {
     }
 
     long tableBytes = (long) tables.length * (HeavyKeeperTable.bytes(depth, width, keyBytes) + 48);
-    long candidateBytes = 4L * cIndex.length + (long) maxCandidates * (4 * 8 + 8 * 3 + 8);
+    long candidateBytes = 4L * cIndex.length + (long) maxCandidates * (5 * 4 + 2 * 8 + 8);
     long windowBytes =
         (long) capacity * keyBytes
             + (long) capacity * (4 + 4 + 8 + 8 + 1 + 1 + 8 + 4 + 8 + 8)
@@ -301,7 +295,7 @@ public final class HotKeyDetector {
 
   /**
    * Reads every bucket of generation {@code gen} of every stripe into the candidate map (a key's
-   * estimate is its largest count over the rows of a stripe, summed over stripes) and zeroes the
+   * estimate is the sum of its counts over the rows and stripes, see {@link HeavyKeeperTable}) and zeroes the
    * counts so the tables are empty when they become current again. Key bytes are left in place:
    * the candidates point at them until the end of this tick, and a count of 0 marks a bucket free.
    */
@@ -345,33 +339,18 @@ public final class HotKeyDetector {
             cBucket[c] = b;
             cHash[c] = hash;
             cLen[c] = len;
-            cSum[c] = 0;
-            cSumW[c] = 0;
-            cMax[c] = count;
-            cMaxW[c] = writes;
-            cTag[c] = s;
+            cSum[c] = count;
+            cSumW[c] = writes;
             break;
           }
           if (cHash[c] == hash && cLen[c] == len && sameKey(c, t.keys, ko, cmp)) {
-            if (cTag[c] != s) {
-              cSum[c] += cMax[c];
-              cSumW[c] += cMaxW[c];
-              cMax[c] = count;
-              cMaxW[c] = writes;
-              cTag[c] = s;
-            } else if (count > cMax[c]) {
-              cMax[c] = count;
-              cMaxW[c] = writes;
-            }
+            cSum[c] += count;
+            cSumW[c] += writes;
             break;
           }
           pos = (pos + 1) & mask;
         }
       }
-    }
-    for (int c = 0; c < cSize; c++) {
-      cSum[c] += cMax[c];
-      cSumW[c] += cMaxW[c];
     }
   }
 
