@@ -56,7 +56,20 @@ public final class CacheKey {
       return false;
     }
     CacheKey that = (CacheKey) other;
-    return hash == that.hash && namespace.equals(that.namespace) && Arrays.deepEquals(argv, that.argv);
+    return hash == that.hash && namespace.equals(that.namespace) && sameArguments(argv, that.argv);
+  }
+
+  /** Arrays.deepEquals takes a reflective path per element (Class.cast, getComponentType). */
+  private static boolean sameArguments(byte[][] a, byte[][] b) {
+    if (a.length != b.length) {
+      return false;
+    }
+    for (int i = 0; i < a.length; i++) {
+      if (!Arrays.equals(a[i], b[i])) {
+        return false;
+      }
+    }
+    return true;
   }
 
   @Override

@@ -50,13 +50,9 @@ public final class NearCache {
    * must complete with {@link #complete} or {@link #abandon}, or null: ask Redis and do not fill.
    */
   public Object lookup(CacheKey key, int[] keyHashes) {
-    CachedReply cached = entries.getIfPresent(key);
+    CachedReply cached = current(key, keyHashes);
     if (cached != null) {
-      if (versions.isCurrent(cached.stamp(), keyHashes)) {
-        hits.increment();
-        return cached;
-      }
-      entries.asMap().remove(key, cached);
+      return cached;
     }
     long[] stamp = versions.stamp(keyHashes);
     ReadFill fill = new ReadFill(key.ownCopy(), keyHashes, stamp);
@@ -81,13 +77,9 @@ public final class NearCache {
    * presumed lost (its command failed without a reply) and is replaced.
    */
   public Object lookupNoWait(CacheKey key, int[] keyHashes) {
-    CachedReply cached = entries.getIfPresent(key);
+    CachedReply cached = current(key, keyHashes);
     if (cached != null) {
-      if (versions.isCurrent(cached.stamp(), keyHashes)) {
-        hits.increment();
-        return cached;
-      }
-      entries.asMap().remove(key, cached);
+      return cached;
     }
     long[] stamp = versions.stamp(keyHashes);
     ReadFill fill = new ReadFill(key.ownCopy(), keyHashes, stamp);
@@ -99,6 +91,18 @@ public final class NearCache {
     }
     misses.increment();
     return running == null ? fill : null;
+  }
+
+  /** The entry of {@code key} if it is still current (counted as a hit), else null. */
+  private CachedReply current(CacheKey key, int[] keyHashes) {
+    CachedReply cached = entries.getIfPresent(key);
+    // An outdated entry is never served again; it stays until the fill's put replaces it (removing
+    // it first would be a second write to the cache, its most expensive operation).
+    if (cached != null && versions.isCurrent(cached.stamp(), keyHashes)) {
+      hits.increment();
+      return cached;
+    }
+    return null;
   }
 
   public long maxEntryBytes() {
