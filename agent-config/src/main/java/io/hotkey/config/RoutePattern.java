@@ -1,6 +1,7 @@
 package io.hotkey.config;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.regex.Pattern;
 
@@ -47,33 +48,46 @@ public final class RoutePattern {
 
     /** @param path the request path without the query string */
     public boolean matches(String method, String path) {
-        return (this.method.equals(ANY_METHOD) || this.method.equals(method)) && pathMatches(segments(path));
+        return (this.method.equals(ANY_METHOD) || this.method.equals(method)) && pathMatches(path);
     }
 
     /**
      * Runs the pattern as an automaton over the request segments, tracking every reachable pattern
      * position at once, so several {@code **} cost O(pattern x path) instead of exponential backtracking.
+     * Segments are compared in place: this runs for every request a server with routes receives.
      */
-    private boolean pathMatches(List<String> path) {
+    private boolean pathMatches(String path) {
         int n = segments.size();
         boolean[] reachable = new boolean[n + 1];
+        boolean[] next = new boolean[n + 1];
         reachable[0] = true;
         closeOverAnySegments(reachable);
-        for (String actual : path) {
-            boolean[] next = new boolean[n + 1];
-            for (int p = 0; p < n; p++) {
-                if (!reachable[p]) {
-                    continue;
-                }
-                String expected = segments.get(p);
-                if (expected.equals(ANY_SEGMENTS)) {
-                    next[p] = true;
-                } else if (expected.equals(ONE_SEGMENT) || expected.equals(actual)) {
-                    next[p + 1] = true;
-                }
+        int length = path.length();
+        for (int start = 0; start < length; ) {
+            int end = path.indexOf('/', start);
+            if (end < 0) {
+                end = length;
             }
-            closeOverAnySegments(next);
-            reachable = next;
+            if (end > start) {
+                Arrays.fill(next, false);
+                for (int p = 0; p < n; p++) {
+                    if (!reachable[p]) {
+                        continue;
+                    }
+                    String expected = segments.get(p);
+                    if (expected.equals(ANY_SEGMENTS)) {
+                        next[p] = true;
+                    } else if (expected.equals(ONE_SEGMENT) || (expected.length() == end - start
+                            && path.regionMatches(start, expected, 0, expected.length()))) {
+                        next[p + 1] = true;
+                    }
+                }
+                closeOverAnySegments(next);
+                boolean[] swap = reachable;
+                reachable = next;
+                next = swap;
+            }
+            start = end + 1;
         }
         return reachable[n];
     }

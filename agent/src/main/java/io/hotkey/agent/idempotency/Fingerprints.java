@@ -8,6 +8,8 @@ import java.util.List;
 /** SHA-256 digests of a request's identity (fingerprint) and of its caller (scope). Inputs are length-prefixed. */
 public final class Fingerprints {
   private static final char[] HEX = "0123456789abcdef".toCharArray();
+  /** MessageDigest.getInstance looks the algorithm up in the security providers on every call. */
+  private static final ThreadLocal<MessageDigest> SHA_256 = ThreadLocal.withInitial(Fingerprints::newSha256);
 
   private Fingerprints() {}
 
@@ -58,13 +60,17 @@ public final class Fingerprints {
   }
 
   private static void updateLength(MessageDigest digest, int length) {
-    digest.update((byte) (length >>> 24));
-    digest.update((byte) (length >>> 16));
-    digest.update((byte) (length >>> 8));
-    digest.update((byte) length);
+    digest.update(new byte[] {(byte) (length >>> 24), (byte) (length >>> 16), (byte) (length >>> 8), (byte) length});
   }
 
+  /** This thread's digest, reset: a digest left half-updated by a failure is never reused as is. */
   private static MessageDigest sha256() {
+    MessageDigest digest = SHA_256.get();
+    digest.reset();
+    return digest;
+  }
+
+  private static MessageDigest newSha256() {
     try {
       return MessageDigest.getInstance("SHA-256");
     } catch (NoSuchAlgorithmException e) {
