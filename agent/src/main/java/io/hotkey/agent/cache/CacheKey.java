@@ -13,12 +13,22 @@ public final class CacheKey {
   private final byte[][] argv;
   private final int hash;
 
-  public CacheKey(String namespace, byte[][] argv) {
+  /**
+   * @param keyPositions one bit per argv index (below 64) that holds a key
+   * @param keyHashes {@code KeyHashes.hash} of those keys, in argv order; the hash reuses them
+   *     instead of hashing the key bytes a second time on every hit
+   */
+  public CacheKey(String namespace, byte[][] argv, long keyPositions, int[] keyHashes) {
     this.namespace = namespace;
     this.argv = argv;
     int h = namespace.hashCode();
-    for (byte[] arg : argv) {
-      h = 31 * h + Arrays.hashCode(arg);
+    for (int keyHash : keyHashes) {
+      h = 31 * h + keyHash;
+    }
+    for (int i = 0; i < argv.length; i++) {
+      if (i >= 64 || (keyPositions & (1L << i)) == 0) {
+        h = 31 * h + Arrays.hashCode(argv[i]);
+      }
     }
     this.hash = h;
   }

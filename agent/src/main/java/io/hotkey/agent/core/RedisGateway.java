@@ -150,18 +150,20 @@ public final class RedisGateway {
       return null;
     }
     int[] hashes = new int[keyCount];
+    long keyPositions = 0;
     for (int n = 0; n < keyCount; n++) {
-      byte[] key = argv[spec.keyIndex(argv, n)];
-      hashes[n] = KeyHashes.hash(key);
-      if (!hotKeys.isServable(key, hashes[n])) {
+      int index = spec.keyIndex(argv, n);
+      hashes[n] = KeyHashes.hash(argv[index]);
+      if (!hotKeys.isServable(argv[index], hashes[n])) {
         return null;
       }
+      keyPositions |= index < 64 ? 1L << index : 0;
     }
     String namespace = connectionState(thread, connection).servableNamespace(client, endpointSource);
     if (namespace == null) {
       return null;
     }
-    Object found = cache.lookup(new CacheKey(namespace, argv), hashes);
+    Object found = cache.lookup(new CacheKey(namespace, argv, keyPositions, hashes), hashes);
     if (found instanceof ReadFill) {
       thread.armFill((ReadFill) found, arguments);
       return null;
@@ -304,10 +306,13 @@ public final class RedisGateway {
         || hashes.length == 0 || spec.blocking(argv)) {
       return null;
     }
+    long keyPositions = 0;
     for (int n = 0; n < hashes.length; n++) {
-      if (!hotKeys.isServable(argv[spec.keyIndex(argv, n)], hashes[n])) {
+      int index = spec.keyIndex(argv, n);
+      if (!hotKeys.isServable(argv[index], hashes[n])) {
         return null;
       }
+      keyPositions |= index < 64 ? 1L << index : 0;
     }
     if (inFlight.blocks(hashes)) {
       return null;
@@ -317,7 +322,7 @@ public final class RedisGateway {
     if (namespace == null) {
       return null;
     }
-    Object found = cache.lookupNoWait(new CacheKey(namespace, argv), hashes);
+    Object found = cache.lookupNoWait(new CacheKey(namespace, argv, keyPositions, hashes), hashes);
     if (found instanceof ReadFill) {
       track(reply).startFill((ReadFill) found, cache.maxEntryBytes());
       return null;

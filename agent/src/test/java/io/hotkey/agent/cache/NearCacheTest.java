@@ -31,7 +31,7 @@ class NearCacheTest {
     for (int i = 0; i < argv.length; i++) {
       args[i] = bytes(argv[i]);
     }
-    return new CacheKey("127.0.0.1:6379/db0/resp2", args);
+    return new CacheKey("127.0.0.1:6379/db0/resp2", args, 0, new int[0]);
   }
 
   private Object fill(CacheKey key, int hash, Object raw) {
