@@ -203,6 +203,32 @@ class JdkHttpIdempotencyIT extends RedisTestBase {
         }
     }
 
+    /**
+     * With {@code require-key=true} a configured route without a key gets 400 problem+json and the handler does not
+     * run; a request with a key still runs once and is replayed.
+     */
+    @Test
+    void requiredKeyMissingGets400() throws Exception {
+        Path runs = runsFile();
+        try (RunningJvm app = start("memory", redis, runs, "hotkey.idempotency.require-key", "true")) {
+            HttpResponse<byte[]> missing = send(post(app.base() + "/orders", null, "{\"sku\":21}"));
+            assertEquals(400, missing.statusCode(), () -> text(missing));
+            assertTrue(String.valueOf(header(missing, "Content-Type")).startsWith("application/problem+json"),
+                    () -> "Content-Type " + header(missing, "Content-Type"));
+            assertTrue(text(missing).contains("Idempotency-Key"), () -> "names the missing header: " + text(missing));
+            assertEquals(0, runs(runs), "the handler did not run");
+
+            String key = UUID.randomUUID().toString();
+            HttpResponse<byte[]> first = send(post(app.base() + "/orders", key, "{\"sku\":21}"));
+            assertEquals(201, first.statusCode(), () -> text(first));
+            HttpResponse<byte[]> again = send(post(app.base() + "/orders", key, "{\"sku\":21}"));
+            assertArrayEquals(first.body(), again.body());
+            assertTrue(replayed(again));
+            assertEquals(1, runs(runs));
+            assertAgentHealthy(app, "memory");
+        }
+    }
+
     /** A completed request is replayed, byte-identical and marked, by the next JVM on the same Redis. */
     @Test
     void replaysSurviveARestart() throws Exception {
