@@ -4,7 +4,11 @@ import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.EnumMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
 import io.hotkey.demo.redis.CommandStats;
@@ -13,14 +17,22 @@ import redis.clients.jedis.Jedis;
 import redis.clients.jedis.RedisClient;
 
 /**
- * The benchmark behind the product's performance claims: the same workload against the same Redis,
- * once in a JVM without the agent and once with it, side by side. Redis' own counters
- * ({@code INFO commandstats}, read by this parent around each measured phase) say what reached the server.
+ * The benchmark behind the product's performance claims: the same workload against the same Redis, in a
+ * JVM without the agent and in one with it, side by side. Redis' own counters ({@code INFO commandstats},
+ * read by this parent around each measured round) say what reached the server.
  *
  * <pre>java -cp hotkey-demo.jar io.hotkey.demo.bench.CompareRuns --agent agent/target/hotkey-agent.jar
- *      --workload cold|storm [--client jedis|lettuce-sync|lettuce-async] [--seconds 20] [--threads 8] [--warmup 5]</pre>
+ *      --workload cold|storm [--client jedis|lettuce-sync|lettuce-async] [--seconds 20] [--threads 8] [--warmup 5]
+ *      [--rounds 4]</pre>
  *
  * <p>{@code --client} picks the Redis client both children use (default {@code jedis}).
+ *
+ * <p>Both child JVMs ({@link WorkloadRun}) are started first and stay up; they warm up for {@code --warmup}
+ * seconds one after the other, so that the two warm-ups do not compete for the cores. The {@code --seconds}
+ * measured per side are then cut into {@code --rounds} equal rounds in alternating order (without, with; then
+ * with, without; ...), one child measured at a time while the other idles, so that a drift of the machine
+ * falls on both sides alike instead of on the one measured second. The table sums each side's rounds
+ * (throughput is its operations over its measured seconds) and a line lists the throughput of every round.
  *
  * System properties {@code -Dhotkey.*} given to this command are passed on to the run with the agent.
  */
@@ -28,11 +40,33 @@ public final class CompareRuns {
 
     private static final String USAGE = "usage: java -cp hotkey-demo.jar io.hotkey.demo.bench.CompareRuns"
             + " --agent path/to/hotkey-agent.jar --workload cold|storm [--client jedis|lettuce-sync|lettuce-async]"
-            + " [--seconds 20] [--threads 8] [--warmup 5]";
+            + " [--seconds 20] [--threads 8] [--warmup 5] [--rounds 4]";
     private static final long CHILD_GRACE_SECONDS = 120;
 
-    /** One child's own report and what Redis counted during its measured phase. */
+    /** The two JVMs compared. */
+    enum Side {
+        WITHOUT("without agent"),
+        WITH("with agent");
+
+        private final String label;
+
+        Side(String label) {
+            this.label = label;
+        }
+
+        String label() {
+            return label;
+        }
+    }
+
+    /** One child's own report and what Redis counted during its measured round(s). */
     record Measured(RunResult run, long redisGets, long redisSets) {
+
+        /** The rounds of one side added up. */
+        static Measured sum(List<Measured> rounds) {
+            return rounds.stream().reduce((a, b) -> new Measured(a.run().plus(b.run()), a.redisGets() + b.redisGets(),
+                    a.redisSets() + b.redisSets())).orElseThrow();
+        }
     }
 
     private CompareRuns() {
@@ -45,15 +79,17 @@ public final class CompareRuns {
         int seconds = 20;
         int threads = 8;
         int warmup = 5;
+        int rounds = 4;
         try {
             BenchArgs options = BenchArgs.parse(args, "--agent", "--workload", "--client", "--seconds", "--threads",
-                    "--warmup");
+                    "--warmup", "--rounds");
             agent = options.text("--agent").map(Path::of).orElse(null);
             workload = options.text("--workload").map(Workload::named).orElse(null);
             client = options.text("--client").map(Client::named).orElse(Client.JEDIS);
             seconds = options.wholeNumber("--seconds", 20, 1);
             threads = options.wholeNumber("--threads", 8, 1);
             warmup = options.wholeNumber("--warmup", 5, 0);
+            rounds = options.wholeNumber("--rounds", 4, 1);
             if (agent == null || workload == null) {
                 throw new IllegalArgumentException("--agent and --workload are required");
             }
@@ -66,54 +102,87 @@ public final class CompareRuns {
             System.err.println(USAGE);
             System.exit(2);
         }
-        compare(agent, workload, client, seconds, threads, warmup, System.out);
+        compare(agent, workload, client, seconds, threads, warmup, rounds, System.out);
     }
 
-    private static void compare(Path agent, Workload workload, Client client, int seconds, int threads, int warmup,
-                                PrintStream out) throws IOException, InterruptedException {
+    /** Runs the comparison, prints its table to {@code out} and returns each side's rounds in the order run. */
+    static Map<Side, List<Measured>> compare(Path agent, Workload workload, Client client, int seconds, int threads,
+                                             int warmup, int rounds, PrintStream out)
+            throws IOException, InterruptedException {
         try (RedisEndpoint redis = RedisEndpoint.fromEnvironment();
              Jedis stats = redis.newConnection()) {
             redis.announce(stats, out);
-            out.printf("workload %s: %s; %d client threads; %d s warm-up, %d s measured per run%n",
-                    workload.cliName(), workload.description(), threads, warmup, seconds);
+            out.printf("workload %s: %s; %d client threads; %d s warm-up, then %d s measured per side"
+                            + " in %d alternating rounds%n",
+                    workload.cliName(), workload.description(), threads, warmup, seconds, rounds);
             out.printf("client %s: %s%n", client.cliName(), client.description());
             try (RedisClient seeding = redis.newPooledClient(1)) {
                 workload.seed(seeding);
             }
             out.printf("seeded %,d keys%n", workload.keys().keyCount());
-            out.println("run 1/2: without the agent");
-            Measured without = runChild(redis, stats, workload, client, threads, warmup, seconds, Optional.empty(),
-                    out);
-            out.println("run 2/2: with -javaagent:" + agent);
-            Measured with = runChild(redis, stats, workload, client, threads, warmup, seconds, Optional.of(agent),
-                    out);
-            printTable(without, with, out);
+            long childTimeout = 2L * (warmup + seconds) + CHILD_GRACE_SECONDS;
+            Map<Side, ChildJvm> children = new EnumMap<>(Side.class);
+            Map<Side, List<Measured>> measured = new EnumMap<>(Side.class);
+            try {
+                for (Side side : Side.values()) {
+                    Optional<Path> javaagent = side == Side.WITH ? Optional.of(agent) : Optional.empty();
+                    out.println("starting and warming up: "
+                            + javaagent.map(jar -> "with -javaagent:" + jar).orElse(side.label()));
+                    children.put(side, startChild(redis, workload, client, threads, warmup, javaagent, childTimeout,
+                            out));
+                    measured.put(side, new ArrayList<>());
+                }
+                Duration round = Duration.ofSeconds(seconds).dividedBy(rounds);
+                for (int r = 0; r < rounds; r++) {
+                    List<Side> order = Rounds.order(List.of(Side.values()), r);
+                    out.printf("round %d/%d: %s%n", r + 1, rounds,
+                            String.join(", ", order.stream().map(Side::label).toList()));
+                    for (Side side : order) {
+                        measured.get(side).add(measureRound(children.get(side), stats, round));
+                    }
+                }
+                for (ChildJvm child : children.values()) {
+                    child.finish();
+                }
+            } finally {
+                children.values().forEach(ChildJvm::close);
+            }
+            printTable(measured, out);
+            return measured;
         }
     }
 
-    /** Starts one child JVM, reads Redis' counters around its measured phase and returns both views. */
-    static Measured runChild(RedisEndpoint redis, Jedis stats, Workload workload, Client client, int threads,
-                             int warmup, int seconds, Optional<Path> agent, PrintStream out)
+    /** Starts one child JVM and returns it once it has warmed up and idles. */
+    static ChildJvm startChild(RedisEndpoint redis, Workload workload, Client client, int threads, int warmup,
+                               Optional<Path> agent, long timeoutSeconds, PrintStream out)
             throws IOException, InterruptedException {
         List<String> args = List.of("--redis", redis.uri().toString(),
                 "--workload", workload.cliName(),
                 "--client", client.cliName(),
                 "--threads", Integer.toString(threads),
-                "--warmup", Integer.toString(warmup),
-                "--seconds", Integer.toString(seconds));
-        try (ChildJvm child = ChildJvm.start(WorkloadRun.class, args, agent, List.of(),
-                warmup + seconds + CHILD_GRACE_SECONDS, out)) {
+                "--warmup", Integer.toString(warmup));
+        ChildJvm child = ChildJvm.start(WorkloadRun.class, args, agent, List.of(), timeoutSeconds, out);
+        try {
             child.awaitLine(WorkloadRun.WARMED_UP::equals);
-            CommandStats before = CommandStats.read(stats);
-            child.send(WorkloadRun.GO);
-            RunResult run = RunResult.parse(child.awaitLine(RunResult::isResultLine));
-            CommandStats after = CommandStats.read(stats);
-            child.finish();
-            return new Measured(run, after.callsSince(before, "get"), after.callsSince(before, "set"));
+            return child;
+        } catch (IOException | InterruptedException | RuntimeException e) {
+            child.close();
+            throw e;
         }
     }
 
-    private static void printTable(Measured without, Measured with, PrintStream out) {
+    /** Measures one round of an idle child, with Redis' counters read around it. */
+    static Measured measureRound(ChildJvm child, Jedis stats, Duration round) throws IOException, InterruptedException {
+        CommandStats before = CommandStats.read(stats);
+        child.send(WorkloadRun.go(round));
+        RunResult run = RunResult.parse(child.awaitLine(RunResult::isResultLine));
+        CommandStats after = CommandStats.read(stats);
+        return new Measured(run, after.callsSince(before, "get"), after.callsSince(before, "set"));
+    }
+
+    private static void printTable(Map<Side, List<Measured>> measured, PrintStream out) {
+        Measured without = Measured.sum(measured.get(Side.WITHOUT));
+        Measured with = Measured.sum(measured.get(Side.WITH));
         out.println();
         out.println("|                                | without agent | with agent |  change |");
         out.println("|--------------------------------|--------------:|-----------:|--------:|");
@@ -126,7 +195,12 @@ public final class CompareRuns {
                 percentChange(perThousand(without), perThousand(with)));
         row(out, "SET calls Redis executed", without.redisSets(), with.redisSets(), "");
         row(out, "errors", without.run().errors(), with.run().errors(), "");
-        out.printf("measured %.1f s without and %.1f s with the agent%n", without.run().seconds(), with.run().seconds());
+        out.printf("measured %.1f s without and %.1f s with the agent, in %d alternating rounds%n",
+                without.run().seconds(), with.run().seconds(), measured.get(Side.WITHOUT).size());
+        out.printf("throughput per round (ops/s): %s%n", String.join("; ", measured.entrySet().stream()
+                .map(side -> side.getKey().label() + " " + String.join(" ", side.getValue().stream()
+                        .map(round -> String.format("%,.0f", round.run().opsPerSecond())).toList()))
+                .toList()));
     }
 
     private static double perThousand(Measured measured) {

@@ -6,7 +6,6 @@ import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Locale;
@@ -260,10 +259,7 @@ public final class IdempotencyBench {
                         : Math.max(1, (settings.maxRequests() + settings.rounds() - 1) / settings.rounds());
                 Map<Setup, List<OrderLoad.Order>> probeOrders = new EnumMap<>(Setup.class);
                 for (int round = 0; round < settings.rounds(); round++) {
-                    List<Setup> order = new ArrayList<>(List.of(Setup.values()));
-                    if (round % 2 == 1) {
-                        Collections.reverse(order);
-                    }
+                    List<Setup> order = Rounds.order(List.of(Setup.values()), round);
                     out.printf("round %d/%d: %s%n", round + 1, settings.rounds(),
                             String.join(", ", order.stream().map(Setup::label).toList()));
                     for (Setup setup : order) {

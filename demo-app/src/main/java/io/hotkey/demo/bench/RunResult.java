@@ -3,7 +3,7 @@ package io.hotkey.demo.bench;
 import java.util.Map;
 
 /**
- * What one measured child run did, as the line it prints for the parent:
+ * What one measured round of a child did, as the line it prints for the parent:
  * {@code RESULT ops=… gets=… sets=… errors=… seconds=…}.
  */
 public record RunResult(long ops, long gets, long sets, long errors, double seconds) {
@@ -12,6 +12,12 @@ public record RunResult(long ops, long gets, long sets, long errors, double seco
 
     public double opsPerSecond() {
         return ops / seconds;
+    }
+
+    /** This result and {@code other} together, as one run of both their operations and seconds. */
+    public RunResult plus(RunResult other) {
+        return new RunResult(ops + other.ops, gets + other.gets, sets + other.sets, errors + other.errors,
+                seconds + other.seconds);
     }
 
     public String toLine() {

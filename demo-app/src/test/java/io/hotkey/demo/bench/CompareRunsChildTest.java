@@ -6,12 +6,16 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Optional;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
+import io.hotkey.demo.redis.CommandStats;
 import io.hotkey.demo.redis.RedisEndpoint;
 import redis.clients.jedis.Jedis;
 import redis.clients.jedis.RedisClient;
@@ -21,25 +25,40 @@ class CompareRunsChildTest {
 
     @ParameterizedTest
     @EnumSource(Client.class)
-    void childRunWithoutAgentReportsWhatRedisCountedDuringTheMeasuredPhase(Client client) throws Exception {
+    void childRunWithoutAgentReportsWhatRedisCountedInEachRoundAndIdlesBetween(Client client) throws Exception {
         ByteArrayOutputStream log = new ByteArrayOutputStream();
         try (RedisEndpoint redis = RedisEndpoint.startEmbedded();
              Jedis stats = redis.newConnection();
              RedisClient seeding = redis.newPooledClient(1)) {
             Workload.STORM.seed(seeding);
+            List<CompareRuns.Measured> rounds = new ArrayList<>();
+            CommandStats idleBefore;
+            CommandStats idleAfter;
 
-            CompareRuns.Measured measured = CompareRuns.runChild(redis, stats, Workload.STORM, client, 2, 1, 1,
-                    Optional.empty(), new PrintStream(log, true, StandardCharsets.UTF_8));
+            try (ChildJvm child = CompareRuns.startChild(redis, Workload.STORM, client, 2, 1, Optional.empty(), 60,
+                    new PrintStream(log, true, StandardCharsets.UTF_8))) {
+                rounds.add(CompareRuns.measureRound(child, stats, Duration.ofSeconds(1)));
+                idleBefore = CommandStats.read(stats);
+                Thread.sleep(300);
+                idleAfter = CommandStats.read(stats);
+                rounds.add(CompareRuns.measureRound(child, stats, Duration.ofMillis(500)));
+                child.finish();
+            }
 
-            RunResult run = measured.run();
-            assertTrue(run.ops() > 0, "the child did no work; its output: " + log);
-            assertEquals(0, run.errors());
-            assertEquals(run.gets() + run.sets(), run.ops());
-            assertTrue(run.seconds() >= 1.0 && run.seconds() < 5, "measured " + run.seconds() + " s");
-            // Warm-up traffic (async: every command sent, completed) stops before the parent's first snapshot,
-            // so without an agent the counts match exactly.
-            assertEquals(run.gets(), measured.redisGets());
-            assertEquals(run.sets(), measured.redisSets());
+            assertEquals(0, idleAfter.callsSince(idleBefore, "get", "set"), "the child sent commands between rounds");
+            for (CompareRuns.Measured measured : rounds) {
+                RunResult run = measured.run();
+                assertTrue(run.ops() > 0, "the child did no work; its output: " + log);
+                assertEquals(0, run.errors());
+                assertEquals(run.gets() + run.sets(), run.ops());
+                assertTrue(run.seconds() >= 0.5 && run.seconds() < 5, "measured " + run.seconds() + " s");
+                // Warm-up and earlier rounds' traffic (async: every command sent, completed) stops before the
+                // parent's snapshot, so without an agent the counts match exactly.
+                assertEquals(run.gets(), measured.redisGets());
+                assertEquals(run.sets(), measured.redisSets());
+            }
+            CompareRuns.Measured total = CompareRuns.Measured.sum(rounds);
+            assertEquals(rounds.get(0).run().ops() + rounds.get(1).run().ops(), total.run().ops());
         }
     }
 
@@ -57,5 +76,13 @@ class CompareRunsChildTest {
         assertTrue(RunResult.isResultLine(result.toLine()));
         assertEquals(result, RunResult.parse(result.toLine()));
         assertEquals(400.0, result.opsPerSecond());
+        assertEquals(new RunResult(2_000, 1_960, 40, 2, 5.0), result.plus(result));
+    }
+
+    @Test
+    void roundsAlternateTheOrder() {
+        assertEquals(List.of("a", "b"), Rounds.order(List.of("a", "b"), 0));
+        assertEquals(List.of("b", "a"), Rounds.order(List.of("a", "b"), 1));
+        assertEquals(List.of("a", "b"), Rounds.order(List.of("a", "b"), 2));
     }
 }

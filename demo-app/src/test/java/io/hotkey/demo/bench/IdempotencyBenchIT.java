@@ -7,7 +7,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 
 import org.junit.jupiter.api.Test;
@@ -23,9 +22,7 @@ class IdempotencyBenchIT {
 
     @Test
     void everyConfigurationAnswersAndTheAgentReallyClaimsStoresAndReplays() throws Exception {
-        Path agent = Path.of(System.getProperty("bench.agentJar", "../agent/target/hotkey-agent.jar"));
-        assertTrue(Files.isRegularFile(agent), "no agent jar at " + agent.toAbsolutePath()
-                + "; build it first (mvn -B verify from the root builds it before this test)");
+        Path agent = AgentJar.built();
         ByteArrayOutputStream log = new ByteArrayOutputStream();
         PrintStream out = new PrintStream(log, true, StandardCharsets.UTF_8);
 

@@ -1,0 +1,45 @@
+package io.hotkey.demo.bench;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+
+import org.junit.jupiter.api.Test;
+
+/**
+ * The comparison end to end in a short form: a child JVM without and one with the agent jar the reactor built,
+ * a real Redis, two alternating rounds. It asserts that each side reports every round, never how fast.
+ */
+class CompareRunsIT {
+
+    @Test
+    void aShortRunWithTwoRoundsReportsEveryRoundOfBothSides() throws Exception {
+        Path agent = AgentJar.built();
+        ByteArrayOutputStream log = new ByteArrayOutputStream();
+
+        Map<CompareRuns.Side, List<CompareRuns.Measured>> measured = CompareRuns.compare(agent, Workload.STORM,
+                Client.JEDIS, 2, 2, 1, 2, new PrintStream(log, true, StandardCharsets.UTF_8));
+
+        String output = log.toString(StandardCharsets.UTF_8);
+        System.out.println(output);
+        assertEquals(List.of(CompareRuns.Side.values()), List.copyOf(measured.keySet()));
+        for (List<CompareRuns.Measured> rounds : measured.values()) {
+            assertEquals(2, rounds.size(), output);
+            for (CompareRuns.Measured round : rounds) {
+                assertTrue(round.run().ops() > 0, output);
+                assertEquals(0, round.run().errors(), output);
+            }
+        }
+        assertTrue(output.contains("round 1/2: without agent, with agent"), output);
+        assertTrue(output.contains("round 2/2: with agent, without agent"), output);
+        assertTrue(output.contains("in 2 alternating rounds"), output);
+        assertTrue(output.contains("throughput per round (ops/s): without agent "), output);
+        assertTrue(output.contains("| throughput (ops/s)"), output);
+    }
+}
