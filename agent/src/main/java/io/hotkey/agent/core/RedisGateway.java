@@ -56,7 +56,7 @@ public final class RedisGateway {
       thread.fillSent = true;
     }
     try {
-      record(connection, argv, thread);
+      record(connection, arguments, argv, thread);
     } catch (RuntimeException | Error e) {
       // the write, if it was one, can no longer be tied to its keys: invalidate everything once it is applied
       thread.addWriteToEverything(connection);
@@ -64,16 +64,18 @@ public final class RedisGateway {
     }
   }
 
-  private void record(Object connection, byte[][] argv, ThreadState thread) {
+  private void record(Object connection, Object arguments, byte[][] argv, ThreadState thread) {
     errors.maybeInjectFailure();
-    CommandSpec spec = RedisCommandTable.lookup(argv[0]);
+    // a read that beginRead looked at already has its spec and key hashes
+    boolean known = arguments != null && arguments == thread.readArguments;
+    CommandSpec spec = known ? thread.readSpec : RedisCommandTable.lookup(argv[0]);
     CommandSpec.Kind kind = spec.kind(argv);
     boolean write = kind == CommandSpec.Kind.WRITE || kind == CommandSpec.Kind.WRITE_ALL;
     (write ? writes : reads).increment();
     int keyCount = spec.keyCount(argv);
     for (int n = 0; n < keyCount; n++) {
       byte[] key = argv[spec.keyIndex(argv, n)];
-      int hash = KeyHashes.hash(key);
+      int hash = known ? thread.readHashes[n] : KeyHashes.hash(key);
       detector.record(key, hash, write);
       if (write) {
         thread.addWrite(connection, hash);
@@ -154,10 +156,13 @@ public final class RedisGateway {
     for (int n = 0; n < keyCount; n++) {
       int index = spec.keyIndex(argv, n);
       hashes[n] = KeyHashes.hash(argv[index]);
-      if (!hotKeys.isServable(argv[index], hashes[n])) {
+      keyPositions |= index < 64 ? 1L << index : 0;
+    }
+    thread.rememberRead(arguments, spec, hashes);
+    for (int n = 0; n < keyCount; n++) {
+      if (!hotKeys.isServable(argv[spec.keyIndex(argv, n)], hashes[n])) {
         return null;
       }
-      keyPositions |= index < 64 ? 1L << index : 0;
     }
     String namespace = connectionState(thread, connection).servableNamespace(client, endpointSource);
     if (namespace == null) {
@@ -206,6 +211,7 @@ public final class RedisGateway {
     if (thread.readDepth > 0 && --thread.readDepth > 0) {
       return;
     }
+    thread.rememberRead(null, null, null);
     ReadFill fill = thread.fill;
     if (fill == null) {
       return;

@@ -2,6 +2,7 @@ package io.hotkey.agent.core;
 
 import io.hotkey.agent.cache.KeyVersions;
 import io.hotkey.agent.cache.ReadFill;
+import io.hotkey.agent.redis.CommandSpec;
 
 /**
  * Per-thread bookkeeping of the client calls in progress on that thread. Client connections are not
@@ -20,6 +21,13 @@ final class ThreadState {
   /** The connection (or client) this thread read through last, and its state; holds one object per thread alive. */
   Object lastConnection;
   ConnectionState lastState;
+  /**
+   * The arguments of the read in progress with the spec and key hashes beginRead found for them,
+   * so that sending the same command does not look them up and hash its keys again.
+   */
+  Object readArguments;
+  CommandSpec readSpec;
+  int[] readHashes;
   private final WriteSet pending = new WriteSet();
   private final WriteSet queuedInTransaction = new WriteSet();
   private Object transactionConnection;
@@ -63,6 +71,12 @@ final class ThreadState {
     }
     pending.bump(versions);
     pending.clear();
+  }
+
+  void rememberRead(Object arguments, CommandSpec spec, int[] hashes) {
+    readArguments = arguments;
+    readSpec = spec;
+    readHashes = hashes;
   }
 
   void armFill(ReadFill fill, Object arguments) {
