@@ -46,6 +46,11 @@ public final class KeyVersions {
     return true;
   }
 
+  /** Whether, since {@code stamp} of {@code [hash]} was taken, exactly {@code bumps} bumps reached the hash's stripe and nothing bumped every key. */
+  public boolean advancedBy(long[] stamp, int hash, int bumps) {
+    return stamp[0] == epoch.get() && stamp[1] + bumps == stripes.get(hash & MASK);
+  }
+
   public void bump(int hash) {
     stripes.incrementAndGet(hash & MASK);
   }

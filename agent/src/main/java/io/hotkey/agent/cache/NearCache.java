@@ -4,6 +4,7 @@ import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
 import com.github.benmanes.caffeine.cache.RemovalCause;
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.LongAdder;
@@ -71,10 +72,14 @@ public final class NearCache {
   }
 
   /**
-   * Like {@link #lookup} but never waits for another reader's fill, for callers whose thread must
-   * not block (asynchronous clients): when a fill of the entry is running, returns null (ask Redis,
-   * do not fill). A fill that has run longer than the wait a blocking reader would accept is
-   * presumed lost (its command failed without a reply) and is replaced.
+   * Like {@link #lookup} but never blocks, for callers whose thread must not wait (asynchronous
+   * clients). When a fill of the entry is running and nothing was written to its keys since it
+   * started, returns its {@link ParkedReads}: the caller may park its read there and answer it with
+   * the fill's reply. That reply is one Redis could give the parked read even if the fill is never
+   * stored (a write that lands meanwhile was not yet applied when the read was issued, or the stamps
+   * would differ). Returns null when the caller must ask Redis and not fill. A fill that has run
+   * longer than the wait a blocking reader would accept is presumed lost (its command failed without
+   * a reply) and is replaced.
    */
   public Object lookupNoWait(CacheKey key, int[] keyHashes) {
     CachedReply cached = current(key, keyHashes);
@@ -84,13 +89,46 @@ public final class NearCache {
     long[] stamp = versions.stamp(keyHashes);
     ReadFill fill = new ReadFill(key.ownCopy(), keyHashes, stamp);
     ReadFill running = fills.putIfAbsent(fill.key, fill);
-    if (running != null && running.startedBefore(System.nanoTime() - FILL_WAIT_NANOS)
-        && fills.replace(fill.key, running, fill)) {
-      running.release();
-      running = null;
+    if (running == null) {
+      misses.increment();
+      return fill;
+    }
+    if (running.startedBefore(System.nanoTime() - FILL_WAIT_NANOS)) {
+      if (fills.replace(fill.key, running, fill)) {
+        running.release();
+        misses.increment();
+        return fill;
+      }
+    } else if (Arrays.equals(running.stamp, stamp)) {
+      return running.parked();
     }
     misses.increment();
-    return running == null ? fill : null;
+    return null;
+  }
+
+  /**
+   * Stores the value a write just set, as the reply of the read that would return it, under a
+   * stamp taken after the write's own invalidation: the caller has checked that no other write to
+   * the keys was applied or answered while the write was in flight.
+   */
+  public void putWritten(CacheKey key, Object raw, int[] keyHashes, long[] stamp) {
+    store(key, raw, keyHashes, stamp);
+  }
+
+  /** Parks a read on a running fill's queue (from {@link #lookupNoWait}); a refused read is a miss. */
+  public boolean park(ParkedReads parked, Object connection, Object command) {
+    if (parked.park(connection, command)) {
+      return true;
+    }
+    misses.increment();
+    return false;
+  }
+
+  /** Counts the reads a {@link ParkedReads} queue handed back: hits if they got an answer, else misses. */
+  public void countResumed(Object[] resumed) {
+    for (int i = 0; resumed != null && i < resumed.length; i += 3) {
+      (resumed[i] == ParkedReads.NO_ANSWER ? misses : hits).increment();
+    }
   }
 
   /** The entry of {@code key} if it is still current (counted as a hit), else null. */
@@ -112,19 +150,27 @@ public final class NearCache {
   /** Stores the reply Redis gave the fill's reader, unless it is uncacheable, too big, or already outdated. */
   public void complete(ReadFill fill, Object raw) {
     try {
-      Object frozen = ReplySnapshots.freeze(raw, maxEntryBytes);
-      if (frozen == ReplySnapshots.UNCACHEABLE) {
-        return;
-      }
-      long weight = ENTRY_OVERHEAD + fill.key.weight() + ReplySnapshots.weigh(frozen);
-      CachedReply reply = new CachedReply(frozen, fill.keyHashes, fill.stamp, (int) Math.min(weight, Integer.MAX_VALUE));
-      if (versions.isCurrent(fill.stamp, fill.keyHashes)) {
-        entries.put(fill.key, reply);
+      CachedReply reply = store(fill.key, raw, fill.keyHashes, fill.stamp);
+      if (reply != null) {
         fill.publish(reply);
       }
     } finally {
       abandon(fill);
     }
+  }
+
+  private CachedReply store(CacheKey key, Object raw, int[] keyHashes, long[] stamp) {
+    Object frozen = ReplySnapshots.freeze(raw, maxEntryBytes);
+    if (frozen == ReplySnapshots.UNCACHEABLE) {
+      return null;
+    }
+    long weight = ENTRY_OVERHEAD + key.weight() + ReplySnapshots.weigh(frozen);
+    CachedReply reply = new CachedReply(frozen, keyHashes, stamp, (int) Math.min(weight, Integer.MAX_VALUE));
+    if (!versions.isCurrent(stamp, keyHashes)) {
+      return null;
+    }
+    entries.put(key, reply);
+    return reply;
   }
 
   /** Ends a fill without a reply (the read failed): waiters go to Redis themselves. */

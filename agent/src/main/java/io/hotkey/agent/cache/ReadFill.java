@@ -17,6 +17,7 @@ public final class ReadFill {
   private final CountDownLatch done = new CountDownLatch(1);
   private volatile CachedReply reply;
   private final long startNanos = System.nanoTime();
+  private final ParkedReads parked = new ParkedReads();
 
   ReadFill(CacheKey key, int[] keyHashes, long[] stamp) {
     this.key = key;
@@ -26,6 +27,11 @@ public final class ReadFill {
 
   boolean startedBefore(long nanos) {
     return startNanos - nanos < 0;
+  }
+
+  /** Reads of non-blocking clients waiting for this fill's reply (see {@link NearCache#lookupNoWait}). */
+  public ParkedReads parked() {
+    return parked;
   }
 
   void publish(CachedReply reply) {

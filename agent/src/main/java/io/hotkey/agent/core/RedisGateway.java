@@ -6,6 +6,7 @@ import io.hotkey.agent.cache.CacheKey;
 import io.hotkey.agent.cache.CachedReply;
 import io.hotkey.agent.cache.KeyVersions;
 import io.hotkey.agent.cache.NearCache;
+import io.hotkey.agent.cache.ParkedReads;
 import io.hotkey.agent.cache.ReadFill;
 import io.hotkey.agent.detect.HotKeyDetector;
 import io.hotkey.agent.detect.KeyHashes;
@@ -13,6 +14,7 @@ import io.hotkey.agent.redis.CommandSpec;
 import io.hotkey.agent.redis.RedisCommandTable;
 import java.nio.ByteBuffer;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.LongAdder;
 
 /**
@@ -37,6 +39,8 @@ public final class RedisGateway {
   /** Per-command path: replies being waited for, by the identity of the command's reply object. */
   private final TrackedReplies tracked = new TrackedReplies();
   private final InFlightWrites inFlight = new InFlightWrites();
+  /** Threads between {@link #resume} calls; dispatch looks at its thread's state only when some are. */
+  private final AtomicInteger resuming = new AtomicInteger();
 
   /** @param cache null when local serving is off: commands are still counted and hot keys still reported */
   public RedisGateway(HotKeyDetector detector, HotKeyRegistry hotKeys, NearCache cache, KeyVersions versions,
@@ -250,11 +254,19 @@ public final class RedisGateway {
    *     null for a command that expects no reply
    * @param name the command name as sent
    * @param encodedArgs the arguments as the client encodes them on the wire: {@code argCount} RESP
-   *     bulk strings
+   *     bulk strings; or, with {@code argCount} {@link RedisHooks#ONE_RAW_ARGUMENT}, the command's only
+   *     argument as it is, without RESP framing
    * @param neverServe the connection or the call forbids a local answer (Pub/Sub, batches)
    */
-  public ReplyTape.Cursor dispatch(String client, Object connection, Object reply, byte[] name,
+  public ReplyTape.Cursor dispatch(String client, Object connection, Object command, Object reply, byte[] name,
       ByteBuffer encodedArgs, int argCount, boolean neverServe) {
+    if (resuming.get() > 0) {
+      ThreadState thread = threads.get();
+      if (thread.resumedCommand == command && command != null) {
+        Object answer = thread.takeResumedAnswer();
+        return answer == ParkedReads.NO_ANSWER ? null : new ReplyTape.Cursor((List<?>) answer);
+      }
+    }
     byte[][] argv;
     CommandSpec spec;
     CommandSpec.Kind kind;
@@ -290,6 +302,10 @@ public final class RedisGateway {
         state = state != null ? state : connectionState(threads.get(), connection);
         if (state.inMulti()) {
           state.queueInTransaction(written);
+        } else if (reply != null && cache != null && !neverServe && SetRun.isPlainSet(argv)
+            && hotKeys.isServable(argv[1], hashes[0])) {
+          String namespace = state.servableNamespace(client, null);
+          track(reply).addWrites(written, namespace, namespace == null ? null : argv, hashes[0]);
         } else {
           trackWrites(reply, written);
         }
@@ -320,23 +336,51 @@ public final class RedisGateway {
       }
       keyPositions |= index < 64 ? 1L << index : 0;
     }
-    if (inFlight.blocks(hashes)) {
-      return null;
-    }
     state = state != null ? state : connectionState(threads.get(), connection);
     String namespace = state.servableNamespace(client, null);
     if (namespace == null) {
       return null;
+    }
+    if (inFlight.blocks(hashes)) {
+      return parkBehindSets(namespace, argv, hashes, connection, command) ? ReplyTape.PARKED : null;
     }
     Object found = cache.lookupNoWait(new CacheKey(namespace, argv, keyPositions, hashes), hashes);
     if (found instanceof ReadFill) {
       track(reply).startFill((ReadFill) found, cache.maxEntryBytes());
       return null;
     }
+    if (found instanceof ParkedReads) {
+      return cache.park((ParkedReads) found, connection, command) ? ReplyTape.PARKED : null;
+    }
     if (found == null) {
       return null;
     }
     return new ReplyTape.Cursor((List<?>) ((CachedReply) found).shared());
+  }
+
+  /** A read of a key with a write in flight: parked if it is {@code GET key} behind a {@link SetRun} of the key. */
+  private boolean parkBehindSets(String namespace, byte[][] argv, int[] hashes, Object connection, Object command) {
+    if (!SetRun.isGet(argv)) {
+      return false;
+    }
+    SetRun run = inFlight.run(hashes[0]);
+    return run != null && run.parkGet(namespace, argv[1], connection, command, inFlight, versions);
+  }
+
+  /**
+   * Marks the next {@link #dispatch} of {@code command} on this thread as the resumption of a parked
+   * read (see {@link ParkedReads#settle}): it is answered with {@code answer} or, for
+   * {@link ParkedReads#NO_ANSWER}, sent to Redis, and not counted again. Call with nulls afterwards.
+   */
+  public void resume(Object command, Object answer) {
+    ThreadState thread = threads.get();
+    boolean starts = command != null;
+    if (starts != thread.resuming) {
+      thread.resuming = starts;
+      resuming.addAndGet(starts ? 1 : -1);
+    }
+    thread.resumedCommand = command;
+    thread.resumedAnswer = answer;
   }
 
   private void trackWrites(Object reply, WriteSet written) {
@@ -348,7 +392,7 @@ public final class RedisGateway {
       written.bump(versions);
       return;
     }
-    track(reply).addWrites(written);
+    track(reply).addWrites(written, null, null, 0);
   }
 
   private TrackedReply track(Object reply) {
@@ -356,6 +400,12 @@ public final class RedisGateway {
   }
 
   private static byte[][] argv(byte[] name, ByteBuffer encoded, int count) {
+    if (count == RedisHooks.ONE_RAW_ARGUMENT) {
+      ByteBuffer view = encoded.duplicate();
+      byte[] only = new byte[view.remaining()];
+      view.get(only);
+      return new byte[][] {name, only};
+    }
     byte[][] argv = new byte[count + 1][];
     argv[0] = name;
     ByteBuffer in = encoded == null ? ByteBuffer.allocate(0) : encoded.duplicate();
@@ -432,12 +482,13 @@ public final class RedisGateway {
     }
   }
 
-  /** The command that owns this reply object ended, however it ended. */
-  public void onCommandDone(Object reply) {
+  /**
+   * The command that owns this reply object ended, however it ended. Returns the reads parked behind
+   * it for the adapter to resume (see {@link ParkedReads#settle} and {@link #resume}), or null.
+   */
+  public Object[] onCommandDone(Object reply) {
     TrackedReply t = reply == null ? null : tracked.remove(reply);
-    if (t != null) {
-      t.done();
-    }
+    return t == null ? null : t.done();
   }
 
   public AgentErrors errors() {

@@ -8,6 +8,9 @@ import java.util.concurrent.atomic.AtomicReference;
  * agent. Parameters are client-neutral so advice can live in any class loader that sees this class.
  */
 public final class RedisHooks {
+  /** {@link #dispatch}'s {@code argCount} when {@code encodedArgs} is the command's only argument, unframed. */
+  public static final int ONE_RAW_ARGUMENT = -1;
+
   private static volatile RedisGateway gateway;
 
   private static final ClassValue<AtomicReference<Object>> CLIENT_SLOTS =
@@ -121,15 +124,19 @@ public final class RedisHooks {
   }
   // Per-command path (multiplexed clients: Lettuce). See RedisGateway#dispatch.
 
-  /** Returns a recorded reply to replay into the command's reply object instead of sending it, or null. */
-  public static ReplyTape.Cursor dispatch(String client, Object connection, Object reply, byte[] name,
-      java.nio.ByteBuffer encodedArgs, int argCount, boolean neverServe) {
+  /**
+   * Returns a recorded reply to replay into the command's reply object instead of sending it,
+   * {@link ReplyTape#PARKED} when the command must not be sent because it will be resumed later
+   * (see {@link #commandDone}), or null.
+   */
+  public static ReplyTape.Cursor dispatch(String client, Object connection, Object command, Object reply,
+      byte[] name, java.nio.ByteBuffer encodedArgs, int argCount, boolean neverServe) {
     RedisGateway g = gateway;
     if (g == null) {
       return null;
     }
     try {
-      return g.dispatch(client, connection, reply, name, encodedArgs, argCount, neverServe);
+      return g.dispatch(client, connection, command, reply, name, encodedArgs, argCount, neverServe);
     } catch (Throwable t) {
       g.errors().record("command dispatch", t);
       return null;
@@ -216,15 +223,35 @@ public final class RedisHooks {
     }
   }
 
-  public static void commandDone(Object reply) {
+  /**
+   * The command owning {@code reply} ended. Returns the reads parked behind it that can now go on,
+   * as {@code [answer, connection, command, answer, connection, command, ...]}, or null: the adapter
+   * dispatches each command again on its connection between {@code resume(command, answer)} and
+   * {@code resume(null, null)}, and that dispatch answers it or sends it to Redis.
+   */
+  public static Object[] commandDone(Object reply) {
+    RedisGateway g = gateway;
+    if (g == null) {
+      return null;
+    }
+    try {
+      return g.onCommandDone(reply);
+    } catch (Throwable t) {
+      g.errors().record("command end", t);
+      return null;
+    }
+  }
+
+  /** See {@link #commandDone}. */
+  public static void resume(Object command, Object answer) {
     RedisGateway g = gateway;
     if (g == null) {
       return;
     }
     try {
-      g.onCommandDone(reply);
+      g.resume(command, answer);
     } catch (Throwable t) {
-      g.errors().record("command end", t);
+      g.errors().record("resuming a parked read", t);
     }
   }
 }

@@ -26,6 +26,9 @@ public final class ReplyTape {
   public static final int OP_MAP = 7;
   public static final int OP_COMPLETE = 8;
 
+  /** Returned by a dispatch whose read was parked: skip sending it; it is answered later. */
+  public static final Cursor PARKED = new Cursor(List.of());
+
   private ReplyTape() {}
 
   /** Records one reply; {@link #finished()} once its top-level element is complete. */

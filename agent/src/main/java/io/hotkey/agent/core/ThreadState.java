@@ -32,11 +32,24 @@ final class ThreadState {
   private final WriteSet queuedInTransaction = new WriteSet();
   private Object transactionConnection;
 
+  /** A parked read being resumed on this thread (see {@link RedisGateway#resume}), until its dispatch takes it. */
+  Object resumedCommand;
+  Object resumedAnswer;
+  boolean resuming;
+
   ReadFill fill;
   Object fillArguments;
   boolean fillSent;
   Object fillReply;
   boolean fillReplied;
+
+  /** The resumption's dispatch took its answer; the resumption itself lasts until {@code resuming} is reset. */
+  Object takeResumedAnswer() {
+    Object answer = resumedAnswer;
+    resumedCommand = null;
+    resumedAnswer = null;
+    return answer;
+  }
 
   void addWrite(Object connection, int hash) {
     (connection == transactionConnection ? queuedInTransaction : pending).add(hash);

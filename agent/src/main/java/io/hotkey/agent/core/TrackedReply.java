@@ -2,8 +2,11 @@ package io.hotkey.agent.core;
 
 import io.hotkey.agent.cache.KeyVersions;
 import io.hotkey.agent.cache.NearCache;
+import io.hotkey.agent.cache.ParkedReads;
 import io.hotkey.agent.cache.ReadFill;
 import java.nio.ByteBuffer;
+import java.util.Arrays;
+import java.util.List;
 
 /**
  * What the agent waits for in one command's reply, for clients whose replies are decoded on another
@@ -19,8 +22,14 @@ final class TrackedReply {
   private final InFlightWrites inFlight;
   private final NearCache cache;
   private WriteSet writes;
+  /** The run this command is a member of when it is a plain SET of a hot key, and the value it sets. */
+  private SetRun setRun;
+  private int setMember;
+  private byte[] setValue;
   private ReadFill fill;
   private ReplyTape.Recorder recorder;
+  /** Reads parked behind this command, handed back when it ends (see {@link ParkedReads#settle}). */
+  private Object[] resumed;
 
   TrackedReply(KeyVersions versions, InFlightWrites inFlight, NearCache cache) {
     this.versions = versions;
@@ -28,30 +37,76 @@ final class TrackedReply {
     this.cache = cache;
   }
 
-  synchronized void addWrites(WriteSet added) {
+  /**
+   * @param setNamespace for a plain {@code SET key value} of a hot key ({@code setArgv}, whose one key
+   *     {@code added} holds), the connection's namespace: the SET joins or starts a {@link SetRun};
+   *     else null
+   */
+  synchronized void addWrites(WriteSet added, String setNamespace, byte[][] setArgv, int setHash) {
     if (writes == null) {
       writes = new WriteSet();
     }
     added.addTo(writes);
-    added.acquire(inFlight);
+    SetRun run = setNamespace == null ? null : inFlight.run(setHash);
+    int member = run == null ? 0 : run.join(setNamespace, setArgv[1]);
+    boolean alone = added.acquire(inFlight);
+    if (setNamespace != null && member == 0 && alone) {
+      run = SetRun.start(setNamespace, setArgv[1], setHash, versions);
+      inFlight.publish(run);
+      member = 1;
+    }
+    if (member > 0) {
+      setRun = run;
+      setMember = member;
+      setValue = setArgv[2];
+    }
   }
 
   synchronized void startFill(ReadFill fill, long maxBytes) {
     if (this.fill != null) {
       cache.abandon(this.fill);
+      settleParked(this.fill.parked(), ParkedReads.NO_ANSWER);
     }
     this.fill = fill;
     this.recorder = new ReplyTape.Recorder(maxBytes);
   }
 
   /** Any part of the reply arrived: the writes are applied; an error reply (a cluster redirection, say) may be retried elsewhere. */
-  private void replyStarted(boolean error) {
+  private void replyStarted(boolean error, ByteBuffer firstBytes) {
     if (writes == null) {
       return;
     }
     writes.bump(versions);
     if (!error) {
+      if (setRun != null) {
+        setDone(firstBytes);
+      }
       settleWrites(false);
+    }
+  }
+
+  private void setDone(ByteBuffer reply) {
+    addResumed(setRun.memberDone(setMember, setValue, reply, inFlight, versions, cache));
+    setRun = null;
+    setValue = null;
+  }
+
+  private void settleParked(ParkedReads parked, Object answer) {
+    addResumed(parked.settle(answer));
+  }
+
+  private void addResumed(Object[] more) {
+    if (more == null) {
+      return;
+    }
+    cache.countResumed(more);
+    if (resumed == null) {
+      resumed = more;
+    } else {
+      // the same command cannot both fill and write, but keep every parked read if it ever does
+      Object[] both = Arrays.copyOf(resumed, resumed.length + more.length);
+      System.arraycopy(more, 0, both, resumed.length, more.length);
+      resumed = both;
     }
   }
 
@@ -64,7 +119,7 @@ final class TrackedReply {
   }
 
   synchronized void onBulk(ByteBuffer bytes, boolean bigNumber) {
-    replyStarted(false);
+    replyStarted(false, bytes);
     if (recorder != null) {
       if (bigNumber) {
         recorder.bigNumber(bytes);
@@ -76,7 +131,7 @@ final class TrackedReply {
   }
 
   synchronized void onScalar(Object value) {
-    replyStarted(false);
+    replyStarted(false, null);
     if (recorder != null) {
       recorder.scalar(value, 16);
       afterRecord();
@@ -84,7 +139,7 @@ final class TrackedReply {
   }
 
   synchronized void onAggregate(int op, int count) {
-    replyStarted(false);
+    replyStarted(false, null);
     if (recorder != null) {
       recorder.aggregate(op, count);
       afterRecord();
@@ -92,7 +147,7 @@ final class TrackedReply {
   }
 
   synchronized void onError() {
-    replyStarted(true);
+    replyStarted(true, null);
     if (recorder != null) {
       recorder.fail();
       afterRecord();
@@ -102,26 +157,39 @@ final class TrackedReply {
   private void afterRecord() {
     if (recorder.failed()) {
       cache.abandon(fill);
+      settleParked(fill.parked(), ParkedReads.NO_ANSWER);
       fill = null;
       recorder = null;
     } else if (recorder.finished()) {
       ReadFill done = fill;
-      java.util.List<Object> tape = recorder.tape();
+      List<Object> tape = recorder.tape();
       fill = null;
       recorder = null;
       cache.complete(done, tape);
+      settleParked(done.parked(), tape);
     }
   }
 
-  /** The command ended (answered, failed, cancelled): nothing more will arrive for it. */
-  synchronized void done() {
+  /**
+   * The command ended (answered, failed, cancelled): nothing more will arrive for it. Returns the
+   * reads parked behind it, for the adapter to resume now that the command's own caller has its
+   * answer, or null.
+   */
+  synchronized Object[] done() {
     if (writes != null) {
       settleWrites(true);
     }
+    if (setRun != null) {
+      setDone(null);
+    }
     if (fill != null) {
       cache.abandon(fill);
+      settleParked(fill.parked(), ParkedReads.NO_ANSWER);
       fill = null;
       recorder = null;
     }
+    Object[] handedBack = resumed;
+    resumed = null;
+    return handedBack;
   }
 }

@@ -56,13 +56,16 @@ final class WriteSet {
     }
   }
 
-  void acquire(InFlightWrites inFlight) {
+  /** Returns whether these writes were the only ones in flight on their stripes. */
+  boolean acquire(InFlightWrites inFlight) {
+    boolean alone = !all;
     if (all) {
       inFlight.acquireAll();
     }
     for (int i = 0; i < count; i++) {
-      inFlight.acquire(hashes[i]);
+      alone &= inFlight.acquire(hashes[i]);
     }
+    return alone;
   }
 
   void release(InFlightWrites inFlight) {

@@ -17,10 +17,14 @@ import net.bytebuddy.implementation.bytecode.assign.Assigner;
  * On {@code RedisChannelHandler.dispatch(RedisCommand)}. The arguments are taken in their wire form
  * ({@code CommandArgs.encode}, the bytes Redis will see whatever the codec; the hook copies what it
  * keeps before the buffer goes back to the pool), so keys match the
- * other clients' and the command table applies unchanged. A hot read is answered by replaying the
+ * other clients' and the command table applies unchanged. A command whose only argument is a key
+ * passes just that key as its codec encodes it ({@code getFirstEncodedKey}), the same bytes without
+ * the framing, which is cheaper to produce and to read. A hot read is answered by replaying the
  * recorded decoder callbacks into this command's own {@code CommandOutput} (its codec builds the
  * caller's own objects) and completing the command; the method is then skipped. A callback that
- * throws fails the command exactly as the same reply from Redis would have.
+ * throws fails the command exactly as the same reply from Redis would have. A read parked behind a
+ * reply already on its way (see {@code RedisHooks.commandDone}) is skipped too, and returned as the
+ * dispatched command, which it still is: it completes when it is resumed.
  */
 public final class LettuceDispatchAdvice {
   private LettuceDispatchAdvice() {}
@@ -38,7 +42,12 @@ public final class LettuceDispatchAdvice {
     try {
       ByteBuffer encoded = null;
       int count = 0;
-      if (args != null) {
+      if (args != null && args.count() == 1) {
+        // the only argument is the key (GET key, HGETALL key...): the codec's bytes, no wire framing
+        encoded = args.getFirstEncodedKey();
+        count = RedisHooks.ONE_RAW_ARGUMENT;
+      }
+      if (args != null && encoded == null) {
         // Encoding borrows temporary buffers from the target's allocator. Netty's default unpooled
         // one hands out a direct buffer (malloc, cleaner) per key, and its pooled one, off Netty's
         // own threads, takes an arena lock: so a heap-only allocator, one per copy of Netty.
@@ -53,7 +62,7 @@ public final class LettuceDispatchAdvice {
         encoded = buffer.nioBuffer();
         count = args.count();
       }
-      tape = RedisHooks.dispatch("lettuce", connection, output, command.getType().getBytes(), encoded, count,
+      tape = RedisHooks.dispatch("lettuce", connection, command, output, command.getType().getBytes(), encoded, count,
           connection instanceof io.lettuce.core.pubsub.StatefulRedisPubSubConnection);
     } finally {
       if (buffer != null) {
@@ -62,6 +71,9 @@ public final class LettuceDispatchAdvice {
     }
     if (tape == null) {
       return null;
+    }
+    if (tape == ReplyTape.PARKED) {
+      return command;
     }
     try {
       while (tape.next()) {

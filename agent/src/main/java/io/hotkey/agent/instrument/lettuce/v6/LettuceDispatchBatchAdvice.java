@@ -27,7 +27,7 @@ public final class LettuceDispatchBatchAdvice {
         encoded = buffer.nioBuffer();
         count = args.count();
       }
-      RedisHooks.dispatch("lettuce", connection, command.getOutput(), command.getType().getBytes(), encoded, count,
+      RedisHooks.dispatch("lettuce", connection, command, command.getOutput(), command.getType().getBytes(), encoded, count,
           true);
     }
   }

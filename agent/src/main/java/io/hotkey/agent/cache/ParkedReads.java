@@ -1,0 +1,89 @@
+package io.hotkey.agent.cache;
+
+import java.util.Arrays;
+import java.util.function.IntFunction;
+
+/**
+ * Reads of a multiplexed client (Lettuce) that wait for a reply already on its way from Redis
+ * instead of sending their own request, without blocking a thread: each read is parked as the
+ * client's own (connection, command) pair, opaque here, and handed back to the adapter when its
+ * answer is known, with the answer to replay into it, or with {@link #NO_ANSWER} (then it goes to
+ * Redis, as it would have without the agent).
+ *
+ * <p>Whoever parks a read must have proved that the answer it will get is one Redis could give that
+ * read (see the callers); this class only keeps the queue and makes sure that a read is either
+ * parked before the queue is settled, and then handed back exactly once, or refused. Reads carry a
+ * mark, non-decreasing in parking order, so that a caller can hand back the oldest ones first.
+ */
+public final class ParkedReads {
+  /** Handed back instead of an answer: the parked reads must go to Redis. */
+  public static final Object NO_ANSWER = new Object();
+
+  /** Reads parked in one queue's life at most; beyond, they go to Redis rather than queue behind one slow reply. */
+  static final int MAX_PARKED = 4096;
+
+  private Object[] parked; // connection, command, ...
+  private int[] marks;
+  private int head;
+  private int size;
+  private boolean settled;
+
+  /** Parks a read; false once the queue is settled or full (then the read goes to Redis). */
+  public boolean park(Object connection, Object command) {
+    return park(connection, command, 0);
+  }
+
+  /** Parks a read with a mark no lower than any parked before it. */
+  public synchronized boolean park(Object connection, Object command, int mark) {
+    if (settled || size >= MAX_PARKED) {
+      return false;
+    }
+    if (parked == null) {
+      parked = new Object[16];
+      marks = new int[8];
+    } else if (size == marks.length) {
+      parked = Arrays.copyOf(parked, size * 4);
+      marks = Arrays.copyOf(marks, size * 2);
+    }
+    parked[2 * size] = connection;
+    parked[2 * size + 1] = command;
+    marks[size++] = mark;
+    return true;
+  }
+
+  /**
+   * Ends parking and hands back every read with {@code answer}, as
+   * {@code [answer, connection, command, answer, connection, command, ...]}, or null when none is
+   * parked; later calls return null.
+   *
+   * @param answer what to replay into the reads, or {@link #NO_ANSWER}
+   */
+  public synchronized Object[] settle(Object answer) {
+    if (settled) {
+      return null;
+    }
+    settled = true;
+    return handBack(Integer.MAX_VALUE, mark -> answer);
+  }
+
+  /** Hands back (in the format of {@link #settle}) the parked reads marked at most {@code mark}, each with its answer. */
+  public synchronized Object[] handBack(int mark, IntFunction<Object> answers) {
+    int end = head;
+    while (end < size && marks[end] <= mark) {
+      end++;
+    }
+    if (end == head) {
+      return null;
+    }
+    Object[] resumed = new Object[3 * (end - head)];
+    for (int i = head, o = 0; i < end; i++, o += 3) {
+      resumed[o] = answers.apply(marks[i]);
+      resumed[o + 1] = parked[2 * i];
+      resumed[o + 2] = parked[2 * i + 1];
+      parked[2 * i] = null;
+      parked[2 * i + 1] = null;
+    }
+    head = end;
+    return resumed;
+  }
+}

@@ -1,0 +1,314 @@
+package io.hotkey.agent.core;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.hotkey.agent.cache.KeyVersions;
+import io.hotkey.agent.cache.NearCache;
+import io.hotkey.agent.cache.ParkedReads;
+import io.hotkey.agent.detect.DetectorSettings;
+import io.hotkey.agent.detect.HotKeyDetector;
+import io.hotkey.config.Glob;
+import io.hotkey.config.KeyFilter;
+import java.io.ByteArrayOutputStream;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicLong;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Drives the gateway's per-command path the way the Lettuce adapter does: dispatch (answered,
+ * parked or sent), the decoder's reply events, the command's end, and the resumption of the reads
+ * parked behind it. Real detector, command table and cache; the events stand in for Redis' replies
+ * in the order one connection delivers them (the integration tests run the same against Redis).
+ */
+class MultiplexedGatewayTest {
+  private final AtomicLong clock = new AtomicLong();
+  private final Object connection = new Object();
+  private HotKeyDetector detector;
+  private HotKeyRegistry registry;
+  private NearCache cache;
+  private RedisGateway gateway;
+
+  @BeforeEach
+  void setUp() {
+    KeyVersions versions = new KeyVersions();
+    registry = new HotKeyRegistry(true, new KeyFilter(List.of(Glob.parse("*")), List.of()));
+    detector = new HotKeyDetector(DetectorSettings.of(Duration.ofSeconds(1), 50, 10, Duration.ofSeconds(10)),
+        clock::get, registry);
+    cache = new NearCache(1 << 20, 64 << 10, Duration.ofSeconds(30), versions);
+    gateway = new RedisGateway(detector, registry, cache, versions, new AgentErrors(0));
+  }
+
+  /** One command as the adapter sees it: its identity, its reply object, and its outcome at dispatch. */
+  private final class Command {
+    final Object reply = new Object();
+    final String[] argv;
+    ReplyTape.Cursor outcome;
+
+    Command(String... argv) {
+      this.argv = argv;
+    }
+
+    Command dispatch(Object conn) {
+      outcome = gateway.dispatch("lettuce", conn, this, reply, bytes(argv[0]), encode(argv), argv.length - 1, false);
+      return this;
+    }
+
+    boolean parked() {
+      return outcome == ReplyTape.PARKED;
+    }
+
+    boolean sent() {
+      return outcome == null;
+    }
+
+    /** Redis answers with a bulk string (null: nil) and the command completes; returns the reads resumed behind it. */
+    List<Command> answer(String bulk) {
+      gateway.onReplyBytes(reply, bulk == null ? null : ByteBuffer.wrap(bytes(bulk)), false);
+      return done();
+    }
+
+    List<Command> fail() {
+      gateway.onReplyError(reply);
+      return done();
+    }
+
+    /** What the done advice does: every parked read is dispatched again between resume calls. */
+    List<Command> done() {
+      Object[] resumed = gateway.onCommandDone(reply);
+      List<Command> out = new ArrayList<>();
+      for (int i = 0; resumed != null && i < resumed.length; i += 3) {
+        Command parked = (Command) resumed[i + 2];
+        gateway.resume(parked, resumed[i]);
+        try {
+          parked.dispatch(resumed[i + 1]);
+        } finally {
+          gateway.resume(null, null);
+        }
+        out.add(parked);
+      }
+      return out;
+    }
+
+    /** The bulk string a local answer replays, or null if it was not answered locally. */
+    String answered() {
+      if (outcome == null || outcome == ReplyTape.PARKED) {
+        return null;
+      }
+      assertTrue(outcome.next());
+      assertEquals(ReplyTape.OP_BULK, outcome.op());
+      ByteBuffer value = outcome.bytes();
+      byte[] copy = new byte[value.remaining()];
+      value.get(copy);
+      return new String(copy, StandardCharsets.UTF_8);
+    }
+  }
+
+  private static byte[] bytes(String s) {
+    return s.getBytes(StandardCharsets.UTF_8);
+  }
+
+  private static ByteBuffer encode(String[] argv) {
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    for (int i = 1; i < argv.length; i++) {
+      byte[] arg = bytes(argv[i]);
+      out.writeBytes(bytes("$" + arg.length + "\r\n"));
+      out.writeBytes(arg);
+      out.writeBytes(bytes("\r\n"));
+    }
+    return ByteBuffer.wrap(out.toByteArray());
+  }
+
+  private void makeHot(String key) {
+    for (int i = 0; i < 200; i++) {
+      new Command("GET", key).dispatch(connection).answer("v0");
+    }
+    for (int i = 0; i < 12; i++) {
+      clock.addAndGet(100_000_000L);
+      detector.tick();
+    }
+    assertTrue(registry.hotKeyNames().contains(key), "expected " + key + " hot: " + registry.hotKeyNames());
+  }
+
+  @Test
+  void aGetSentBehindASetOfAHotKeyWaitsForItAndIsAnsweredWithItsValue() {
+    makeHot("hot");
+    Command set = new Command("SET", "hot", "v1").dispatch(connection);
+    Command get = new Command("GET", "hot").dispatch(connection);
+    assertTrue(set.sent());
+    assertTrue(get.parked(), "the GET must neither be answered from the old entry nor sent");
+    long reads = gateway.reads();
+
+    List<Command> resumed = set.answer("OK");
+
+    assertEquals(List.of(get), resumed);
+    assertEquals("v1", get.answered());
+    assertEquals(reads, gateway.reads(), "a resumed read is not counted twice");
+  }
+
+  @Test
+  void theValueASetWroteIsServedAfterItsReplyWithoutAFill() {
+    makeHot("hot");
+    new Command("SET", "hot", "v1").dispatch(connection).answer("OK");
+    assertEquals("v1", new Command("GET", "hot").dispatch(connection).answered());
+  }
+
+  @Test
+  void readsBehindSeveralSetsGetTheValueOfTheLastOneAnswered() {
+    makeHot("hot");
+    Command first = new Command("SET", "hot", "v1").dispatch(connection);
+    Command second = new Command("SET", "hot", "v2").dispatch(connection);
+    Command get = new Command("GET", "hot").dispatch(connection);
+    assertTrue(get.parked());
+
+    assertEquals(List.of(), first.answer("OK"), "the GET was sent after both SETs");
+    assertEquals(List.of(get), second.answer("OK"));
+    assertEquals("v2", get.answered());
+    assertEquals("v2", new Command("GET", "hot").dispatch(connection).answered());
+  }
+
+  @Test
+  void aPipelineOfSetsAndGetsReadsEachSetsOwnValueInOrder() {
+    makeHot("hot");
+    List<Command> sets = new ArrayList<>();
+    List<Command> gets = new ArrayList<>();
+    for (int i = 1; i <= 5; i++) {
+      sets.add(new Command("SET", "hot", "v" + i).dispatch(connection));
+      gets.add(new Command("GET", "hot").dispatch(connection));
+    }
+    for (int i = 0; i < 5; i++) {
+      assertTrue(gets.get(i).parked(), "GET " + (i + 1));
+      assertEquals(List.of(gets.get(i)), sets.get(i).answer("OK"),
+          "a GET goes on as soon as the SETs sent before it are answered, not later ones");
+      assertEquals("v" + (i + 1), gets.get(i).answered(), "Redis would answer GET " + (i + 1) + " after SET " + (i + 1));
+    }
+  }
+
+  @Test
+  void aGetParkedBehindSetsAnsweredOutOfSendingOrderGetsTheLastAnswered() {
+    makeHot("hot");
+    // two threads' SETs may reach the socket in another order than they passed the hook; Redis'
+    // answers on the connection give the order it applied them in
+    Command first = new Command("SET", "hot", "v1").dispatch(connection);
+    Command second = new Command("SET", "hot", "v2").dispatch(connection);
+    Command get = new Command("GET", "hot").dispatch(connection);
+    assertEquals(List.of(), second.answer("OK"));
+    assertEquals(List.of(get), first.answer("OK"));
+    assertEquals("v1", get.answered());
+    assertEquals("v1", new Command("GET", "hot").dispatch(connection).answered());
+  }
+
+  @Test
+  void aGetIsNotParkedBehindAnotherWriteOrOnAnotherConnection() {
+    makeHot("hot");
+    Command set = new Command("SET", "hot", "v1").dispatch(connection);
+    assertTrue(new Command("GET", "hot").dispatch(new Object()).sent(), "another connection is not ordered");
+    assertTrue(new Command("GET", "other").dispatch(connection).sent());
+    Command incr = new Command("APPEND", "hot", "x").dispatch(connection);
+    assertTrue(new Command("GET", "hot").dispatch(connection).sent(), "the value after APPEND is not known");
+    assertEquals(List.of(), set.answer("OK"));
+    incr.answer(null);
+    assertTrue(new Command("GET", "hot").dispatch(connection).sent(), "the run saw another write: nothing stored");
+  }
+
+  @Test
+  void aWriteThatReturnedWhileTheSetWasInFlightStopsParkingAndStoring() {
+    makeHot("hot");
+    Command set = new Command("SET", "hot", "v1").dispatch(connection);
+    // another connection's DEL returned: Redis may have applied it after the SET, so the GET must go and see
+    new Command("DEL", "hot").dispatch(new Object()).answer(null);
+    assertTrue(new Command("GET", "hot").dispatch(connection).sent());
+    set.answer("OK");
+    assertTrue(new Command("GET", "hot").dispatch(connection).sent(), "the value after the run is not known");
+  }
+
+  @Test
+  void aSetThatIsNotAnsweredOkSendsTheParkedReadsToRedis() {
+    makeHot("hot");
+    Command set = new Command("SET", "hot", "v1").dispatch(connection);
+    Command get = new Command("GET", "hot").dispatch(connection);
+    assertTrue(get.parked());
+
+    assertEquals(List.of(get), set.fail());
+    assertTrue(get.sent(), "resumed without an answer: the read goes to Redis");
+    assertTrue(new Command("GET", "hot").dispatch(connection).sent());
+  }
+
+  @Test
+  void aSetWithOptionsIsAnOrdinaryWrite() {
+    makeHot("hot");
+    Command set = new Command("SET", "hot", "v1", "EX", "100").dispatch(connection);
+    assertTrue(new Command("GET", "hot").dispatch(connection).sent());
+    set.answer("OK");
+    assertTrue(new Command("GET", "hot").dispatch(connection).sent(), "expiring values are not stored");
+  }
+
+  @Test
+  void readsThatMissWhileAFillRunsWaitForItsReply() {
+    makeHot("hot");
+    Command fill = new Command("GET", "hot").dispatch(connection);
+    assertTrue(fill.sent());
+    Command waiting = new Command("GET", "hot").dispatch(connection);
+    Command fromAnotherConnection = new Command("GET", "hot").dispatch(new Object());
+    assertTrue(waiting.parked());
+    assertTrue(fromAnotherConnection.sent(), "another connection has entries of its own");
+
+    assertEquals(List.of(waiting), fill.answer("v9"));
+    assertEquals("v9", waiting.answered());
+    assertEquals("v9", new Command("GET", "hot").dispatch(connection).answered());
+  }
+
+  @Test
+  void aReadDoesNotWaitForAFillThatAWriteOvertook() {
+    makeHot("hot");
+    Command fill = new Command("GET", "hot").dispatch(connection);
+    new Command("DEL", "hot").dispatch(connection).answer(null);
+    assertTrue(new Command("GET", "hot").dispatch(connection).sent(),
+        "the fill may carry the value before the DEL that returned");
+    fill.answer("v9");
+  }
+
+  @Test
+  void readsParkedOnAFailedFillGoToRedis() {
+    makeHot("hot");
+    Command fill = new Command("GET", "hot").dispatch(connection);
+    Command waiting = new Command("GET", "hot").dispatch(connection);
+    assertTrue(waiting.parked());
+    assertEquals(List.of(waiting), fill.done());
+    assertTrue(waiting.sent());
+  }
+
+  @Test
+  void aParkedReadIsCountedAsAHitOnceAnswered() {
+    makeHot("hot");
+    Command set = new Command("SET", "hot", "v1").dispatch(connection);
+    Command get = new Command("GET", "hot").dispatch(connection);
+    long hits = cache.hits();
+    set.answer("OK");
+    assertEquals(hits + 1, cache.hits());
+    assertNotNull(get.outcome);
+  }
+
+  @Test
+  void settlingTwiceHandsTheParkedReadsBackOnce() {
+    ParkedReads parked = new ParkedReads();
+    Object conn = new Object();
+    Object command = new Object();
+    assertTrue(parked.park(conn, command));
+    Object[] resumed = parked.settle("answer");
+    assertArrayEquals(new Object[] {"answer", conn, command}, resumed);
+    assertTrue(parked.handBack(Integer.MAX_VALUE, mark -> "late") == null);
+    assertSame(null, parked.settle("again"));
+    assertTrue(!parked.park(conn, command), "no read parks after the reply ended");
+    assertNull(new ParkedReads().settle("nothing parked"));
+  }
+}
