@@ -51,6 +51,7 @@ public final class LettuceScenarioApp {
 
     public static void main(String[] args) throws Exception {
         Map<String, String> a = Child.parseArgs(args);
+        result("java.version", System.getProperty("java.version"));
         int n = Integer.parseInt(a.getOrDefault("n", "1000"));
         switch (a.get("scenario")) {
             case "serve":
