@@ -13,16 +13,17 @@ import org.junit.jupiter.params.provider.MethodSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * Lettuce 6.x and 7.x: detection; reads of hot keys through sync, async and reactive APIs with String
- * and byte[] codecs answered without Redis (commandstats), values equal to Redis'; MULTI/EXEC and manual
- * flushing untouched; writes invalidate; a returned write is seen by every thread (serving and
- * read-your-writes on JDK 17 and, for Lettuce 7, JDK 25); an internal agent failure never reaches the
- * application; RedisClusterClient on a real 3-master cluster.
+ * Lettuce 6.x and 7.x: detection; reads of hot keys through sync, async and reactive APIs with String,
+ * byte[] and an application's own JSON codec answered without Redis (commandstats), values equal to Redis',
+ * no result object shared; MULTI/EXEC and manual flushing untouched; writes invalidate; a returned write is
+ * seen by every thread (serving and read-your-writes on JDK 17 and, for Lettuce 7, JDK 25); an internal
+ * agent failure never reaches the application; RedisClusterClient on a real 3-master cluster.
  */
 class LettuceIT extends RedisTestBase {
     static final int N = 300;
     static final List<String> READS = List.of("get", "hgetall", "lrange");
-    static final List<String> HOT_KEYS = List.of("lt:str", "lt:hash", "lt:list");
+    static final List<String> HOT_KEYS =
+            List.of("lt:str", "lt:hash", "lt:list", "lt:json", "lt:json:hash", "lt:json:list");
     static RedisCluster cluster;
 
     /** Lettuce 6 and 7 on JDK 17, and Lettuce 7 on JDK 25. */
@@ -66,10 +67,13 @@ class LettuceIT extends RedisTestBase {
         ran(c, jdk);
         long reads = c.resultLong("serve.reads");
         long reached = snaps.calls(READS, "serve", "serve-done");
+        long jsonReads = c.resultLong("json.reads");
+        long jsonReached = snaps.calls(READS, "json", "json-done");
         long untouched = snaps.calls("get", "untouched", "untouched-done");
         System.out.println("[it] lettuce " + version + " on " + jdk + ": " + reached + " of " + reads
-                + " reads reached Redis; " + untouched + " GETs in MULTI/manual flush reached Redis; jmx hits="
-                + c.result("serve.jmx.CacheHits"));
+                + " reads reached Redis; JSON codec: " + jsonReached + " of " + jsonReads + " reads reached Redis, "
+                + c.result("json.decodes") + " values decoded for " + c.result("json.products") + " products returned; "
+                + untouched + " GETs in MULTI/manual flush reached Redis; jmx hits=" + c.result("serve.jmx.CacheHits"));
         Check.all(c, "lettuce serve",
                 () -> assertTrue(c.agentActiveLine(), () -> "no active line"),
                 () -> assertTrue(c.stderrContains("lettuce-6+"), () -> "lettuce instrumentation not listed"),
@@ -80,6 +84,17 @@ class LettuceIT extends RedisTestBase {
                         + c.result("serve.examples")),
                 () -> assertEquals(0, c.resultLong("serve.sharedObjects"), () -> "a result object was shared"),
                 () -> assertTrue(reached < reads / 20, () -> reached + " of " + reads + " reads reached Redis"),
+                () -> assertEquals("true", c.result("json.truthIsWhatWasWritten"),
+                        () -> "the JSON values Redis returns (in MULTI) are not the products written"),
+                () -> assertEquals(0, c.resultLong("json.mismatches"), () -> "JSON codec: decoded values differ from "
+                        + "Redis': " + c.result("json.examples")),
+                () -> assertEquals(0, c.resultLong("json.sharedObjects"),
+                        () -> "JSON codec: a result object (map, list, product or its tags) was shared"),
+                () -> assertTrue(c.resultLong("json.decodes") >= c.resultLong("json.products"),
+                        () -> "JSON codec: " + c.result("json.decodes") + " decodes for " + c.result("json.products")
+                                + " products: results not built by the application's codec"),
+                () -> assertTrue(jsonReached < jsonReads / 20,
+                        () -> "JSON codec: " + jsonReached + " of " + jsonReads + " reads reached Redis"),
                 () -> assertEquals(c.resultLong("untouched.gets"), untouched,
                         () -> "GETs inside MULTI / with manual flushing must all reach Redis"),
                 () -> assertEquals(0, c.resultLong("final.mismatches"),
@@ -121,6 +136,7 @@ class LettuceIT extends RedisTestBase {
         ran(c);
         Check.all(c, "lettuce failure isolation",
                 () -> assertEquals(0, c.resultLong("serve.mismatches"), () -> c.result("serve.examples")),
+                () -> assertEquals(0, c.resultLong("json.mismatches"), () -> c.result("json.examples")),
                 () -> assertEquals(0, c.resultLong("final.mismatches"), () -> c.result("final.examples")),
                 () -> assertTrue(c.stderrContains("internal error"), () -> "no internal error line"),
                 () -> assertTrue(Long.parseLong(c.result("serve.jmx.AgentErrors")) > 0, () -> "no agent errors"));
