@@ -36,7 +36,8 @@ import java.util.function.Supplier;
  * Scenario app on Lettuce 6.x/7.x (compiled against 7.7, using API common to both); String, byte[] and an
  * application's own JSON codec ({@link ProductJsonCodec}).
  *
- * <p>Usage: {@code --scenario serve|ryw|cluster --redis host:port | --nodes h:p,h:p,h:p [--n N] [--millis M]}.
+ * <p>Usage: {@code --scenario serve|ryw|cluster|compat --redis host:port | --nodes h:p,h:p,h:p [--n N] [--millis M]}.
+ * The {@code compat} scenario uses only API that Lettuce 5.3 shares with 6 and 7 (it also runs on 5.x).
  */
 public final class LettuceScenarioApp {
     static final String STR = "lt:str";
@@ -78,6 +79,9 @@ public final class LettuceScenarioApp {
                 break;
             case "cluster":
                 cluster(a.get("nodes"), n);
+                break;
+            case "compat":
+                compat(a.get("redis"), n);
                 break;
             default:
                 throw new IllegalArgumentException("unknown scenario " + a.get("scenario"));
@@ -348,6 +352,64 @@ public final class LettuceScenarioApp {
         js.get(JSON);
         js.hgetall(JSON_HASH);
         js.lrange(JSON_LIST, 0, -1);
+    }
+
+    // ---------------------------------------------------------------------------------------------
+    // compat: only API that Lettuce 5.3 shares with 6.x and 7.x. Reads of the same keys at a hot rate through
+    // sync, async and reactive, String and JSON codecs; then writes by every API, MULTI/EXEC and manual
+    // flushing, each read back at once. No warm-up through JMX (on 5.x no key ever becomes hot).
+
+    static void compat(String address, int n) throws Exception {
+        RedisClient client = RedisClient.create(uri(address));
+        try (StatefulRedisConnection<String, String> conn = client.connect();
+             StatefulRedisConnection<String, Product> json = client.connect(new ProductJsonCodec())) {
+            RedisCommands<String, String> s = conn.sync();
+            RedisAsyncCommands<String, String> as = conn.async();
+            RedisReactiveCommands<String, String> rx = conn.reactive();
+            RedisCommands<String, Product> js = json.sync();
+            RedisAsyncCommands<String, Product> jas = json.async();
+            writeValues(s, js);
+            Mismatches m = new Mismatches();
+            sync("compat");
+            for (int i = 0; i < n; i++) {
+                checkStringReads(m, s, as, rx);
+                m.check("async lrange", LIST_VALUE, as.lrange(LIST, 0, -1).get(5, TimeUnit.SECONDS));
+                m.check("reactive lrange", LIST_VALUE, rx.lrange(LIST, 0, -1).collectList().block());
+                m.checkDecoded("json sync get", P1, js.get(JSON));
+                m.checkDecoded("json async lrange", List.of(P1, P2, P3),
+                        jas.lrange(JSON_LIST, 0, -1).get(5, TimeUnit.SECONDS));
+            }
+            sync("compat-done");
+            result("compat.reads", 8L * n);
+            result("compat.gets", 4L * n);
+            s.set(STR, "v2");
+            m.check("after sync set", "v2", rx.get(STR).block());
+            as.set(STR, "v3").get(5, TimeUnit.SECONDS);
+            m.check("after async set", "v3", s.get(STR));
+            rx.set(STR, "v4").block();
+            m.check("after reactive set", "v4", as.get(STR).get(5, TimeUnit.SECONDS));
+            s.multi();
+            s.set(STR, "v5");
+            s.exec();
+            m.check("after multi set", "v5", s.get(STR));
+            jas.set(JSON, P2).get(5, TimeUnit.SECONDS);
+            m.checkDecoded("after json async set", P2, js.get(JSON));
+            try (StatefulRedisConnection<String, String> manual = client.connect()) {
+                manual.setAutoFlushCommands(false);
+                RedisFuture<String> set = manual.async().set(STR, "v6");
+                RedisFuture<String> get = manual.async().get(STR);
+                manual.flushCommands();
+                set.get(5, TimeUnit.SECONDS);
+                m.check("manual flush get after set", "v6", get.get(5, TimeUnit.SECONDS));
+            }
+            m.check("after manual flush set", "v6", as.get(STR).get(5, TimeUnit.SECONDS));
+            result("compat.mismatches", m.count.get());
+            result("compat.examples", m.examples);
+            result("compat.sharedObjects", m.sharedObjects);
+            Child.reportJmx("compat");
+        } finally {
+            client.shutdown();
+        }
     }
 
     // ---------------------------------------------------------------------------------------------
