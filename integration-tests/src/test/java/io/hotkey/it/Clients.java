@@ -20,6 +20,8 @@ public final class Clients {
     public static final List<String> MODERN = List.of(JEDIS_4, JEDIS_5, JEDIS_6, JEDIS_7, JEDIS_8);
     public static final List<String> ALL = List.of(JEDIS_3, JEDIS_4, JEDIS_5, JEDIS_6, JEDIS_7, JEDIS_8);
 
+    /** Not instrumented (the agent's Lettuce hook needs 6.0+): Lettuce5IT shows that it runs unchanged. */
+    public static final String LETTUCE_5 = "5.3.7.RELEASE";
     public static final String LETTUCE_6 = "6.8.1.RELEASE";
     public static final String LETTUCE_7 = "7.7.0.RELEASE";
     public static final List<String> LETTUCE = List.of(LETTUCE_6, LETTUCE_7);

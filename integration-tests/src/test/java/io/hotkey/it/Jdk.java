@@ -11,6 +11,11 @@ public enum Jdk {
         return this == JDK17 ? ItConfig.jdk17() : ItConfig.jdk25();
     }
 
+    /** The major version {@code java.version} starts with. */
+    public String major() {
+        return this == JDK17 ? "17" : "25";
+    }
+
     public Path java() {
         Path java = home().resolve("bin/java");
         if (!Files.isExecutable(java)) {

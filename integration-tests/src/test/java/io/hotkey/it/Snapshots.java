@@ -48,4 +48,10 @@ public final class Snapshots implements AgentJvm.SyncHandler {
     public long calls(String command, String from, String to) {
         return delta(from, to).calls(command);
     }
+
+    /** Calls of all of {@code commands} together that reached Redis between two SYNC points. */
+    public long calls(java.util.List<String> commands, String from, String to) {
+        CommandStats d = delta(from, to);
+        return commands.stream().mapToLong(d::calls).sum();
+    }
 }
