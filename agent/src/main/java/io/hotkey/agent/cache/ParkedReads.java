@@ -19,7 +19,7 @@ public final class ParkedReads {
   /** Handed back instead of an answer: the parked reads must go to Redis. */
   public static final Object NO_ANSWER = new Object();
 
-  /** Reads parked in one queue's life at most; beyond, they go to Redis rather than queue behind one slow reply. */
+  /** Reads waiting in one queue at most; beyond, they go to Redis rather than queue behind one slow reply. */
   static final int MAX_PARKED = 4096;
 
   private Object[] parked; // connection, command, ...
@@ -35,15 +35,25 @@ public final class ParkedReads {
 
   /** Parks a read with a mark no lower than any parked before it. */
   public synchronized boolean park(Object connection, Object command, int mark) {
-    if (settled || size >= MAX_PARKED) {
+    if (settled || size - head >= MAX_PARKED) {
       return false;
     }
     if (parked == null) {
       parked = new Object[16];
       marks = new int[8];
     } else if (size == marks.length) {
-      parked = Arrays.copyOf(parked, size * 4);
-      marks = Arrays.copyOf(marks, size * 2);
+      if (head > 0) {
+        // the handed-back front is free: slide the waiting reads down instead of growing
+        System.arraycopy(parked, 2 * head, parked, 0, 2 * (size - head));
+        System.arraycopy(marks, head, marks, 0, size - head);
+        Arrays.fill(parked, 2 * (size - head), 2 * size, null);
+        size -= head;
+        head = 0;
+      }
+      if (size == marks.length) {
+        parked = Arrays.copyOf(parked, size * 4);
+        marks = Arrays.copyOf(marks, size * 2);
+      }
     }
     parked[2 * size] = connection;
     parked[2 * size + 1] = command;

@@ -5,11 +5,10 @@ import java.util.concurrent.atomic.AtomicIntegerArray;
 import java.util.concurrent.atomic.AtomicReferenceArray;
 
 /**
- * Writes sent on a multiplexed connection whose reply has not started yet. Redis answers a
- * connection's commands in order, so a read sent after such a write must see it: while any write to
- * a key is in flight, reads of that key are not answered from the local entry (they go to Redis,
- * behind the write, or wait behind a {@link SetRun} of the key). Striped by key hash like
- * {@code KeyVersions}: a shared stripe only costs a local miss.
+ * Writes sent on multiplexed connections (by any thread) whose reply has not started yet, counted
+ * per stripe of key hashes like {@code KeyVersions}. A write to every key (FLUSHALL...) in flight
+ * stops all local answers; per key, a thread's own writes stop its own reads ({@link ThreadWrites}),
+ * and these counts tell a {@link SetRun} whether its members are the only writes to the key in flight.
  */
 final class InFlightWrites {
   private static final int STRIPES = 1 << 14;
@@ -37,16 +36,9 @@ final class InFlightWrites {
     all.decrementAndGet();
   }
 
-  boolean blocks(int[] hashes) {
-    if (all.get() > 0) {
-      return true;
-    }
-    for (int hash : hashes) {
-      if (stripes.get(hash & MASK) > 0) {
-        return true;
-      }
-    }
-    return false;
+  /** Whether a write to every key is in flight. */
+  boolean blocksEverything() {
+    return all.get() > 0;
   }
 
   /** Whether exactly {@code writes} writes are in flight on the stripe of {@code hash}, and no write to every key. */

@@ -260,13 +260,6 @@ public final class RedisGateway {
    */
   public ReplyTape.Cursor dispatch(String client, Object connection, Object command, Object reply, byte[] name,
       ByteBuffer encodedArgs, int argCount, boolean neverServe) {
-    if (resuming.get() > 0) {
-      ThreadState thread = threads.get();
-      if (thread.resumedCommand == command && command != null) {
-        Object answer = thread.takeResumedAnswer();
-        return answer == ParkedReads.NO_ANSWER ? null : new ReplyTape.Cursor((List<?>) answer);
-      }
-    }
     byte[][] argv;
     CommandSpec spec;
     CommandSpec.Kind kind;
@@ -305,7 +298,8 @@ public final class RedisGateway {
         } else if (reply != null && cache != null && !neverServe && SetRun.isPlainSet(argv)
             && hotKeys.isServable(argv[1], hashes[0])) {
           String namespace = state.servableNamespace(client, null);
-          track(reply).addWrites(written, namespace, namespace == null ? null : argv, hashes[0]);
+          track(reply).addWrites(written, threads.get().writesInFlight, namespace, namespace == null ? null : argv,
+              hashes[0]);
         } else {
           trackWrites(reply, written);
         }
@@ -336,12 +330,13 @@ public final class RedisGateway {
       }
       keyPositions |= index < 64 ? 1L << index : 0;
     }
-    state = state != null ? state : connectionState(threads.get(), connection);
+    ThreadState thread = threads.get();
+    state = state != null ? state : connectionState(thread, connection);
     String namespace = state.servableNamespace(client, null);
     if (namespace == null) {
       return null;
     }
-    if (inFlight.blocks(hashes)) {
+    if (inFlight.blocksEverything() || thread.writesInFlight.blocks(hashes)) {
       return parkBehindSets(namespace, argv, hashes, connection, command) ? ReplyTape.PARKED : null;
     }
     Object found = cache.lookupNoWait(new CacheKey(namespace, argv, keyPositions, hashes), hashes);
@@ -358,7 +353,10 @@ public final class RedisGateway {
     return new ReplyTape.Cursor((List<?>) ((CachedReply) found).shared());
   }
 
-  /** A read of a key with a write in flight: parked if it is {@code GET key} behind a {@link SetRun} of the key. */
+  /**
+   * A read that must see a write in flight (its own thread's, or one to every key): parked if it is
+   * {@code GET key} behind a {@link SetRun} of the key, else sent.
+   */
   private boolean parkBehindSets(String namespace, byte[][] argv, int[] hashes, Object connection, Object command) {
     if (!SetRun.isGet(argv)) {
       return false;
@@ -368,8 +366,25 @@ public final class RedisGateway {
   }
 
   /**
-   * Marks the next {@link #dispatch} of {@code command} on this thread as the resumption of a parked
-   * read (see {@link ParkedReads#settle}): it is answered with {@code answer} or, for
+   * If {@code command} is being resumed on this thread (see {@link #resume}), returns what to do with
+   * it: the answer to replay, or {@link ReplyTape#SEND} to send it to Redis; else null, and the
+   * command is dispatched as new.
+   */
+  public ReplyTape.Cursor resumption(Object command) {
+    if (resuming.get() == 0) {
+      return null;
+    }
+    ThreadState thread = threads.get();
+    if (thread.resumedCommand != command || command == null) {
+      return null;
+    }
+    Object answer = thread.takeResumedAnswer();
+    return answer == ParkedReads.NO_ANSWER ? ReplyTape.SEND : new ReplyTape.Cursor((List<?>) answer);
+  }
+
+  /**
+   * Marks the next dispatch of {@code command} on this thread as the resumption of a parked read
+   * (see {@link ParkedReads#settle}): it is answered with {@code answer} or, for
    * {@link ParkedReads#NO_ANSWER}, sent to Redis, and not counted again. Call with nulls afterwards.
    */
   public void resume(Object command, Object answer) {
@@ -392,7 +407,7 @@ public final class RedisGateway {
       written.bump(versions);
       return;
     }
-    track(reply).addWrites(written, null, null, 0);
+    track(reply).addWrites(written, threads.get().writesInFlight, null, null, 0);
   }
 
   private TrackedReply track(Object reply) {

@@ -242,6 +242,23 @@ public final class RedisHooks {
     }
   }
 
+  /**
+   * Checked first by a dispatch: for a parked read being resumed (see {@link #commandDone}), the
+   * answer to replay or {@link ReplyTape#SEND}; null for any other command.
+   */
+  public static ReplyTape.Cursor resumption(Object command) {
+    RedisGateway g = gateway;
+    if (g == null) {
+      return null;
+    }
+    try {
+      return g.resumption(command);
+    } catch (Throwable t) {
+      g.errors().record("resuming a parked read", t);
+      return ReplyTape.SEND;
+    }
+  }
+
   /** See {@link #commandDone}. */
   public static void resume(Object command, Object answer) {
     RedisGateway g = gateway;

@@ -29,6 +29,9 @@ public final class ReplyTape {
   /** Returned by a dispatch whose read was parked: skip sending it; it is answered later. */
   public static final Cursor PARKED = new Cursor(List.of());
 
+  /** Returned for a resumed read that has no answer: send it to Redis. */
+  public static final Cursor SEND = new Cursor(List.of());
+
   private ReplyTape() {}
 
   /** Records one reply; {@link #finished()} once its top-level element is complete. */

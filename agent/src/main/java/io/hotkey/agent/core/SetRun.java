@@ -18,18 +18,20 @@ import java.util.Collections;
  * the cache TTL bounds anyway). Two things are done with it:
  *
  * <ul>
- *   <li>{@code GET key} sent on the same connection while the run is in flight is parked behind the
- *       members sent before it, instead of going to Redis behind them, and answered once they are
- *       all answered: with the value of the one among them Redis answered last. Allowed only while
+ *   <li>{@code GET key} that must see a member (sent by the same thread, see {@link ThreadWrites}) on
+ *       the same connection is parked behind the members sent before it, instead of going to Redis
+ *       behind them, and answered once they are all answered: with the value of the one among them
+ *       Redis answered last. Allowed only while
  *       every write in flight on the stripe is a member and every invalidation the stripe saw since
  *       the run started is a member's: then every write the GET must observe (those completed before
  *       it, and those sent before it on its connection) is one of those members, and no write sent
  *       after it on its connection can be in the answer.</li>
- *   <li>When the last member is answered, the value is stored as the local entry of
- *       {@code GET key}, under a stamp taken after the members' own invalidations, if those are the
- *       only ones the stripe saw since the run started. Any other write is applied either before
- *       that check (then nothing is stored) or after it (then its invalidation kills the entry),
- *       because every client path invalidates a key only after Redis has applied the write.</li>
+ *   <li>Each time a member is answered {@code OK}, its value is stored as the local entry of
+ *       {@code GET key}, under a stamp taken after its own invalidation, if the members' are the
+ *       only invalidations the stripe saw since the run started. Any other write is applied either
+ *       before that check (then nothing is stored) or after it (then its invalidation kills the
+ *       entry), because every client path invalidates a key only after Redis has applied the write;
+ *       so does the next member's answer.</li>
  * </ul>
  *
  * A hot key written often would otherwise lose its entry at each write and send every read to
@@ -109,20 +111,22 @@ final class SetRun {
       KeyVersions versions, NearCache cache) {
     answerOrder[member] = ++answered;
     values[member] = reply != null && OK.equals(reply) ? value : null;
+    if (values[member] != null) {
+      // answered last, so applied last: its value is the key's value now
+      long[] now = versions.stamp(hashes);
+      if (now[0] == startStamp[0] && now[1] == startStamp[1] + answered) {
+        cache.putWritten(new CacheKey(namespace, new byte[][] {GET, key}, 1L << 1, hashes),
+            Collections.singletonList(value), hashes, now);
+      }
+    }
     while (prefix < joined && answerOrder[prefix + 1] != 0) {
       prefix++;
     }
-    Object[] resumed = parked.handBack(prefix, this::valueAfter);
     if (answered == joined) {
       closed = true;
       inFlight.unpublish(this);
-      Object last = valueAfter(joined);
-      long[] now = versions.stamp(hashes);
-      if (last != ParkedReads.NO_ANSWER && now[0] == startStamp[0] && now[1] == startStamp[1] + answered) {
-        cache.putWritten(new CacheKey(namespace, new byte[][] {GET, key}, 1L << 1, hashes), last, hashes, now);
-      }
     }
-    return resumed;
+    return parked.handBack(prefix, this::valueAfter);
   }
 
   /** The reply of {@code GET key} once members 1..{@code members} are answered: the value of the one answered last. */

@@ -34,6 +34,8 @@ final class ThreadState {
 
   /** A parked read being resumed on this thread (see {@link RedisGateway#resume}), until its dispatch takes it. */
   Object resumedCommand;
+  /** This thread's writes in flight on multiplexed connections. */
+  final ThreadWrites writesInFlight = new ThreadWrites();
   Object resumedAnswer;
   boolean resuming;
 

@@ -22,6 +22,8 @@ final class TrackedReply {
   private final InFlightWrites inFlight;
   private final NearCache cache;
   private WriteSet writes;
+  /** The writes' sending thread's own count (a command is sent by one thread). */
+  private ThreadWrites sender;
   /** The run this command is a member of when it is a plain SET of a hot key, and the value it sets. */
   private SetRun setRun;
   private int setMember;
@@ -38,18 +40,21 @@ final class TrackedReply {
   }
 
   /**
+   * @param sender the sending thread's own writes in flight
    * @param setNamespace for a plain {@code SET key value} of a hot key ({@code setArgv}, whose one key
    *     {@code added} holds), the connection's namespace: the SET joins or starts a {@link SetRun};
    *     else null
    */
-  synchronized void addWrites(WriteSet added, String setNamespace, byte[][] setArgv, int setHash) {
+  synchronized void addWrites(WriteSet added, ThreadWrites sender, String setNamespace, byte[][] setArgv,
+      int setHash) {
     if (writes == null) {
       writes = new WriteSet();
+      this.sender = sender;
     }
     added.addTo(writes);
     SetRun run = setNamespace == null ? null : inFlight.run(setHash);
     int member = run == null ? 0 : run.join(setNamespace, setArgv[1]);
-    boolean alone = added.acquire(inFlight);
+    boolean alone = added.acquire(inFlight, this.sender);
     if (setNamespace != null && member == 0 && alone) {
       run = SetRun.start(setNamespace, setArgv[1], setHash, versions);
       inFlight.publish(run);
@@ -114,7 +119,7 @@ final class TrackedReply {
     if (bump) {
       writes.bump(versions);
     }
-    writes.release(inFlight);
+    writes.release(inFlight, sender);
     writes = null;
   }
 

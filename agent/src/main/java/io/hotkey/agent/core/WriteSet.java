@@ -56,24 +56,26 @@ final class WriteSet {
     }
   }
 
-  /** Returns whether these writes were the only ones in flight on their stripes. */
-  boolean acquire(InFlightWrites inFlight) {
+  /** Counts these writes in flight, sent by {@code sender}; returns whether they were the only ones on their stripes. */
+  boolean acquire(InFlightWrites inFlight, ThreadWrites sender) {
     boolean alone = !all;
     if (all) {
       inFlight.acquireAll();
     }
     for (int i = 0; i < count; i++) {
       alone &= inFlight.acquire(hashes[i]);
+      sender.acquire(hashes[i]);
     }
     return alone;
   }
 
-  void release(InFlightWrites inFlight) {
+  void release(InFlightWrites inFlight, ThreadWrites sender) {
     if (all) {
       inFlight.releaseAll();
     }
     for (int i = 0; i < count; i++) {
       inFlight.release(hashes[i]);
+      sender.release(hashes[i]);
     }
   }
 }

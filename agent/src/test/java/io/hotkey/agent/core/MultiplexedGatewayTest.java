@@ -59,7 +59,12 @@ class MultiplexedGatewayTest {
     }
 
     Command dispatch(Object conn) {
-      outcome = gateway.dispatch("lettuce", conn, this, reply, bytes(argv[0]), encode(argv), argv.length - 1, false);
+      outcome = gateway.resumption(this);
+      if (outcome == ReplyTape.SEND) {
+        outcome = null;
+      } else if (outcome == null) {
+        outcome = gateway.dispatch("lettuce", conn, this, reply, bytes(argv[0]), encode(argv), argv.length - 1, false);
+      }
       return this;
     }
 
@@ -153,6 +158,25 @@ class MultiplexedGatewayTest {
     assertEquals(List.of(get), resumed);
     assertEquals("v1", get.answered());
     assertEquals(reads, gateway.reads(), "a resumed read is not counted twice");
+  }
+
+  @Test
+  void anotherThreadsReadIsServedThePreviousValueUntilTheSetIsAnswered() throws Exception {
+    makeHot("hot");
+    new Command("GET", "hot").dispatch(connection).answer("v0");
+    Command set = new Command("SET", "hot", "v1").dispatch(connection);
+    Command[] fromAnotherThread = new Command[1];
+    Thread other = new Thread(() -> fromAnotherThread[0] = new Command("GET", "hot").dispatch(connection));
+    other.start();
+    other.join();
+    assertEquals("v0", fromAnotherThread[0].answered(), "concurrent with an unanswered SET: the old value is legitimate");
+    assertTrue(new Command("GET", "hot").dispatch(connection).parked(), "the sending thread must see its SET");
+
+    set.answer("OK");
+    Thread after = new Thread(() -> fromAnotherThread[0] = new Command("GET", "hot").dispatch(connection));
+    after.start();
+    after.join();
+    assertEquals("v1", fromAnotherThread[0].answered(), "once the SET is answered every thread reads its value");
   }
 
   @Test

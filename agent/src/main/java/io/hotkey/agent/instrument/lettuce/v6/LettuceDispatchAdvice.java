@@ -37,39 +37,42 @@ public final class LettuceDispatchAdvice {
     }
     CommandArgs args = command.getArgs();
     CommandOutput output = command.getOutput();
-    ReplyTape.Cursor tape;
-    ByteBuf buffer = null;
-    try {
-      ByteBuffer encoded = null;
-      int count = 0;
-      if (args != null && args.count() == 1) {
-        // the only argument is the key (GET key, HGETALL key...): the codec's bytes, no wire framing
-        encoded = args.getFirstEncodedKey();
-        count = RedisHooks.ONE_RAW_ARGUMENT;
-      }
-      if (args != null && encoded == null) {
-        // Encoding borrows temporary buffers from the target's allocator. Netty's default unpooled
-        // one hands out a direct buffer (malloc, cleaner) per key, and its pooled one, off Netty's
-        // own threads, takes an arena lock: so a heap-only allocator, one per copy of Netty.
-        AtomicReference<Object> slot = RedisHooks.clientSlot(ByteBufAllocator.class);
-        Object allocator = slot.get();
-        if (allocator == null) {
-          allocator = new UnpooledByteBufAllocator(false, true);
-          slot.set(allocator);
+    // a parked read being resumed was counted and looked at when it was first dispatched
+    ReplyTape.Cursor tape = RedisHooks.resumption(command);
+    if (tape == null) {
+      ByteBuf buffer = null;
+      try {
+        ByteBuffer encoded = null;
+        int count = 0;
+        if (args != null && args.count() == 1) {
+          // the only argument is the key (GET key, HGETALL key...): the codec's bytes, no wire framing
+          encoded = args.getFirstEncodedKey();
+          count = RedisHooks.ONE_RAW_ARGUMENT;
         }
-        buffer = ((ByteBufAllocator) allocator).heapBuffer(128);
-        args.encode(buffer);
-        encoded = buffer.nioBuffer();
-        count = args.count();
-      }
-      tape = RedisHooks.dispatch("lettuce", connection, command, output, command.getType().getBytes(), encoded, count,
-          connection instanceof io.lettuce.core.pubsub.StatefulRedisPubSubConnection);
-    } finally {
-      if (buffer != null) {
-        buffer.release();
+        if (args != null && encoded == null) {
+          // Encoding borrows temporary buffers from the target's allocator. Netty's default unpooled
+          // one hands out a direct buffer (malloc, cleaner) per key, and its pooled one, off Netty's
+          // own threads, takes an arena lock: so a heap-only allocator, one per copy of Netty.
+          AtomicReference<Object> slot = RedisHooks.clientSlot(ByteBufAllocator.class);
+          Object allocator = slot.get();
+          if (allocator == null) {
+            allocator = new UnpooledByteBufAllocator(false, true);
+            slot.set(allocator);
+          }
+          buffer = ((ByteBufAllocator) allocator).heapBuffer(128);
+          args.encode(buffer);
+          encoded = buffer.nioBuffer();
+          count = args.count();
+        }
+        tape = RedisHooks.dispatch("lettuce", connection, command, output, command.getType().getBytes(), encoded,
+            count, connection instanceof io.lettuce.core.pubsub.StatefulRedisPubSubConnection);
+      } finally {
+        if (buffer != null) {
+          buffer.release();
+        }
       }
     }
-    if (tape == null) {
+    if (tape == null || tape == ReplyTape.SEND) {
       return null;
     }
     if (tape == ReplyTape.PARKED) {
