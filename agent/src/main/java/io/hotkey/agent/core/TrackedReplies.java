@@ -20,7 +20,11 @@ import java.util.function.Supplier;
  * application's own {@code CommandOutput} may define equality.
  */
 final class TrackedReplies {
-  private static final int SEGMENT_BITS = 6;
+  /**
+   * 256 segments: an async client with a hundred commands in flight, a tenth of them writes, leaves
+   * most segments empty, so most questions are answered without the lock.
+   */
+  private static final int SEGMENT_BITS = 8;
 
   private final Segment[] segments = new Segment[1 << SEGMENT_BITS];
 
@@ -74,6 +78,6 @@ final class TrackedReplies {
     /** Written under the segment's lock; read without it to skip empty segments. */
     volatile int size;
 
-    final IdentityHashMap<Object, TrackedReply> map = new IdentityHashMap<>();
+    final IdentityHashMap<Object, TrackedReply> map = new IdentityHashMap<>(4);
   }
 }
