@@ -5,8 +5,6 @@ import io.hotkey.agent.detect.HotKeyDetector;
 import io.hotkey.agent.detect.HotKeyListener;
 import io.hotkey.agent.detect.Zipf;
 import java.time.Duration;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
@@ -43,7 +41,7 @@ public class DetectorBenchmark {
   @State(Scope.Benchmark)
   public static class Shared {
     HotKeyDetector detector;
-    ScheduledExecutorService ticker;
+    DetectorTicker ticker;
     byte[][] keys;
     int[] hashes;
     boolean[] writes;
@@ -65,20 +63,12 @@ public class DetectorBenchmark {
               DetectorSettings.of(Duration.ofSeconds(1), 1000, 100, Duration.ofSeconds(10)),
               System::nanoTime,
               HotKeyListener.NONE);
-      ticker =
-          Executors.newSingleThreadScheduledExecutor(
-              r -> {
-                Thread t = new Thread(r, "detector-tick");
-                t.setDaemon(true);
-                return t;
-              });
-      ticker.scheduleAtFixedRate(detector::tick, 100, 100, TimeUnit.MILLISECONDS);
+      ticker = new DetectorTicker(detector);
     }
 
     @TearDown(Level.Trial)
     public void tearDown() throws InterruptedException {
-      ticker.shutdownNow();
-      ticker.awaitTermination(5, TimeUnit.SECONDS);
+      ticker.close();
     }
   }
 

@@ -1,0 +1,134 @@
+package io.hotkey.agent.bench;
+
+import io.hotkey.agent.cache.KeyVersions;
+import io.hotkey.agent.cache.NearCache;
+import io.hotkey.agent.core.AgentErrors;
+import io.hotkey.agent.core.HotKeyRegistry;
+import io.hotkey.agent.core.RedisGateway;
+import io.hotkey.agent.core.RedisHooks;
+import io.hotkey.agent.detect.DetectorSettings;
+import io.hotkey.agent.detect.HotKeyDetector;
+import io.hotkey.config.Glob;
+import io.hotkey.config.KeyFilter;
+import java.io.ByteArrayOutputStream;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.Measurement;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.TearDown;
+import org.openjdk.jmh.annotations.Threads;
+import org.openjdk.jmh.annotations.Warmup;
+
+/**
+ * What the agent adds to each command of a multiplexed client (Lettuce) when nothing is hot: the
+ * whole per-command path the adapter drives, dispatch, the reply's decoder event and the command's
+ * end, for the cold-key benchmark's mix (uniform keys out of 100k, 90% {@code GET key}, 10%
+ * {@code SET key value}), each command with a reply object of its own as Lettuce allocates one.
+ * Run it with {@link BenchMain}, e.g. {@code -Dexec.args="GatewayBenchmark -f 2 -wi 5 -i 6 -r 2s"}: its first seconds, and sometimes a whole
+ * fork, run several times slower while the JIT settles, so look at the iterations, not only the mean.
+ */
+@BenchmarkMode(Mode.AverageTime)
+@OutputTimeUnit(TimeUnit.NANOSECONDS)
+@Warmup(iterations = 3, time = 1)
+@Measurement(iterations = 5, time = 1)
+@Fork(1)
+public class GatewayBenchmark {
+  static final int KEYS = 100_000;
+  static final byte[] GET = "GET".getBytes(StandardCharsets.US_ASCII);
+  static final byte[] SET = "SET".getBytes(StandardCharsets.US_ASCII);
+  static final ByteBuffer REPLY = ByteBuffer.wrap(new byte[64]);
+  static final ByteBuffer OK = ByteBuffer.wrap("OK".getBytes(StandardCharsets.US_ASCII));
+
+  /** One gateway as the agent builds it, its detector ticked in the background. */
+  @State(Scope.Benchmark)
+  public static class Agent {
+    RedisGateway gateway;
+    DetectorTicker ticker;
+    ByteBuffer[] keys = new ByteBuffer[KEYS];
+    ByteBuffer[] setArguments = new ByteBuffer[KEYS];
+    final Object connection = new Object();
+
+    @Setup(Level.Trial)
+    public void setUp() {
+      KeyVersions versions = new KeyVersions();
+      HotKeyRegistry registry = new HotKeyRegistry(true, new KeyFilter(List.of(Glob.parse("*")), List.of()));
+      HotKeyDetector detector = new HotKeyDetector(
+          DetectorSettings.of(Duration.ofSeconds(1), 1000, 100, Duration.ofSeconds(10)), System::nanoTime, registry);
+      gateway = new RedisGateway(detector, registry, new NearCache(64 << 20, 256 << 10, Duration.ofSeconds(5), versions),
+          versions, new AgentErrors(0));
+      for (int i = 0; i < KEYS; i++) {
+        byte[] key = ("product:" + i).getBytes(StandardCharsets.US_ASCII);
+        keys[i] = ByteBuffer.wrap(key);
+        setArguments[i] = ByteBuffer.wrap(bulkStrings(key, new byte[64]));
+      }
+      ticker = new DetectorTicker(detector);
+    }
+
+    @TearDown(Level.Trial)
+    public void tearDown() throws InterruptedException {
+      ticker.close();
+    }
+  }
+
+  private static byte[] bulkStrings(byte[]... arguments) {
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    for (byte[] argument : arguments) {
+      out.writeBytes(("$" + argument.length + "\r\n").getBytes(StandardCharsets.US_ASCII));
+      out.writeBytes(argument);
+      out.writeBytes("\r\n".getBytes(StandardCharsets.US_ASCII));
+    }
+    return out.toByteArray();
+  }
+
+  @Benchmark
+  @Threads(1)
+  public Object coldCommand1Thread(Agent agent) {
+    return command(agent);
+  }
+
+  @Benchmark
+  @Threads(2)
+  public Object coldCommand2Threads(Agent agent) {
+    return command(agent);
+  }
+
+  /** The decoder's side of an untracked command (a cold GET): its reply event and its end, on the I/O thread. */
+  @Benchmark
+  @Threads(1)
+  public Object untrackedReply1Thread(Agent agent) {
+    Object reply = new Object();
+    agent.gateway.onReplyBytes(reply, REPLY, false);
+    return agent.gateway.onCommandDone(reply);
+  }
+
+  private static Object command(Agent agent) {
+    ThreadLocalRandom random = ThreadLocalRandom.current();
+    int key = random.nextInt(KEYS);
+    Object command = new Object();
+    Object reply = new Object();
+    RedisGateway gateway = agent.gateway;
+    if (gateway.resumption(command) == null) {
+      if (random.nextInt(10) == 0) {
+        gateway.dispatch("lettuce", agent.connection, command, reply, SET, agent.setArguments[key], 2, false);
+        gateway.onReplyBytes(reply, OK, false);
+      } else {
+        gateway.dispatch("lettuce", agent.connection, command, reply, GET, agent.keys[key],
+            RedisHooks.ONE_RAW_ARGUMENT, false);
+        gateway.onReplyBytes(reply, REPLY, false);
+      }
+    }
+    return gateway.onCommandDone(reply);
+  }
+}
