@@ -1,5 +1,7 @@
 package io.hotkey.bootapp;
 
+import jakarta.servlet.AsyncEvent;
+import jakarta.servlet.AsyncListener;
 import jakarta.servlet.FilterChain;
 import jakarta.servlet.ServletException;
 import jakarta.servlet.http.HttpServletRequest;
@@ -17,10 +19,15 @@ import org.springframework.web.util.ContentCachingResponseWrapper;
  * counted, whether the handler returned or threw ({@code GET /orders/audited}). With
  * {@code X-Buffered: true} the response is also buffered in a {@link ContentCachingResponseWrapper} and
  * copied out after the chain with a Content-Length, as {@code ShallowEtagHeaderFilter} does; otherwise
- * Spring streams it (chunked).
+ * Spring streams it (chunked). A request that went async gets the application's own listener, which takes
+ * {@value #COMPLETION_MILLIS} ms at the end of the async cycle and on an error (as logging or metrics listeners
+ * may): the container sends the answer before it runs the listeners, so whatever the agent settles only then
+ * is settled after the client has the answer.
  */
 @Component
 public class OrderAuditFilter extends OncePerRequestFilter {
+    static final long COMPLETION_MILLIS = 150;
+
     private final AtomicInteger audited = new AtomicInteger();
 
     @Override
@@ -35,6 +42,9 @@ public class OrderAuditFilter extends OncePerRequestFilter {
         try {
             if (!"true".equals(request.getHeader("X-Buffered"))) {
                 chain.doFilter(cachingRequest, response);
+                if (request.isAsyncStarted()) {
+                    request.getAsyncContext().addListener(new SlowCompletion());
+                }
                 return;
             }
             ContentCachingResponseWrapper cachingResponse = new ContentCachingResponseWrapper(response);
@@ -49,5 +59,33 @@ public class OrderAuditFilter extends OncePerRequestFilter {
 
     public int audited() {
         return audited.get();
+    }
+
+    private static final class SlowCompletion implements AsyncListener {
+        @Override
+        public void onComplete(AsyncEvent event) {
+            pause();
+        }
+
+        @Override
+        public void onTimeout(AsyncEvent event) {
+        }
+
+        @Override
+        public void onError(AsyncEvent event) {
+            pause();
+        }
+
+        private static void pause() {
+            try {
+                Thread.sleep(COMPLETION_MILLIS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+
+        @Override
+        public void onStartAsync(AsyncEvent event) {
+        }
     }
 }

@@ -36,6 +36,11 @@ public final class Idempotency {
     }
     HttpServletRequest request = (HttpServletRequest) req;
     HttpServletResponse response = (HttpServletResponse) res;
+    if (request.getDispatcherType() == DispatcherType.ASYNC) {
+      // the dispatch that writes the answer of an execution that went async: followed to its end
+      Object followed = request.getAttribute(AsyncCompletion.ATTRIBUTE);
+      return followed instanceof AsyncCompletion ? new Object[] {request, response, followed, null} : null;
+    }
     if (request.getDispatcherType() != DispatcherType.REQUEST || request.isAsyncStarted()) {
       return null;
     }
@@ -86,6 +91,10 @@ public final class Idempotency {
 
   /** The call returned ({@code thrown} null) or threw. */
   public static void exit(Object state, Throwable thrown) {
+    if (state instanceof AsyncCompletion) {
+      ((AsyncCompletion) state).dispatchReturned(thrown);
+      return;
+    }
     ResponseWrapper response = (ResponseWrapper) state;
     if (thrown != null) {
       response.failed();
@@ -101,7 +110,10 @@ public final class Idempotency {
    * {@code ASYNC} dispatch, and is complete when the async cycle is. It is captured when the application
    * writes it through the request's own wrappers, i.e. {@code startAsync(request, response)} with the
    * response it was given, as Spring MVC does; with {@code startAsync()} it goes to the container's response,
-   * which the agent does not see, and is not stored. Either way the claim is held until the cycle ends.
+   * which the agent does not see, and is not stored. Either way the claim is held until the cycle ends, or
+   * until the {@code ASYNC} dispatch that wrote the answer returns: the container sends the answer and ends
+   * the cycle only after that, so a client that retries the moment it has the answer finds the key stored
+   * or released, as after a synchronous call, instead of still claimed (409).
    */
   static void followAsync(ResponseWrapper response) {
     try {
@@ -111,7 +123,9 @@ public final class Idempotency {
           && !(target instanceof ServletResponseWrapper && ((ServletResponseWrapper) target).isWrapperFor(response))) {
         response.uncaptured();
       }
-      async.addListener(new AsyncCompletion(response));
+      AsyncCompletion completion = new AsyncCompletion(response);
+      async.addListener(completion);
+      response.request().setAttribute(AsyncCompletion.ATTRIBUTE, completion);
     } catch (IllegalStateException e) {
       response.abandon(); // no longer async, or no listener accepted: nothing to follow, release the claim
     }

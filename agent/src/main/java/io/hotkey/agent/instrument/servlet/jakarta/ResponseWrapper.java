@@ -207,6 +207,9 @@ public final class ResponseWrapper extends HttpServletResponseWrapper {
 
   /** The call threw: release the claim unless the response was already complete. */
   synchronized void failed() {
+    if (ended) {
+      return; // e.g. the client went away after its answer was stored at the end of the async dispatch
+    }
     ended = true;
     ServletBridge.fail(execution);
   }
