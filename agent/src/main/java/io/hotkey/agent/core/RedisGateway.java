@@ -292,30 +292,31 @@ public final class RedisGateway {
         state.onSessionCommand(session, argv);
       }
       if (write) {
-        state = state != null ? state : connectionState(threads.get(), connection);
+        ThreadState thread = threads.get();
+        state = state != null ? state : connectionState(thread, connection);
         if (state.inMulti()) {
           state.queueInTransaction(written);
         } else if (reply != null && cache != null && !neverServe && SetRun.isPlainSet(argv)
             && hotKeys.isServable(argv[1], hashes[0])) {
           String namespace = state.servableNamespace(client, null);
-          track(reply).addWrites(written, threads.get().writesInFlight, namespace, namespace == null ? null : argv,
+          track(reply).addWrites(written, thread.writesInFlight, namespace, namespace == null ? null : argv,
               hashes[0]);
         } else {
-          trackWrites(reply, written);
+          trackWrites(reply, written, thread.writesInFlight);
         }
       }
       if (session == CommandSpec.Session.EXEC || session == CommandSpec.Session.DISCARD
           || session == CommandSpec.Session.RESET) {
         WriteSet queued = state.takeQueued();
         if (queued != null) {
-          trackWrites(reply, queued);
+          trackWrites(reply, queued, threads.get().writesInFlight);
         }
       }
     } catch (RuntimeException | Error e) {
       // the command can no longer be tied to its keys: invalidate everything once it is applied
       WriteSet everything = new WriteSet();
       everything.addAll();
-      trackWrites(reply, everything);
+      trackWrites(reply, everything, threads.get().writesInFlight);
       throw e;
     }
     if (cache == null || neverServe || reply == null || kind != CommandSpec.Kind.CACHEABLE_READ
@@ -398,7 +399,8 @@ public final class RedisGateway {
     thread.resumedAnswer = answer;
   }
 
-  private void trackWrites(Object reply, WriteSet written) {
+  /** @param sender the sending thread's own writes in flight */
+  private void trackWrites(Object reply, WriteSet written, ThreadWrites sender) {
     if (written.isEmpty()) {
       return;
     }
@@ -407,7 +409,7 @@ public final class RedisGateway {
       written.bump(versions);
       return;
     }
-    track(reply).addWrites(written, threads.get().writesInFlight, null, null, 0);
+    track(reply).addWrites(written, sender, null, null, 0);
   }
 
   private TrackedReply track(Object reply) {
