@@ -38,12 +38,17 @@ import net.bytebuddy.agent.builder.AgentBuilder;
 import net.bytebuddy.description.type.TypeDescription;
 import net.bytebuddy.dynamic.DynamicType;
 import net.bytebuddy.dynamic.loading.ClassInjector;
+import net.bytebuddy.matcher.ElementMatcher;
 import net.bytebuddy.utility.JavaModule;
 
 /** Wires the core from a valid configuration, starts its scheduler and installs the instrumentations. */
 final class AgentInstaller {
   private static final List<ClientInstrumentation> INSTRUMENTATIONS =
       List.of(new JedisConnectionInstrumentation(), new Jedis3ConnectionInstrumentation(), new LettuceInstrumentation());
+
+  private static final ElementMatcher.Junction<TypeDescription> IGNORED =
+      nameStartsWith("io.hotkey.").or(nameStartsWith("java.")).or(nameStartsWith("jdk."))
+          .or(nameStartsWith("sun.").and(not(nameStartsWith("sun.net.httpserver.")))).or(isSynthetic());
 
   private AgentInstaller() {}
 
@@ -137,21 +142,29 @@ final class AgentInstaller {
     // inlined advice needs no class injection; without this Byte Buddy probes sun.misc.Unsafe, which
     // JDK 24+ reports on the application's stderr (the constant is the relocated property name)
     System.setProperty(ClassInjector.UsingUnsafe.SAFE_PROPERTY, "true");
+    Listener listener = new Listener(micrometer, errors);
     AgentBuilder builder = new AgentBuilder.Default()
         .disableClassFormatChanges()
         .with(AgentBuilder.RedefinitionStrategy.RETRANSFORMATION)
         .with(AgentBuilder.InitializationStrategy.NoOp.INSTANCE)
         .with(AgentBuilder.TypeStrategy.Default.DECORATE)
-        .with(new Listener(micrometer, errors))
-        .ignore(nameStartsWith("io.hotkey.").or(nameStartsWith("java.")).or(nameStartsWith("jdk."))
-            .or(nameStartsWith("sun.").and(not(nameStartsWith("sun.net.httpserver.")))).or(isSynthetic()));
+        .with(listener)
+        .ignore(IGNORED);
+    // members can be added only to classes not loaded yet, so this one never retransforms
+    AgentBuilder atLoad = new AgentBuilder.Default()
+        .with(AgentBuilder.InitializationStrategy.NoOp.INSTANCE)
+        .with(AgentBuilder.TypeStrategy.Default.REDEFINE)
+        .with(listener)
+        .ignore(IGNORED);
     AgentBuilder.Transformer.ForAdvice advice =
         new AgentBuilder.Transformer.ForAdvice().include(AgentInstaller.class.getClassLoader());
     StringJoiner names = new StringJoiner(",");
     for (ClientInstrumentation client : instrumentations) {
       builder = client.extend(builder, advice);
+      atLoad = client.extendAtLoad(atLoad);
       names.add(client.name());
     }
+    atLoad.installOn(instrumentation);
     builder.installOn(instrumentation);
     return names.toString();
   }

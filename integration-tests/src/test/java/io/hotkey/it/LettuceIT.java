@@ -79,6 +79,8 @@ class LettuceIT extends RedisTestBase {
                 () -> assertTrue(c.stderrContains("lettuce-6+"), () -> "lettuce instrumentation not listed"),
                 () -> assertTrue(c.stderrContains("[hotkey] instrumented io.lettuce.core.RedisChannelHandler"),
                         () -> "RedisChannelHandler not instrumented"),
+                () -> assertTrue(c.stderrContains("[hotkey] instrumented io.lettuce.core.output.CommandOutput"),
+                        () -> "CommandOutput did not gain the agent's field"),
                 () -> assertTrue(HOT_KEYS.stream().allMatch(c::promoted), () -> "keys not promoted"),
                 () -> assertEquals(0, c.resultLong("serve.mismatches"), () -> "values differ from Redis': "
                         + c.result("serve.examples")),

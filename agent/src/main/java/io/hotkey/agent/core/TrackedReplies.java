@@ -4,8 +4,8 @@ import java.util.IdentityHashMap;
 import java.util.function.Supplier;
 
 /**
- * The replies the agent is waiting for on multiplexed connections, by the identity of the reply
- * object (a Lettuce {@code CommandOutput}).
+ * The replies the agent is waiting for on multiplexed connections (a Lettuce {@code CommandOutput}):
+ * in the reply's own {@link TrackedReplyField} when its class has one, else by the reply's identity.
  *
  * <p>Why not a weak-keyed cache: every reply event the decoder emits and every command's end asks
  * "is this reply tracked?", and nearly always the answer is no (only writes and fills are tracked).
@@ -36,6 +36,9 @@ final class TrackedReplies {
 
   /** The tracked reply, or null; lock-free when nothing in its segment is tracked. */
   TrackedReply get(Object reply) {
+    if (reply instanceof TrackedReplyField) {
+      return (TrackedReply) ((TrackedReplyField) reply).hotkey$trackedReply();
+    }
     Segment segment = segmentOf(reply);
     if (segment.size == 0) {
       return null;
@@ -45,7 +48,17 @@ final class TrackedReplies {
     }
   }
 
+  /** Called only by the thread that dispatches the command owning {@code reply}. */
   TrackedReply getOrCreate(Object reply, Supplier<TrackedReply> create) {
+    if (reply instanceof TrackedReplyField) {
+      TrackedReplyField field = (TrackedReplyField) reply;
+      TrackedReply tracked = (TrackedReply) field.hotkey$trackedReply();
+      if (tracked == null) {
+        tracked = create.get();
+        field.hotkey$trackedReply(tracked);
+      }
+      return tracked;
+    }
     Segment segment = segmentOf(reply);
     synchronized (segment) {
       TrackedReply tracked = segment.map.get(reply);
@@ -58,7 +71,19 @@ final class TrackedReplies {
     }
   }
 
+  /**
+   * Two threads ending the same command at once (a reply and a cancellation) may both get the
+   * tracked reply from a field; {@link TrackedReply#done} is idempotent for that.
+   */
   TrackedReply remove(Object reply) {
+    if (reply instanceof TrackedReplyField) {
+      TrackedReplyField field = (TrackedReplyField) reply;
+      TrackedReply tracked = (TrackedReply) field.hotkey$trackedReply();
+      if (tracked != null) {
+        field.hotkey$trackedReply(null);
+      }
+      return tracked;
+    }
     Segment segment = segmentOf(reply);
     if (segment.size == 0) {
       return null;

@@ -178,7 +178,7 @@ final class TrackedReply {
   /**
    * The command ended (answered, failed, cancelled): nothing more will arrive for it. Returns the
    * reads parked behind it, for the adapter to resume now that the command's own caller has its
-   * answer, or null.
+   * answer, or null. A second call finds nothing left and returns null.
    */
   synchronized Object[] done() {
     if (writes != null) {

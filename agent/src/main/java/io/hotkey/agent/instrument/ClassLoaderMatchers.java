@@ -37,4 +37,30 @@ public final class ClassLoaderMatchers {
       }
     };
   }
+
+  /**
+   * Loaders that resolve {@code agentClass}'s name to the agent's own class. A class that is made to
+   * implement one of the agent's interfaces must be defined only there: elsewhere it could not be
+   * loaded at all.
+   */
+  public static ElementMatcher.Junction<ClassLoader> seesAgentClass(Class<?> agentClass) {
+    Cache<ClassLoader, Boolean> answers = Caffeine.newBuilder().weakKeys().build();
+    return new ElementMatcher.Junction.AbstractBase<ClassLoader>() {
+      @Override
+      public boolean matches(ClassLoader loader) {
+        return loader != null && answers.get(loader, l -> {
+          try {
+            return Class.forName(agentClass.getName(), false, l) == agentClass;
+          } catch (ClassNotFoundException | LinkageError e) {
+            return false;
+          }
+        });
+      }
+
+      @Override
+      public String toString() {
+        return "seesAgentClass(" + agentClass.getName() + ")";
+      }
+    };
+  }
 }

@@ -8,4 +8,12 @@ public interface ClientInstrumentation {
   String name();
 
   AgentBuilder extend(AgentBuilder builder, AgentBuilder.Transformer.ForAdvice advice);
+
+  /**
+   * Changes that add members to a class, applied only to classes loaded after the agent (a loaded
+   * class cannot gain a field); the instrumentation must work without them.
+   */
+  default AgentBuilder extendAtLoad(AgentBuilder builder) {
+    return builder;
+  }
 }

@@ -6,6 +6,7 @@ import io.hotkey.agent.core.AgentErrors;
 import io.hotkey.agent.core.HotKeyRegistry;
 import io.hotkey.agent.core.RedisGateway;
 import io.hotkey.agent.core.RedisHooks;
+import io.hotkey.agent.core.FieldReply;
 import io.hotkey.agent.detect.DetectorSettings;
 import io.hotkey.agent.detect.HotKeyDetector;
 import io.hotkey.config.Glob;
@@ -35,7 +36,9 @@ import org.openjdk.jmh.annotations.Warmup;
  * What the agent adds to each command of a multiplexed client (Lettuce) when nothing is hot: the
  * whole per-command path the adapter drives, dispatch, the reply's decoder event and the command's
  * end, for the cold-key benchmark's mix (uniform keys out of 100k, 90% {@code GET key}, 10%
- * {@code SET key value}), each command with a reply object of its own as Lettuce allocates one.
+ * {@code SET key value}), each command with a reply object of its own as Lettuce allocates one,
+ * carrying the field the agent adds to Lettuce's reply class (the {@code ByIdentity} variant measures
+ * replies without it, as when the agent is attached after Lettuce loaded).
  * Run it with {@link BenchMain}, e.g. {@code -Dexec.args="GatewayBenchmark -f 2 -wi 5 -i 6 -r 2s"}: its first seconds, and sometimes a whole
  * fork, run several times slower while the JIT settles, so look at the iterations, not only the mean.
  */
@@ -108,7 +111,16 @@ public class GatewayBenchmark {
   @Benchmark
   @Threads(1)
   public Object untrackedReply1Thread(Agent agent) {
-    Object reply = new Object();
+    return untrackedReply(agent, new FieldReply());
+  }
+
+  @Benchmark
+  @Threads(1)
+  public Object untrackedReplyByIdentity1Thread(Agent agent) {
+    return untrackedReply(agent, new Object());
+  }
+
+  private static Object untrackedReply(Agent agent, Object reply) {
     agent.gateway.onReplyBytes(reply, REPLY, false);
     return agent.gateway.onCommandDone(reply);
   }
@@ -117,7 +129,7 @@ public class GatewayBenchmark {
     ThreadLocalRandom random = ThreadLocalRandom.current();
     int key = random.nextInt(KEYS);
     Object command = new Object();
-    Object reply = new Object();
+    Object reply = new FieldReply();
     RedisGateway gateway = agent.gateway;
     if (gateway.resumption(command) == null) {
       if (random.nextInt(10) == 0) {

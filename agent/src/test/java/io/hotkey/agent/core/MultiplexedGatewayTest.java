@@ -23,14 +23,24 @@ import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.Parameter;
+import org.junit.jupiter.params.ParameterizedClass;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * Drives the gateway's per-command path the way the Lettuce adapter does: dispatch (answered,
  * parked or sent), the decoder's reply events, the command's end, and the resumption of the reads
  * parked behind it. Real detector, command table and cache; the events stand in for Redis' replies
  * in the order one connection delivers them (the integration tests run the same against Redis).
+ * Every test runs with replies that carry the field the agent adds to Lettuce's reply class, and
+ * with replies tracked by identity (Lettuce loaded before the agent attached).
  */
+@ParameterizedClass(name = "replies {0}")
+@ValueSource(strings = {"with the agent's field", "by identity"})
 class MultiplexedGatewayTest {
+  @Parameter
+  String replies;
+
   private final AtomicLong clock = new AtomicLong();
   private final Object connection = new Object();
   private HotKeyDetector detector;
@@ -50,7 +60,7 @@ class MultiplexedGatewayTest {
 
   /** One command as the adapter sees it: its identity, its reply object, and its outcome at dispatch. */
   private final class Command {
-    final Object reply = new Object();
+    final Object reply = replies.startsWith("with") ? new FieldReply() : new Object();
     final String[] argv;
     ReplyTape.Cursor outcome;
 

@@ -4,11 +4,15 @@ import static net.bytebuddy.matcher.ElementMatchers.named;
 import static net.bytebuddy.matcher.ElementMatchers.takesArgument;
 import static net.bytebuddy.matcher.ElementMatchers.takesArguments;
 
+import io.hotkey.agent.core.TrackedReplyField;
 import io.hotkey.agent.instrument.ClassLoaderMatchers;
 import io.hotkey.agent.instrument.ClientInstrumentation;
 import java.nio.ByteBuffer;
 import java.util.Collection;
 import net.bytebuddy.agent.builder.AgentBuilder;
+import net.bytebuddy.description.modifier.FieldManifestation;
+import net.bytebuddy.description.modifier.Visibility;
+import net.bytebuddy.implementation.FieldAccessor;
 
 /**
  * Lettuce 6.x and 7.x, recognised by {@code io.lettuce.core.protocol.ProtocolVersion} (6.0+). The
@@ -23,6 +27,7 @@ import net.bytebuddy.agent.builder.AgentBuilder;
  *   <li>{@code Command.complete/completeExceptionally/cancel}: the end of every command, to release
  *       what an unanswered command left behind.</li>
  * </ul>
+ * {@code CommandOutput}, when it loads after the agent, also gains a {@link TrackedReplyField}.
  */
 public final class LettuceInstrumentation implements ClientInstrumentation {
   private static final String OUTPUT = "io.lettuce.core.output.CommandOutput";
@@ -73,5 +78,20 @@ public final class LettuceInstrumentation implements ClientInstrumentation {
                 .or(named("cancel").and(takesArguments(0)))
                 .or(named("completeExceptionally").and(takesArguments(1))),
                 LettuceCommandDoneAdvice.class.getName()));
+  }
+
+  /**
+   * Volatile: a command may end on another thread than its connection's (a timeout, a cancellation)
+   * and must then see what the dispatching thread put there.
+   */
+  @Override
+  public AgentBuilder extendAtLoad(AgentBuilder builder) {
+    return builder
+        .type(named(OUTPUT), ClassLoaderMatchers.hasClass("io.lettuce.core.protocol.ProtocolVersion")
+            .and(ClassLoaderMatchers.seesAgentClass(TrackedReplyField.class)))
+        .transform((type, description, loader, module, domain) -> type
+            .defineField(TrackedReplyField.NAME, Object.class, Visibility.PRIVATE, FieldManifestation.VOLATILE)
+            .implement(TrackedReplyField.class)
+            .intercept(FieldAccessor.ofField(TrackedReplyField.NAME)));
   }
 }
