@@ -39,9 +39,8 @@ import java.util.Arrays;
  * metadata plus its key bytes and there is no per-bucket object: {@code meta} holds 4 ints per
  * bucket ({@code hash, count, writes, name}), {@code keys} holds {@code keyBytes} bytes and {@code
  * lens} the key length per bucket (both written only when a bucket is named). Both arrays start and end with 128 bytes of padding, so that the hot buckets of two
- * stripes (written by different cores) never share a cache line, and so that the per-table random
- * state stored in the leading pad of {@code meta} does not false-share with anything either
- * (Caffeine pads its striped buffers for the same reason).
+ * stripes (written by different cores) never share a cache line (Caffeine pads its striped buffers
+ * for the same reason).
  */
 final class HeavyKeeperTable {
 
@@ -61,8 +60,6 @@ final class HeavyKeeperTable {
   /** Count at which a bucket's key bytes are copied. */
   static final int NAME_AT = 2;
 
-  /** Index in {@code meta} (inside the leading pad) of this table's xorshift state. */
-  private static final int RNG = 8;
 
   /**
    * Odd multipliers, one per row: row r's bucket is the top {@code log2(width)} bits of {@code hash
@@ -93,7 +90,7 @@ final class HeavyKeeperTable {
   final byte[] keys;
   final int[] lens;
 
-  HeavyKeeperTable(int depth, int width, int keyBytes, int seed) {
+  HeavyKeeperTable(int depth, int width, int keyBytes) {
     this.depth = depth;
     this.width = width;
     this.keyBytes = keyBytes;
@@ -103,7 +100,6 @@ final class HeavyKeeperTable {
     this.meta = new int[PAD_INTS + buckets * 4 + PAD_INTS];
     this.keys = new byte[PAD_BYTES + buckets * keyBytes + PAD_BYTES];
     this.lens = new int[PAD_INTS + buckets + PAD_INTS];
-    meta[RNG] = seed == 0 ? 0x2545F491 : seed;
   }
 
   /** Bytes retained by one table (array headers included). */
@@ -148,7 +144,8 @@ final class HeavyKeeperTable {
    * {@code NAME} slot remembers which hash the stored bytes belong to; the harvest skips buckets
    * whose count never reached {@code NAME_AT} (a single access in a slot is of no interest).
    */
-  void add(byte[] key, int hash, boolean write) {
+  /** @param coins the recording thread's decay coin: its xorshift state is {@code coins[coin]} */
+  void add(byte[] key, int hash, boolean write, int[] coins, int coin) {
     final int[] meta = this.meta;
     final int w = write ? 1 : 0;
     for (int r = 0; r < depth; r++) {
@@ -167,7 +164,7 @@ final class HeavyKeeperTable {
         }
         return;
       }
-      if (c < DECAY.length && nextRandom31() < DECAY[c]) {
+      if (c < DECAY.length && nextRandom31(coins, coin) < DECAY[c]) {
         // Another key owns the bucket and lost the coin flip: decay it, take over at zero.
         if (c == 1) {
           claim(m, hash, w);
@@ -204,16 +201,17 @@ final class HeavyKeeperTable {
   }
 
   /**
-   * Marsaglia xorshift32, state kept in the table's own padded slot. Quality is irrelevant here
-   * (it only needs to be roughly uniform and cheap); a shared or thread-local RNG would cost a
-   * contended write or a lookup per collision.
+   * Marsaglia xorshift32. Quality is irrelevant here (it only needs to be roughly uniform and cheap).
+   * The state is the recording thread's, not the table's: with many cold keys nearly every access
+   * decays another key's bucket, and two threads of one stripe writing a seed in the table on
+   * different cores made its line travel between them on every access.
    */
-  private int nextRandom31() {
-    int x = meta[RNG];
+  private static int nextRandom31(int[] coins, int coin) {
+    int x = coins[coin];
     x ^= x << 13;
     x ^= x >>> 17;
     x ^= x << 5;
-    meta[RNG] = x;
+    coins[coin] = x;
     return x >>> 1;
   }
 

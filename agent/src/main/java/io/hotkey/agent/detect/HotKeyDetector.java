@@ -70,6 +70,13 @@ public final class HotKeyDetector {
 
   /** 2^64 / golden ratio: Fibonacci hashing of thread ids (see {@link #record}). */
   private static final long FIBONACCI = 0x9E3779B97F4A7C15L;
+  /**
+   * Decay coins: 64 random states, each on a cache line of its own, picked by the thread id like the
+   * stripe but from more of its bits, so that threads sharing a stripe rarely share a coin (two that
+   * do race on it harmlessly).
+   */
+  private static final int COIN_BITS = 6;
+  private static final int COIN_STRIDE = 16;
 
   private static final int GENERATIONS = 3;
   private static final long NONE = Long.MIN_VALUE;
@@ -84,6 +91,7 @@ public final class HotKeyDetector {
   /** {@code tables[stripe * 3 + generation]}. */
   private final HeavyKeeperTable[] tables;
 
+  private final int[] coins = new int[COIN_STRIDE * ((1 << COIN_BITS) + 2)];
   private final int stripeMask;
   private final int stripeShift;
 
@@ -159,7 +167,10 @@ public final class HotKeyDetector {
 
     tables = new HeavyKeeperTable[stripes * GENERATIONS];
     for (int i = 0; i < tables.length; i++) {
-      tables[i] = new HeavyKeeperTable(depth, width, keyBytes, KeyHashes.fmix(i + 1));
+      tables[i] = new HeavyKeeperTable(depth, width, keyBytes);
+    }
+    for (int c = 1; c <= 1 << COIN_BITS; c++) {
+      coins[c * COIN_STRIDE] = KeyHashes.fmix(c) | 1;
     }
 
     int maxCandidates = stripes * depth * width;
@@ -202,7 +213,7 @@ public final class HotKeyDetector {
     // Two snapshots may be alive at once (the published one and the one being built): per key a
     // KeyRate, its key copy and a list slot.
     long snapshotBytes = 2L * capacity * (48 + 16 + keyBytes + 8);
-    this.memoryBytes = tableBytes + candidateBytes + windowBytes + snapshotBytes + 512;
+    this.memoryBytes = tableBytes + candidateBytes + windowBytes + snapshotBytes + 16 + 4L * coins.length + 512;
   }
 
   public DetectorSettings settings() {
@@ -234,8 +245,10 @@ public final class HotKeyDetector {
   public void record(byte[] key, int hash, boolean write) {
     @SuppressWarnings("deprecation") // Thread.threadId() is Java 19+; getId() is the same field
     long id = Thread.currentThread().getId();
-    int stripe = (int) ((id * FIBONACCI) >>> stripeShift) & stripeMask;
-    tables[stripe * GENERATIONS + generation].add(key, hash, write);
+    long spread = id * FIBONACCI;
+    int stripe = (int) (spread >>> stripeShift) & stripeMask;
+    tables[stripe * GENERATIONS + generation].add(key, hash, write, coins,
+        COIN_STRIDE * (1 + (int) (spread >>> (64 - COIN_BITS))));
   }
 
   /**
