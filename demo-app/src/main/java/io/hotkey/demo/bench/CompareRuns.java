@@ -188,6 +188,9 @@ public final class CompareRuns {
         out.println("|--------------------------------|--------------:|-----------:|--------:|");
         row(out, "throughput (ops/s)", without.run().opsPerSecond(), with.run().opsPerSecond(),
                 String.format("x%.2f", with.run().opsPerSecond() / without.run().opsPerSecond()));
+        out.printf("| %-30s | %13.2f | %10.2f | %7s |%n", "client JVM CPU per op (µs)", without.run().cpuMicrosPerOp(),
+                with.run().cpuMicrosPerOp(), String.format("x%.2f", with.run().cpuMicrosPerOp()
+                        / without.run().cpuMicrosPerOp()));
         row(out, "GET calls the app made", without.run().gets(), with.run().gets(), "");
         row(out, "GET calls Redis executed", without.redisGets(), with.redisGets(),
                 percentChange(without.redisGets(), with.redisGets()));

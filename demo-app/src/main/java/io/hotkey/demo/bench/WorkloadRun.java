@@ -1,7 +1,9 @@
 package io.hotkey.demo.bench;
 
+import com.sun.management.OperatingSystemMXBean;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
+import java.lang.management.ManagementFactory;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -43,6 +45,8 @@ public final class WorkloadRun {
     /** Commands each thread keeps in flight with {@link Client#LETTUCE_ASYNC}. */
     static final int ASYNC_IN_FLIGHT = 16;
     private static final long DRAIN_SECONDS = 30;
+    private static final OperatingSystemMXBean PROCESS =
+            (OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
 
     /** A synchronous key-value API: a Jedis client or Lettuce's sync commands. */
     private interface SyncCommands {
@@ -177,11 +181,13 @@ public final class WorkloadRun {
      * async client, every command it sent has completed.
      */
     private RunResult drive(Duration duration) {
+        long cpuStart = PROCESS.getProcessCpuTime();
         long start = System.nanoTime();
         deadlineNanos = start + duration.toNanos();
         gate.arriveAndAwaitAdvance();
         gate.arriveAndAwaitAdvance();
         long elapsedNanos = System.nanoTime() - start;
+        long cpuNanos = PROCESS.getProcessCpuTime() - cpuStart;
         long gets = 0;
         long sets = 0;
         long errors = 0;
@@ -190,7 +196,7 @@ public final class WorkloadRun {
             sets += worker.sets.getAndSet(0);
             errors += worker.errors.getAndSet(0);
         }
-        return new RunResult(gets + sets, gets, sets, errors, elapsedNanos / 1e9);
+        return new RunResult(gets + sets, gets, sets, errors, elapsedNanos / 1e9, cpuNanos / 1e9);
     }
 
     private void stopWorkers() throws InterruptedException {

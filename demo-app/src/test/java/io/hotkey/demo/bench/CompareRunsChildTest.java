@@ -72,11 +72,12 @@ class CompareRunsChildTest {
 
     @Test
     void resultLineRoundTrips() {
-        RunResult result = new RunResult(1_000, 980, 20, 1, 2.5);
+        RunResult result = new RunResult(1_000, 980, 20, 1, 2.5, 0.5);
         assertTrue(RunResult.isResultLine(result.toLine()));
         assertEquals(result, RunResult.parse(result.toLine()));
         assertEquals(400.0, result.opsPerSecond());
-        assertEquals(new RunResult(2_000, 1_960, 40, 2, 5.0), result.plus(result));
+        assertEquals(500.0, result.cpuMicrosPerOp());
+        assertEquals(new RunResult(2_000, 1_960, 40, 2, 5.0, 1.0), result.plus(result));
     }
 
     @Test
