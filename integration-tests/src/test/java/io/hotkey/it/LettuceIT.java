@@ -81,6 +81,8 @@ class LettuceIT extends RedisTestBase {
                         () -> "RedisChannelHandler not instrumented"),
                 () -> assertTrue(c.stderrContains("[hotkey] instrumented io.lettuce.core.output.CommandOutput"),
                         () -> "CommandOutput did not gain the agent's field"),
+                () -> assertTrue(c.stderrContains("[hotkey] instrumented io.lettuce.core.protocol.CommandArgs"),
+                        () -> "CommandArgs did not gain the agent's field"),
                 () -> assertTrue(HOT_KEYS.stream().allMatch(c::promoted), () -> "keys not promoted"),
                 () -> assertEquals(0, c.resultLong("serve.mismatches"), () -> "values differ from Redis': "
                         + c.result("serve.examples")),

@@ -1,7 +1,5 @@
 package io.hotkey.agent.core;
 
-import java.util.concurrent.atomic.AtomicReference;
-
 /**
  * The only entry points instrumentation advice calls. Each one is a no-op until the agent is
  * active, and none lets a failure escape: the client's own code then runs exactly as without the
@@ -13,14 +11,6 @@ public final class RedisHooks {
 
   private static volatile RedisGateway gateway;
 
-  private static final ClassValue<AtomicReference<Object>> CLIENT_SLOTS =
-      new ClassValue<AtomicReference<Object>>() {
-        @Override
-        protected AtomicReference<Object> computeValue(Class<?> type) {
-          return new AtomicReference<>();
-        }
-      };
-
   private RedisHooks() {}
 
   public static void activate(RedisGateway active) {
@@ -30,15 +20,6 @@ public final class RedisHooks {
   /** Whether the hooks do anything: advice skips preparing arguments for an inactive agent. */
   public static boolean active() {
     return gateway != null;
-  }
-
-  /**
-   * A slot for one object that advice builds once per copy of a client library (identified by one
-   * of its classes, so two applications with their own copy never share it), for helpers of the
-   * client's own types that the agent cannot name, such as the allocator Lettuce's encoder uses.
-   */
-  public static AtomicReference<Object> clientSlot(Class<?> clientClass) {
-    return CLIENT_SLOTS.get(clientClass);
   }
 
   public static void onSend(Object connection, Object arguments, byte[][] argv) {

@@ -6,20 +6,20 @@ import io.lettuce.core.output.CommandOutput;
 import io.lettuce.core.protocol.CommandArgs;
 import io.lettuce.core.protocol.RedisCommand;
 import io.netty.buffer.ByteBuf;
-import io.netty.buffer.ByteBufAllocator;
 import io.netty.buffer.UnpooledByteBufAllocator;
+import io.netty.buffer.UnpooledHeapByteBuf;
 import java.nio.ByteBuffer;
-import java.util.concurrent.atomic.AtomicReference;
 import net.bytebuddy.asm.Advice;
 import net.bytebuddy.implementation.bytecode.assign.Assigner;
 
 /**
  * On {@code RedisChannelHandler.dispatch(RedisCommand)}. The arguments are taken in their wire form
  * ({@code CommandArgs.encode}, the bytes Redis will see whatever the codec; the hook copies what it
- * keeps before the buffer goes back to the pool), so keys match the
+ * keeps before the buffer is released), so keys match the
  * other clients' and the command table applies unchanged. A command whose only argument is a key
- * passes just that key as its codec encodes it ({@code getFirstEncodedKey}), the same bytes without
- * the framing, which is cheaper to produce and to read. A hot read is answered by replaying the
+ * passes just that key as its codec encodes it, the same bytes without the framing, which is cheaper
+ * to produce and to read: as {@link LettuceAddKeyAdvice} recorded it, else {@code getFirstEncodedKey}.
+ * A hot read is answered by replaying the
  * recorded decoder callbacks into this command's own {@code CommandOutput} (its codec builds the
  * caller's own objects) and completing the command; the method is then skipped. A callback that
  * throws fails the command exactly as the same reply from Redis would have. A read parked behind a
@@ -45,21 +45,18 @@ public final class LettuceDispatchAdvice {
         ByteBuffer encoded = null;
         int count = 0;
         if (args != null && args.count() == 1) {
-          // the only argument is the key (GET key, HGETALL key...): the codec's bytes, no wire framing
-          encoded = args.getFirstEncodedKey();
+          // the only argument is the key (GET key, HGETALL key...): the codec's bytes, no wire framing;
+          // recorded when it was added if the agent could (then count() == 1 means it is that key)
+          Object recorded = args instanceof EncodedKeyField ? ((EncodedKeyField) args).hotkey$encodedKey() : null;
+          encoded = recorded != null ? ByteBuffer.wrap((byte[]) recorded) : args.getFirstEncodedKey();
           count = RedisHooks.ONE_RAW_ARGUMENT;
         }
         if (args != null && encoded == null) {
-          // Encoding borrows temporary buffers from the target's allocator. Netty's default unpooled
-          // one hands out a direct buffer (malloc, cleaner) per key, and its pooled one, off Netty's
-          // own threads, takes an arena lock: so a heap-only allocator, one per copy of Netty.
-          AtomicReference<Object> slot = RedisHooks.clientSlot(ByteBufAllocator.class);
-          Object allocator = slot.get();
-          if (allocator == null) {
-            allocator = new UnpooledByteBufAllocator(false, true);
-            slot.set(allocator);
-          }
-          buffer = ((ByteBufAllocator) allocator).heapBuffer(128);
+          // Encoding borrows a temporary buffer. On the heap and without an allocator: Netty's default
+          // unpooled allocator hands out direct buffers (a malloc and a cleaner per command), its
+          // pooled one an arena lock off Netty's threads; and of the class StringCodec's own
+          // ByteBuffer encoding already uses, so Netty's buffer code sees no further class here.
+          buffer = new UnpooledHeapByteBuf(UnpooledByteBufAllocator.DEFAULT, 128, Integer.MAX_VALUE);
           args.encode(buffer);
           encoded = buffer.nioBuffer();
           count = args.count();

@@ -10,6 +10,7 @@ import io.hotkey.agent.instrument.ClientInstrumentation;
 import java.nio.ByteBuffer;
 import java.util.Collection;
 import net.bytebuddy.agent.builder.AgentBuilder;
+import net.bytebuddy.asm.Advice;
 import net.bytebuddy.description.modifier.FieldManifestation;
 import net.bytebuddy.description.modifier.Visibility;
 import net.bytebuddy.implementation.FieldAccessor;
@@ -27,7 +28,8 @@ import net.bytebuddy.implementation.FieldAccessor;
  *   <li>{@code Command.complete/completeExceptionally/cancel}: the end of every command, to release
  *       what an unanswered command left behind.</li>
  * </ul>
- * {@code CommandOutput}, when it loads after the agent, also gains a {@link TrackedReplyField}.
+ * {@code CommandOutput} and {@code CommandArgs}, when they load after the agent, also gain a field each
+ * ({@link TrackedReplyField}, {@link EncodedKeyField}).
  */
 public final class LettuceInstrumentation implements ClientInstrumentation {
   private static final String OUTPUT = "io.lettuce.core.output.CommandOutput";
@@ -81,8 +83,8 @@ public final class LettuceInstrumentation implements ClientInstrumentation {
   }
 
   /**
-   * Volatile: a command may end on another thread than its connection's (a timeout, a cancellation)
-   * and must then see what the dispatching thread put there.
+   * Volatile fields: a command may end on another thread than its connection's (a timeout, a
+   * cancellation), and may be built on another thread than the one that dispatches it (reactive).
    */
   @Override
   public AgentBuilder extendAtLoad(AgentBuilder builder) {
@@ -92,6 +94,14 @@ public final class LettuceInstrumentation implements ClientInstrumentation {
         .transform((type, description, loader, module, domain) -> type
             .defineField(TrackedReplyField.NAME, Object.class, Visibility.PRIVATE, FieldManifestation.VOLATILE)
             .implement(TrackedReplyField.class)
-            .intercept(FieldAccessor.ofField(TrackedReplyField.NAME)));
+            .intercept(FieldAccessor.ofField(TrackedReplyField.NAME)))
+        .type(named("io.lettuce.core.protocol.CommandArgs"),
+            ClassLoaderMatchers.hasClass("io.lettuce.core.protocol.ProtocolVersion")
+                .and(ClassLoaderMatchers.seesAgentClass(EncodedKeyField.class)))
+        .transform((type, description, loader, module, domain) -> type
+            .defineField(EncodedKeyField.NAME, Object.class, Visibility.PRIVATE, FieldManifestation.VOLATILE)
+            .implement(EncodedKeyField.class)
+            .intercept(FieldAccessor.ofField(EncodedKeyField.NAME))
+            .visit(Advice.to(LettuceAddKeyAdvice.class).on(named("addKey").and(takesArguments(1)))));
   }
 }
