@@ -136,18 +136,26 @@ public final class RedisHooks {
     }
   }
 
-  /** @param method the decoder method: a bulk string, a simple string, a big number or an error */
-  public static void replyBytes(Object reply, String method, java.nio.ByteBuffer bytes) {
+  /** The decoder handed {@code reply} a bulk string, a simple string or nil ({@code bigNumber}: a RESP3 big number). */
+  public static void replyBytes(Object reply, java.nio.ByteBuffer bytes, boolean bigNumber) {
     RedisGateway g = gateway;
     if (g == null) {
       return;
     }
     try {
-      if (method.endsWith("Error")) {
-        g.onReplyError(reply);
-      } else {
-        g.onReplyBytes(reply, bytes, method.endsWith("BigNumber"));
-      }
+      g.onReplyBytes(reply, bytes, bigNumber);
+    } catch (Throwable t) {
+      g.errors().record("reply event", t);
+    }
+  }
+
+  public static void replyError(Object reply) {
+    RedisGateway g = gateway;
+    if (g == null) {
+      return;
+    }
+    try {
+      g.onReplyError(reply);
     } catch (Throwable t) {
       g.errors().record("reply event", t);
     }

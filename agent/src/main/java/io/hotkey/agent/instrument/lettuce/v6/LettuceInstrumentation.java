@@ -55,11 +55,18 @@ public final class LettuceInstrumentation implements ClientInstrumentation {
         .type(named("io.lettuce.core.protocol.RedisStateMachine"),
             ClassLoaderMatchers.hasClass("io.lettuce.core.protocol.ProtocolVersion"))
         .transform(advice
-            .advice(named("safeSet").or(named("safeSetSingle")).or(named("safeSetBigNumber"))
-                .or(named("safeSetError"))
+            .advice(named("safeSet").or(named("safeSetSingle"))
                 .and(takesArguments(3)).and(takesArgument(0, named(OUTPUT)))
                 .and(takesArgument(1, ByteBuffer.class)),
                 LettuceReplyBytesAdvice.class.getName())
+            .advice(named("safeSetBigNumber")
+                .and(takesArguments(3)).and(takesArgument(0, named(OUTPUT)))
+                .and(takesArgument(1, ByteBuffer.class)),
+                LettuceReplyBigNumberAdvice.class.getName())
+            .advice(named("safeSetError")
+                .and(takesArguments(3)).and(takesArgument(0, named(OUTPUT)))
+                .and(takesArgument(1, ByteBuffer.class)),
+                LettuceReplyErrorAdvice.class.getName())
             .advice(named("safeSet").and(takesArguments(3)).and(takesArgument(0, named(OUTPUT)))
                 .and(takesArgument(1, long.class)),
                 LettuceReplyLongAdvice.class.getName())
