@@ -261,13 +261,28 @@ public final class RedisGateway {
   public ReplyTape.Cursor dispatch(String client, Object connection, Object command, Object reply, byte[] name,
       ByteBuffer encodedArgs, int argCount, boolean neverServe) {
     byte[][] argv;
+    try {
+      argv = argv(name, encodedArgs, argCount);
+    } catch (RuntimeException | Error e) {
+      invalidateEverythingOnReply(reply);
+      throw e;
+    }
+    return dispatch(client, connection, command, reply, argv, neverServe);
+  }
+
+  /**
+   * {@link #dispatch(String, Object, Object, Object, byte[], ByteBuffer, int, boolean)} with the
+   * command already split into its name and arguments; {@code argv} is kept, not copied: the caller
+   * must not change it.
+   */
+  public ReplyTape.Cursor dispatch(String client, Object connection, Object command, Object reply, byte[][] argv,
+      boolean neverServe) {
     CommandSpec spec;
     CommandSpec.Kind kind;
     int[] hashes;
     ConnectionState state = null;
     try {
       errors.maybeInjectFailure();
-      argv = argv(name, encodedArgs, argCount);
       spec = RedisCommandTable.lookup(argv[0]);
       kind = spec.kind(argv);
       boolean write = kind == CommandSpec.Kind.WRITE || kind == CommandSpec.Kind.WRITE_ALL;
@@ -313,10 +328,7 @@ public final class RedisGateway {
         }
       }
     } catch (RuntimeException | Error e) {
-      // the command can no longer be tied to its keys: invalidate everything once it is applied
-      WriteSet everything = new WriteSet();
-      everything.addAll();
-      trackWrites(reply, everything, threads.get().writesInFlight);
+      invalidateEverythingOnReply(reply);
       throw e;
     }
     if (cache == null || neverServe || reply == null || kind != CommandSpec.Kind.CACHEABLE_READ
@@ -352,6 +364,13 @@ public final class RedisGateway {
       return null;
     }
     return new ReplyTape.Cursor((List<?>) ((CachedReply) found).shared());
+  }
+
+  /** The command can no longer be tied to its keys: everything is invalidated once it is applied. */
+  private void invalidateEverythingOnReply(Object reply) {
+    WriteSet everything = new WriteSet();
+    everything.addAll();
+    trackWrites(reply, everything, threads.get().writesInFlight);
   }
 
   /**

@@ -124,6 +124,21 @@ public final class RedisHooks {
     }
   }
 
+  /** {@link #dispatch(String, Object, Object, Object, byte[], java.nio.ByteBuffer, int, boolean)} of a command's name and only argument, kept as given. */
+  public static ReplyTape.Cursor dispatch(String client, Object connection, Object command, Object reply,
+      byte[] name, byte[] onlyArgument, boolean neverServe) {
+    RedisGateway g = gateway;
+    if (g == null) {
+      return null;
+    }
+    try {
+      return g.dispatch(client, connection, command, reply, new byte[][] {name, onlyArgument}, neverServe);
+    } catch (Throwable t) {
+      g.errors().record("command dispatch", t);
+      return null;
+    }
+  }
+
   public static void manualFlush(Object connection, boolean manual) {
     RedisGateway g = gateway;
     if (g == null) {

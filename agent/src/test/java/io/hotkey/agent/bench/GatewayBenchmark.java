@@ -5,7 +5,6 @@ import io.hotkey.agent.cache.NearCache;
 import io.hotkey.agent.core.AgentErrors;
 import io.hotkey.agent.core.HotKeyRegistry;
 import io.hotkey.agent.core.RedisGateway;
-import io.hotkey.agent.core.RedisHooks;
 import io.hotkey.agent.core.FieldReply;
 import io.hotkey.agent.detect.DetectorSettings;
 import io.hotkey.agent.detect.HotKeyDetector;
@@ -59,7 +58,7 @@ public class GatewayBenchmark {
   public static class Agent {
     RedisGateway gateway;
     DetectorTicker ticker;
-    ByteBuffer[] keys = new ByteBuffer[KEYS];
+    byte[][] keys = new byte[KEYS][];
     ByteBuffer[] setArguments = new ByteBuffer[KEYS];
     final Object connection = new Object();
 
@@ -73,7 +72,7 @@ public class GatewayBenchmark {
           versions, new AgentErrors(0));
       for (int i = 0; i < KEYS; i++) {
         byte[] key = ("product:" + i).getBytes(StandardCharsets.US_ASCII);
-        keys[i] = ByteBuffer.wrap(key);
+        keys[i] = key;
         setArguments[i] = ByteBuffer.wrap(bulkStrings(key, new byte[64]));
       }
       ticker = new DetectorTicker(detector);
@@ -125,19 +124,37 @@ public class GatewayBenchmark {
     return agent.gateway.onCommandDone(reply);
   }
 
+  /** Only the GETs of {@link #coldCommand1Thread}. */
+  @Benchmark
+  @Threads(1)
+  public Object coldGet1Thread(Agent agent) {
+    return command(agent, 0);
+  }
+
+  /** Only the SETs of {@link #coldCommand1Thread}. */
+  @Benchmark
+  @Threads(1)
+  public Object coldSet1Thread(Agent agent) {
+    return command(agent, 1);
+  }
+
   private static Object command(Agent agent) {
+    return command(agent, 10);
+  }
+
+  /** A GET or, one time in {@code setEvery}, a SET (0: never, 1: always) of a random key. */
+  private static Object command(Agent agent, int setEvery) {
     ThreadLocalRandom random = ThreadLocalRandom.current();
     int key = random.nextInt(KEYS);
     Object command = new Object();
     Object reply = new FieldReply();
     RedisGateway gateway = agent.gateway;
     if (gateway.resumption(command) == null) {
-      if (random.nextInt(10) == 0) {
+      if (setEvery > 0 && random.nextInt(setEvery) == 0) {
         gateway.dispatch("lettuce", agent.connection, command, reply, SET, agent.setArguments[key], 2, false);
         gateway.onReplyBytes(reply, OK, false);
       } else {
-        gateway.dispatch("lettuce", agent.connection, command, reply, GET, agent.keys[key],
-            RedisHooks.ONE_RAW_ARGUMENT, false);
+        gateway.dispatch("lettuce", agent.connection, command, reply, new byte[][] {GET, agent.keys[key]}, false);
         gateway.onReplyBytes(reply, REPLY, false);
       }
     }

@@ -18,7 +18,8 @@ import net.bytebuddy.implementation.bytecode.assign.Assigner;
  * keeps before the buffer is released), so keys match the
  * other clients' and the command table applies unchanged. A command whose only argument is a key
  * passes just that key as its codec encodes it, the same bytes without the framing, which is cheaper
- * to produce and to read: as {@link LettuceAddKeyAdvice} recorded it, else {@code getFirstEncodedKey}.
+ * to produce and to read: the array {@link LettuceAddKeyAdvice} recorded (handed over, not copied:
+ * nothing else holds it), else {@code getFirstEncodedKey}.
  * A hot read is answered by replaying the
  * recorded decoder callbacks into this command's own {@code CommandOutput} (its codec builds the
  * caller's own objects) and completing the command; the method is then skipped. A callback that
@@ -40,32 +41,39 @@ public final class LettuceDispatchAdvice {
     // a parked read being resumed was counted and looked at when it was first dispatched
     ReplyTape.Cursor tape = RedisHooks.resumption(command);
     if (tape == null) {
-      ByteBuf buffer = null;
-      try {
-        ByteBuffer encoded = null;
-        int count = 0;
-        if (args != null && args.count() == 1) {
-          // the only argument is the key (GET key, HGETALL key...): the codec's bytes, no wire framing;
-          // recorded when it was added if the agent could (then count() == 1 means it is that key)
-          Object recorded = args instanceof EncodedKeyField ? ((EncodedKeyField) args).hotkey$encodedKey() : null;
-          encoded = recorded != null ? ByteBuffer.wrap((byte[]) recorded) : args.getFirstEncodedKey();
-          count = RedisHooks.ONE_RAW_ARGUMENT;
-        }
-        if (args != null && encoded == null) {
-          // Encoding borrows a temporary buffer. On the heap and without an allocator: Netty's default
-          // unpooled allocator hands out direct buffers (a malloc and a cleaner per command), its
-          // pooled one an arena lock off Netty's threads; and of the class StringCodec's own
-          // ByteBuffer encoding already uses, so Netty's buffer code sees no further class here.
-          buffer = new UnpooledHeapByteBuf(UnpooledByteBufAllocator.DEFAULT, 128, Integer.MAX_VALUE);
-          args.encode(buffer);
-          encoded = buffer.nioBuffer();
-          count = args.count();
-        }
-        tape = RedisHooks.dispatch("lettuce", connection, command, output, command.getType().getBytes(), encoded,
-            count, connection instanceof io.lettuce.core.pubsub.StatefulRedisPubSubConnection);
-      } finally {
-        if (buffer != null) {
-          buffer.release();
+      boolean neverServe = connection instanceof io.lettuce.core.pubsub.StatefulRedisPubSubConnection;
+      byte[] name = command.getType().getBytes();
+      // the only argument is the key (GET key, HGETALL key...), recorded as it was added if the agent
+      // could: then count() == 1 means it is that key
+      Object recorded = args instanceof EncodedKeyField && args.count() == 1
+          ? ((EncodedKeyField) args).hotkey$encodedKey() : null;
+      if (recorded != null) {
+        tape = RedisHooks.dispatch("lettuce", connection, command, output, name, (byte[]) recorded, neverServe);
+      } else {
+        ByteBuf buffer = null;
+        try {
+          ByteBuffer encoded = null;
+          int count = 0;
+          if (args != null && args.count() == 1) {
+            // the codec's bytes of the only argument, no wire framing
+            encoded = args.getFirstEncodedKey();
+            count = RedisHooks.ONE_RAW_ARGUMENT;
+          }
+          if (args != null && encoded == null) {
+            // Encoding borrows a temporary buffer. On the heap and without an allocator: Netty's default
+            // unpooled allocator hands out direct buffers (a malloc and a cleaner per command), its
+            // pooled one an arena lock off Netty's threads; and of the class StringCodec's own
+            // ByteBuffer encoding already uses, so Netty's buffer code sees no further class here.
+            buffer = new UnpooledHeapByteBuf(UnpooledByteBufAllocator.DEFAULT, 128, Integer.MAX_VALUE);
+            args.encode(buffer);
+            encoded = buffer.nioBuffer();
+            count = args.count();
+          }
+          tape = RedisHooks.dispatch("lettuce", connection, command, output, name, encoded, count, neverServe);
+        } finally {
+          if (buffer != null) {
+            buffer.release();
+          }
         }
       }
     }
