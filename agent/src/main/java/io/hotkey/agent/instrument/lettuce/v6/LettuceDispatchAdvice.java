@@ -8,6 +8,7 @@ import io.lettuce.core.protocol.RedisCommand;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.UnpooledByteBufAllocator;
 import io.netty.buffer.UnpooledHeapByteBuf;
+import io.netty.channel.PreferHeapByteBufAllocator;
 import java.nio.ByteBuffer;
 import net.bytebuddy.asm.Advice;
 import net.bytebuddy.implementation.bytecode.assign.Assigner;
@@ -60,11 +61,12 @@ public final class LettuceDispatchAdvice {
             count = RedisHooks.ONE_RAW_ARGUMENT;
           }
           if (args != null && encoded == null) {
-            // Encoding borrows a temporary buffer. On the heap and without an allocator: Netty's default
-            // unpooled allocator hands out direct buffers (a malloc and a cleaner per command), its
-            // pooled one an arena lock off Netty's threads; and of the class StringCodec's own
-            // ByteBuffer encoding already uses, so Netty's buffer code sees no further class here.
-            buffer = new UnpooledHeapByteBuf(UnpooledByteBufAllocator.DEFAULT, 128, Integer.MAX_VALUE);
+            // Encoding borrows a temporary buffer, on the heap, and so must every buffer the codec
+            // asks the target's allocator for (StringCodec.UTF8 encodes each argument into one first):
+            // Netty's default unpooled allocator hands out direct buffers (a malloc, a cleaner and
+            // sampled leak records per argument), its pooled one an arena lock off Netty's threads.
+            buffer = new UnpooledHeapByteBuf(new PreferHeapByteBufAllocator(UnpooledByteBufAllocator.DEFAULT), 128,
+                Integer.MAX_VALUE);
             args.encode(buffer);
             encoded = buffer.nioBuffer();
             count = args.count();
