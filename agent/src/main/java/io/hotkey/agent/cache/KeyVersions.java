@@ -1,5 +1,7 @@
 package io.hotkey.agent.cache;
 
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicLongArray;
 
@@ -16,17 +18,32 @@ import java.util.concurrent.atomic.AtomicLongArray;
  * <p>Counters are striped by key hash: two keys sharing a stripe only cost each other a spurious
  * miss, never a stale hit. {@link #bumpAll()} (FLUSHALL, SWAPDB, scripts without declared keys...)
  * advances an epoch that every stamp also carries.
+ *
+ * <p>A bump only matters to a stripe some stamp has covered, and only hot keys are ever stamped, so
+ * a stripe is marked when it is first stamped and a bump of an unmarked one is skipped: the write
+ * of a cold key costs the decoder's thread one read of a bitmap (8 KB) instead of an atomic update
+ * to a cache line of the 512 KB counter array that nothing will read. The mark is set by the stamp,
+ * so before the fill asks Redis: a bump that saw no mark came before the fill's question, and Redis
+ * had applied that write when the fill read it. Marks are never cleared (clearing one safely would need to know that no stamp of it
+ * is left): a stripe of a key that was hot once stays bumped, as every stripe used to be.
  */
 public final class KeyVersions {
   private static final int STRIPES = 1 << 16;
   private static final int MASK = STRIPES - 1;
 
+  private static final VarHandle WORDS = MethodHandles.arrayElementVarHandle(int[].class);
+
   private final AtomicLongArray stripes = new AtomicLongArray(STRIPES);
+  /** One bit per stripe: whether a stamp ever covered it. */
+  private final int[] stamped = new int[STRIPES / Integer.SIZE];
   private final AtomicLong epoch = new AtomicLong();
 
   /** Stamp layout: [epoch, version of hashes[0], version of hashes[1], ...]. */
   public long[] stamp(int[] hashes) {
     long[] stamp = new long[hashes.length + 1];
+    for (int hash : hashes) {
+      mark(hash & MASK);
+    }
     stamp[0] = epoch.get();
     for (int i = 0; i < hashes.length; i++) {
       stamp[i + 1] = stripes.get(hashes[i] & MASK);
@@ -52,7 +69,21 @@ public final class KeyVersions {
   }
 
   public void bump(int hash) {
-    stripes.incrementAndGet(hash & MASK);
+    int stripe = hash & MASK;
+    if (isMarked(stripe)) {
+      stripes.incrementAndGet(stripe);
+    }
+  }
+
+  private void mark(int stripe) {
+    int bit = 1 << stripe;
+    if (((int) WORDS.getVolatile(stamped, stripe >>> 5) & bit) == 0) {
+      WORDS.getAndBitwiseOr(stamped, stripe >>> 5, bit);
+    }
+  }
+
+  private boolean isMarked(int stripe) {
+    return ((int) WORDS.getVolatile(stamped, stripe >>> 5) & (1 << stripe)) != 0;
   }
 
   public void bumpAll() {
