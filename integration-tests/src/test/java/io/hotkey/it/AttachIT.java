@@ -1,6 +1,7 @@
 package io.hotkey.it;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.charset.StandardCharsets;
@@ -9,14 +10,18 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.function.Executable;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * {@code java -jar hotkey-agent.jar attach <pid>} on a JVM that started without the agent and has
- * already loaded and used Jedis: the agent retransforms the loaded classes, detects the hot key and
- * serves it locally, and the application keeps reading correct values throughout.
+ * already loaded and used Jedis or Lettuce: the agent retransforms the loaded classes, detects the hot
+ * key and serves it locally, and the application keeps reading correct values throughout. For Lettuce
+ * this is the only run where its reply and argument classes lack the fields the agent adds at load, so
+ * replies are tracked by identity and keys read with {@code getFirstEncodedKey}.
  */
 class AttachIT extends RedisTestBase {
 
@@ -50,6 +55,39 @@ class AttachIT extends RedisTestBase {
             assertTrue(reached < 50, () -> reached + " of 1000 GETs of the hot key reached Redis after attach");
         });
         Check.all(c, "attach", checks.stream());
+    }
+
+    @ParameterizedTest(name = "lettuce {0}")
+    @ValueSource(strings = {Clients.LETTUCE_6, Clients.LETTUCE_7})
+    void attachingToARunningLettuceApplicationKeepsEveryReturnedWriteVisible(String version) {
+        List<String> attachOutput = new ArrayList<>();
+        Snapshots snaps = new Snapshots(redis::stats);
+        ChildRun c = AgentJvm.lettuceApp(version).withoutAgent().hotkeyTestDefaults().prop("hotkey.cache.ttl", "5s")
+                .name("attach-lettuce-" + version)
+                .args("--scenario", "attach-ryw", "--redis", redis.address(), "--millis", "3000")
+                .run(name -> {
+                    if (name.startsWith("attach ")) {
+                        attachOutput.addAll(attach(Jdk.JDK17, name.substring("attach ".length())));
+                    }
+                    return snaps.onSync(name);
+                });
+        long reads = c.resultLong("ryw.reads");
+        long redisGets = snaps.calls("get", "ryw", "ryw-done");
+        System.out.println("[it] attach lettuce " + version + ": reads=" + reads + " writes=" + c.result("ryw.writes")
+                + " GETs that reached Redis=" + redisGets + " violations=" + c.result("ryw.violations"));
+        Check.all(c, "attach lettuce", Stream.concat(Stream.<Executable>of(
+                () -> assertEquals(0, c.exitCode(), () -> "exit code; attach said " + attachOutput),
+                () -> assertEquals("false", c.result("attach.agentBefore"), () -> "agent active before attach"),
+                () -> assertTrue(attachOutput.stream().anyMatch(l -> l.startsWith("attached Hotkey Agent")),
+                        () -> "attach command output " + attachOutput),
+                () -> assertTrue(c.stderrContains("io.lettuce.core.RedisChannelHandler (already loaded, retransformed)"),
+                        () -> "Lettuce's loaded classes were not retransformed"),
+                () -> assertFalse(c.stderrContains("instrumented io.lettuce.core.output.CommandOutput"),
+                        () -> "CommandOutput was extended, so the identity fallback was not what ran"),
+                () -> assertFalse(c.stderrContains("instrumented io.lettuce.core.protocol.CommandArgs"),
+                        () -> "CommandArgs was extended, so getFirstEncodedKey was not what ran"),
+                () -> assertEquals("0", c.result("ryw.jmx.AgentErrors"), () -> "agent errors")),
+                LettuceIT.readYourWritesChecks(c, reads, redisGets)));
     }
 
     private static List<String> attach(Jdk jdk, String pid) throws Exception {

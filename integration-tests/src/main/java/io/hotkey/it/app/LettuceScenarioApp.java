@@ -36,7 +36,7 @@ import java.util.function.Supplier;
  * Scenario app on Lettuce 6.x/7.x (compiled against 7.7, using API common to both); String, byte[] and an
  * application's own JSON codec ({@link ProductJsonCodec}).
  *
- * <p>Usage: {@code --scenario serve|ryw|cluster|compat --redis host:port | --nodes h:p,h:p,h:p [--n N] [--millis M]}.
+ * <p>Usage: {@code --scenario serve|ryw|attach-ryw|cluster|compat --redis host:port | --nodes h:p,h:p,h:p [--n N] [--millis M]}.
  * The {@code compat} scenario uses only API that Lettuce 5.3 shares with 6 and 7 (it also runs on 5.x).
  */
 public final class LettuceScenarioApp {
@@ -75,7 +75,10 @@ public final class LettuceScenarioApp {
                 serve(a.get("redis"), n);
                 break;
             case "ryw":
-                readYourWrites(a.get("redis"), Long.parseLong(a.getOrDefault("millis", "3000")));
+                readYourWrites(a.get("redis"), Long.parseLong(a.getOrDefault("millis", "3000")), false);
+                break;
+            case "attach-ryw":
+                readYourWrites(a.get("redis"), Long.parseLong(a.getOrDefault("millis", "3000")), true);
                 break;
             case "cluster":
                 cluster(a.get("nodes"), n);
@@ -415,13 +418,25 @@ public final class LettuceScenarioApp {
     // ---------------------------------------------------------------------------------------------
     // ryw: once a write's future has completed, every thread reads the new value or a newer one
 
-    static void readYourWrites(String address, long millis) throws Exception {
+    /**
+     * With {@code attachFirst} the JVM starts without the agent and every API is used once (so Lettuce's
+     * command, argument and output classes are loaded) before the test attaches it from outside: the
+     * agent then works on classes it could not extend at load.
+     */
+    static void readYourWrites(String address, long millis, boolean attachFirst) throws Exception {
         String key = "lt:ryw";
         RedisClient client = RedisClient.create(uri(address));
         try (StatefulRedisConnection<String, String> shared = client.connect();
              StatefulRedisConnection<String, String> writerConn = client.connect();
              StatefulRedisConnection<String, String> other = client.connect()) {
             shared.sync().set(key, "0");
+            if (attachFirst) {
+                shared.async().set(key, "0").get(5, TimeUnit.SECONDS);
+                shared.reactive().get(key).block();
+                shared.sync().get(key);
+                result("attach.agentBefore", Child.mbeanRegistered());
+                sync("attach " + ProcessHandle.current().pid());
+            }
             Child.warmUp("ryw", List.of(key), () -> shared.sync().get(key), 8000, 3000);
             AtomicLong lastReturned = new AtomicLong();
             AtomicLong violations = new AtomicLong();
