@@ -24,8 +24,9 @@ import java.util.concurrent.atomic.AtomicLongArray;
  * of a cold key costs the decoder's thread one read of a bitmap (8 KB) instead of an atomic update
  * to a cache line of the 512 KB counter array that nothing will read. The mark is set by the stamp,
  * so before the fill asks Redis: a bump that saw no mark came before the fill's question, and Redis
- * had applied that write when the fill read it. Marks are never cleared (clearing one safely would need to know that no stamp of it
- * is left): a stripe of a key that was hot once stays bumped, as every stripe used to be.
+ * had applied that write when the fill read it. Marks are never cleared (clearing one safely would
+ * need to know that no stamp of it is left): a stripe of a key that was hot once stays bumped, as
+ * every stripe used to be.
  */
 public final class KeyVersions {
   private static final int STRIPES = 1 << 16;

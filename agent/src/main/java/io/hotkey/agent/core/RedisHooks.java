@@ -124,7 +124,10 @@ public final class RedisHooks {
     }
   }
 
-  /** {@link #dispatch(String, Object, Object, Object, byte[], java.nio.ByteBuffer, int, boolean)} of a command's name and only argument, kept as given. */
+  /**
+   * {@link #dispatch(String, Object, Object, Object, byte[], java.nio.ByteBuffer, int, boolean)} of a
+   * command's name and only argument, kept as given.
+   */
   public static ReplyTape.Cursor dispatch(String client, Object connection, Object command, Object reply,
       byte[] name, byte[] onlyArgument, boolean neverServe) {
     RedisGateway g = gateway;
