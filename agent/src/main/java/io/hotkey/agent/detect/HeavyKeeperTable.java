@@ -157,8 +157,12 @@ final class HeavyKeeperTable {
         return;
       }
       if (meta[m + HASH] == hash) {
+        // Count and writes are read together and written together: when two threads of a stripe
+        // race on a bucket, one access is lost whole, and the read share stays unbiased (writing
+        // count from an early read but writes from a late one lost mostly reads: 15% reads for 50%).
+        int writes = meta[m + WRITES];
         meta[m + COUNT] = ++c;
-        meta[m + WRITES] += w;
+        meta[m + WRITES] = writes + w;
         if (c == NAME_AT && meta[m + NAME] != hash) {
           name(b, m, key, hash);
         }
