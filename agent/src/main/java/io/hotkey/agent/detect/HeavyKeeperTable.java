@@ -60,7 +60,6 @@ final class HeavyKeeperTable {
   /** Count at which a bucket's key bytes are copied. */
   static final int NAME_AT = 2;
 
-
   /**
    * Odd multipliers, one per row: row r's bucket is the top {@code log2(width)} bits of {@code hash
    * * ROW_SEEDS[r]}. Multiplicative hashing takes its best bits from the top; with a well-mixed
@@ -143,8 +142,9 @@ final class HeavyKeeperTable {
    * Most claims in a long-tailed stream are by keys seen once, whose copy would be wasted. The
    * {@code NAME} slot remembers which hash the stored bytes belong to; the harvest skips buckets
    * whose count never reached {@code NAME_AT} (a single access in a slot is of no interest).
+   *
+   * @param coins the recording thread's decay coin: its xorshift state is {@code coins[coin]}
    */
-  /** @param coins the recording thread's decay coin: its xorshift state is {@code coins[coin]} */
   void add(byte[] key, int hash, boolean write, int[] coins, int coin) {
     final int[] meta = this.meta;
     final int w = write ? 1 : 0;
