@@ -126,16 +126,16 @@ public final class RedisHooks {
 
   /**
    * {@link #dispatch(String, Object, Object, Object, byte[], java.nio.ByteBuffer, int, boolean)} of a
-   * command's name and only argument, kept as given.
+   * command already split into its name and arguments, kept as given.
    */
   public static ReplyTape.Cursor dispatch(String client, Object connection, Object command, Object reply,
-      byte[] name, byte[] onlyArgument, boolean neverServe) {
+      byte[][] argv, boolean neverServe) {
     RedisGateway g = gateway;
     if (g == null) {
       return null;
     }
     try {
-      return g.dispatch(client, connection, command, reply, new byte[][] {name, onlyArgument}, neverServe);
+      return g.dispatch(client, connection, command, reply, argv, neverServe);
     } catch (Throwable t) {
       g.errors().record("command dispatch", t);
       return null;

@@ -17,10 +17,11 @@ import net.bytebuddy.implementation.bytecode.assign.Assigner;
  * On {@code RedisChannelHandler.dispatch(RedisCommand)}. The arguments are taken in their wire form
  * ({@code CommandArgs.encode}, the bytes Redis will see whatever the codec; the hook copies what it
  * keeps before the buffer is released), so keys match the
- * other clients' and the command table applies unchanged. A command whose only argument is a key
- * passes just that key as its codec encodes it, the same bytes without the framing, which is cheaper
- * to produce and to read: the array {@link LettuceAddKeyAdvice} recorded (handed over, not copied:
- * nothing else holds it), else {@code getFirstEncodedKey}.
+ * other clients' and the command table applies unchanged. Cheaper to produce and to read: the
+ * arguments {@link LettuceAddKeyAdvice} and {@link LettuceAddValueAdvice} recorded, when they are all
+ * of them (handed over, not copied: nothing else holds them); else, for a command whose only argument
+ * is a key, that key as its codec encodes it ({@code getFirstEncodedKey}, the same bytes without the
+ * framing).
  * A hot read is answered by replaying the
  * recorded decoder callbacks into this command's own {@code CommandOutput} (its codec builds the
  * caller's own objects) and completing the command; the method is then skipped. A callback that
@@ -44,12 +45,18 @@ public final class LettuceDispatchAdvice {
     if (tape == null) {
       boolean neverServe = connection instanceof io.lettuce.core.pubsub.StatefulRedisPubSubConnection;
       byte[] name = command.getType().getBytes();
-      // the only argument is the key (GET key, HGETALL key...), recorded as it was added if the agent
-      // could: then count() == 1 means it is that key
-      Object recorded = args instanceof EncodedKeyField && args.count() == 1
-          ? ((EncodedKeyField) args).hotkey$encodedKey() : null;
-      if (recorded != null) {
-        tape = RedisHooks.dispatch("lettuce", connection, command, output, name, (byte[]) recorded, neverServe);
+      // GET key, SET key value... recorded as they were added if the agent could (count() tells
+      // whether what was recorded is all of the arguments)
+      Object recorded = args instanceof EncodedArgsField ? ((EncodedArgsField) args).hotkey$encodedArgs() : null;
+      byte[][] argv = null;
+      if (recorded instanceof byte[] && args.count() == 1) {
+        argv = new byte[][] {name, (byte[]) recorded};
+      } else if (recorded instanceof byte[][] && args.count() == 2) {
+        byte[][] keyAndValue = (byte[][]) recorded;
+        argv = new byte[][] {name, keyAndValue[0], keyAndValue[1]};
+      }
+      if (argv != null) {
+        tape = RedisHooks.dispatch("lettuce", connection, command, output, argv, neverServe);
       } else {
         ByteBuf buffer = null;
         try {

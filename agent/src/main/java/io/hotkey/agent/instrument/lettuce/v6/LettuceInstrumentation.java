@@ -29,7 +29,7 @@ import net.bytebuddy.implementation.FieldAccessor;
  *       what an unanswered command left behind.</li>
  * </ul>
  * {@code CommandOutput} and {@code CommandArgs}, when they load after the agent, also gain a field each
- * ({@link TrackedReplyField}, {@link EncodedKeyField}).
+ * ({@link TrackedReplyField}, {@link EncodedArgsField}).
  */
 public final class LettuceInstrumentation implements ClientInstrumentation {
   private static final String OUTPUT = "io.lettuce.core.output.CommandOutput";
@@ -104,11 +104,12 @@ public final class LettuceInstrumentation implements ClientInstrumentation {
             .intercept(FieldAccessor.ofField(TrackedReplyField.NAME)))
         .type(named("io.lettuce.core.protocol.CommandArgs"),
             ClassLoaderMatchers.hasClass("io.lettuce.core.protocol.ProtocolVersion")
-                .and(ClassLoaderMatchers.seesAgentClass(EncodedKeyField.class)))
+                .and(ClassLoaderMatchers.seesAgentClass(EncodedArgsField.class)))
         .transform((type, description, loader, module, domain) -> type
-            .defineField(EncodedKeyField.NAME, Object.class, Visibility.PRIVATE, FieldManifestation.VOLATILE)
-            .implement(EncodedKeyField.class)
-            .intercept(FieldAccessor.ofField(EncodedKeyField.NAME))
-            .visit(Advice.to(LettuceAddKeyAdvice.class).on(named("addKey").and(takesArguments(1)))));
+            .defineField(EncodedArgsField.NAME, Object.class, Visibility.PRIVATE, FieldManifestation.VOLATILE)
+            .implement(EncodedArgsField.class)
+            .intercept(FieldAccessor.ofField(EncodedArgsField.NAME))
+            .visit(Advice.to(LettuceAddKeyAdvice.class).on(named("addKey").and(takesArguments(1))))
+            .visit(Advice.to(LettuceAddValueAdvice.class).on(named("addValue").and(takesArguments(1)))));
   }
 }
