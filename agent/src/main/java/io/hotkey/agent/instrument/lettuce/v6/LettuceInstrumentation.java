@@ -90,8 +90,11 @@ public final class LettuceInstrumentation implements ClientInstrumentation {
   }
 
   /**
-   * Volatile fields: a command may end on another thread than its connection's (a timeout, a
-   * cancellation), and may be built on another thread than the one that dispatches it (reactive).
+   * The reply's field is volatile: a command may end on another thread than its connection's (a
+   * timeout, a cancellation). The arguments' field is plain, written once per command as it is
+   * built: it travels to the dispatching thread (another one under reactive APIs) with the argument
+   * list it sits beside, which Lettuce itself reads there unsynchronized; a volatile write was a
+   * full fence per command on the application's thread.
    */
   @Override
   public AgentBuilder extendAtLoad(AgentBuilder builder) {
@@ -106,7 +109,7 @@ public final class LettuceInstrumentation implements ClientInstrumentation {
             ClassLoaderMatchers.hasClass("io.lettuce.core.protocol.ProtocolVersion")
                 .and(ClassLoaderMatchers.seesAgentClass(EncodedArgsField.class)))
         .transform((type, description, loader, module, domain) -> type
-            .defineField(EncodedArgsField.NAME, Object.class, Visibility.PRIVATE, FieldManifestation.VOLATILE)
+            .defineField(EncodedArgsField.NAME, Object.class, Visibility.PRIVATE, FieldManifestation.PLAIN)
             .implement(EncodedArgsField.class)
             .intercept(FieldAccessor.ofField(EncodedArgsField.NAME))
             .visit(Advice.to(LettuceAddKeyAdvice.class).on(named("addKey").and(takesArguments(1))))
