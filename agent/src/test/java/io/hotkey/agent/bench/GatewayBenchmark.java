@@ -50,6 +50,8 @@ public class GatewayBenchmark {
   static final int KEYS = 100_000;
   static final byte[] GET = "GET".getBytes(StandardCharsets.US_ASCII);
   static final byte[] SET = "SET".getBytes(StandardCharsets.US_ASCII);
+  /** A SET's value, 64 bytes like the demo workloads'. */
+  static final byte[] VALUE = "v".repeat(64).getBytes(StandardCharsets.US_ASCII);
   static final ByteBuffer REPLY = ByteBuffer.wrap(new byte[64]);
   static final ByteBuffer OK = ByteBuffer.wrap("OK".getBytes(StandardCharsets.US_ASCII));
 
@@ -73,7 +75,7 @@ public class GatewayBenchmark {
       for (int i = 0; i < KEYS; i++) {
         byte[] key = ("product:" + i).getBytes(StandardCharsets.US_ASCII);
         keys[i] = key;
-        setArguments[i] = ByteBuffer.wrap(bulkStrings(key, new byte[64]));
+        setArguments[i] = ByteBuffer.wrap(bulkStrings(key, VALUE));
       }
       ticker = new DetectorTicker(detector);
     }
@@ -128,22 +130,29 @@ public class GatewayBenchmark {
   @Benchmark
   @Threads(1)
   public Object coldGet1Thread(Agent agent) {
-    return command(agent, 0);
+    return command(agent, 0, false);
   }
 
-  /** Only the SETs of {@link #coldCommand1Thread}. */
+  /** Only the SETs of {@link #coldCommand1Thread}: arguments recorded as added (Lettuce's {@code StringCodec.UTF8}). */
   @Benchmark
   @Threads(1)
   public Object coldSet1Thread(Agent agent) {
-    return command(agent, 1);
+    return command(agent, 1, false);
+  }
+
+  /** SETs whose arguments the hook reads from their wire encoding (other codecs, {@code SET} with options). */
+  @Benchmark
+  @Threads(1)
+  public Object coldSetEncoded1Thread(Agent agent) {
+    return command(agent, 1, true);
   }
 
   private static Object command(Agent agent) {
-    return command(agent, 10);
+    return command(agent, 10, false);
   }
 
   /** A GET or, one time in {@code setEvery}, a SET (0: never, 1: always) of a random key. */
-  private static Object command(Agent agent, int setEvery) {
+  private static Object command(Agent agent, int setEvery, boolean encodedSets) {
     ThreadLocalRandom random = ThreadLocalRandom.current();
     int key = random.nextInt(KEYS);
     Object command = new Object();
@@ -151,7 +160,12 @@ public class GatewayBenchmark {
     RedisGateway gateway = agent.gateway;
     if (gateway.resumption(command) == null) {
       if (setEvery > 0 && random.nextInt(setEvery) == 0) {
-        gateway.dispatch("lettuce", agent.connection, command, reply, SET, agent.setArguments[key], 2, false);
+        if (encodedSets) {
+          gateway.dispatch("lettuce", agent.connection, command, reply, SET, agent.setArguments[key], 2, false);
+        } else {
+          gateway.dispatch("lettuce", agent.connection, command, reply, new byte[][] {SET, agent.keys[key], VALUE},
+              false);
+        }
         gateway.onReplyBytes(reply, OK, false);
       } else {
         gateway.dispatch("lettuce", agent.connection, command, reply, new byte[][] {GET, agent.keys[key]}, false);
