@@ -5,6 +5,7 @@ import java.util.Arrays;
 import java.util.Collections;
 import java.util.List;
 import java.util.Objects;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.LongSupplier;
 
 /**
@@ -13,8 +14,9 @@ import java.util.function.LongSupplier;
  * <h2>Data flow</h2>
  *
  * <pre>
- *  app threads ──record()──► stripe[s].table[gen]        (HeavyKeeper, plain int writes)
- *                                   │  gen flips every tick (volatile int)
+ *  app threads ──record()──► own pending buffer ──(32 at a time)──► stripe[s].table[gen]
+ *                                      (HeavyKeeper, plain int writes) │  gen flips every tick
+ *                                                                      │  (volatile int)
  *  tick thread ──tick()──► harvest the table retired one tick earlier ──► candidates
  *                          (summed over rows and stripes), then clear it
  *                     ──► window: per key a ring of {@code slots} slot counts (fixed capacity,
@@ -25,8 +27,11 @@ import java.util.function.LongSupplier;
  * <h2>Why this shape</h2>
  *
  * <ul>
- *   <li><b>Stripes</b>: each recording thread writes the stripe picked by its thread id (see
- *       {@link #record}), so threads on different stripes never write the same cache line and
+ *   <li><b>Pending buffers</b>: a thread's accesses are counted in batches (see {@link #record}
+ *       and {@link PendingAccesses}), so that the sketch's cache misses overlap instead of stalling
+ *       the application's thread once per command.
+ *   <li><b>Stripes</b>: each recording thread writes the stripe it was given when it first
+ *       recorded, so threads on different stripes never write the same cache line and
  *       recording scales with cores. With more threads than stripes some share one;
  *       their racy increments may lose an update now and then (see {@link HeavyKeeperTable}),
  *       which is accepted instead of paying for atomics on every command.
@@ -44,7 +49,8 @@ import java.util.function.LongSupplier;
  *       window ({@code capacity} keys × {@code slots} counters) are all allocated up front, as flat
  *       arrays. Nothing grows with the number of distinct keys; {@link #memoryBytes()} is computed
  *       once. The only allocations after construction are the published {@link KeyRate}
- *       snapshots, made on the tick thread.
+ *       snapshots, made on the tick thread, and one {@link PendingAccesses} per recording thread
+ *       (about 350 bytes; not included in {@link #memoryBytes()}).
  * </ul>
  *
  * <h2>Policy</h2>
@@ -68,12 +74,10 @@ import java.util.function.LongSupplier;
  */
 public final class HotKeyDetector {
 
-  /** 2^64 / golden ratio: Fibonacci hashing of thread ids (see {@link #record}). */
-  private static final long FIBONACCI = 0x9E3779B97F4A7C15L;
   /**
-   * Decay coins: 64 random states, each on a cache line of its own, picked by the thread id like the
-   * stripe but from more of its bits, so that threads sharing a stripe rarely share a coin (two that
-   * do race on it harmlessly).
+   * Decay coins: 64 random states, each on a cache line of its own, handed out round-robin like the
+   * stripes, so that threads sharing a stripe share a coin only beyond 64 threads (two that do race
+   * on it harmlessly).
    */
   private static final int COIN_BITS = 6;
   private static final int COIN_STRIDE = 16;
@@ -93,7 +97,9 @@ public final class HotKeyDetector {
 
   private final int[] coins = new int[COIN_STRIDE * ((1 << COIN_BITS) + 2)];
   private final int stripeMask;
-  private final int stripeShift;
+  private final ThreadLocal<PendingAccesses> pending = ThreadLocal.withInitial(this::newPendingAccesses);
+  /** Threads that have recorded so far: hands out stripes and coins round-robin. */
+  private final AtomicInteger recorders = new AtomicInteger();
 
   /** The generation writers record into; flipped by tick(). */
   private volatile int generation;
@@ -154,7 +160,6 @@ public final class HotKeyDetector {
     this.listener = listener == null ? HotKeyListener.NONE : listener;
     this.stripes = settings.stripes();
     this.stripeMask = stripes - 1;
-    this.stripeShift = 64 - Math.max(1, Integer.numberOfTrailingZeros(stripes));
     this.depth = settings.depth();
     this.keyBytes = settings.keyBytes();
     this.slots = settings.slots();
@@ -223,32 +228,47 @@ public final class HotKeyDetector {
   /**
    * Hot path: counts one access to {@code key}. Called for every Redis command's key.
    *
-   * <p>O(depth), no lock, no atomic, no allocation: the stripe comes from the thread id, one
-   * volatile read gives the generation, then {@link HeavyKeeperTable#add}. Safe from any number of
-   * threads; never throws.
+   * <p>No lock, no atomic, no allocation after a thread's first call: the access goes into the
+   * calling thread's {@link PendingAccesses} (a {@code ThreadLocal} lookup and a few plain stores),
+   * which is counted into the sketch, {@link PendingAccesses#CAPACITY} accesses at a time, when it is
+   * full, when the thread records in a later slot than its oldest pending access (then into that
+   * later slot, so a slot's rate includes at most one buffer per thread that belonged to the previous
+   * one), or when the thread calls {@link #tick()}. A thread that stops recording leaves at most
+   * {@code CAPACITY - 1} accesses uncounted until it records again: too few to make a key hot or
+   * keep it hot. Safe from any number of threads; never throws.
    *
-   * <p>Stripe choice: the top bits of {@code threadId * 2^64/phi} (Fibonacci hashing). Thread ids
-   * are handed out in creation order, and Fibonacci hashing spreads any arithmetic progression of
-   * ids evenly: consecutive ids always land in different stripes (their images are 0.38 apart on
-   * the unit circle), so the threads of a pool created together get distinct stripes up to about
-   * {@code stripes / 2} of them, and more threads spread evenly. A {@code ThreadLocal} holding a
-   * round-robin number would guarantee distinctness up to {@code stripes} threads, but its lookup
-   * measured about as expensive as the whole rest of this method; reading the thread id is one
-   * load.
+   * <p>Stripes are handed out round-robin as threads first record, so the threads of a pool get
+   * distinct stripes (and decay coins) up to the number of stripes (of coins).
    *
-   * @param key the key bytes, not null; not retained (a prefix is copied when a bucket is
-   *     named), not modified. (No null check here: with one, C2 compiled this method to about
-   *     twice the cost of the same code without it, measured on JDK 17.)
+   * @param key the key bytes, not null; not modified, read again when counted and not retained
+   *     after (a prefix is copied when a bucket is named). The gateway hands over arrays nobody
+   *     changes; were one changed meanwhile, the harvest's re-hash drops the stray count.
    * @param hash {@link KeyHashes#hash(byte[])} of {@code key}
    * @param write whether the command writes the key
    */
   public void record(byte[] key, int hash, boolean write) {
-    @SuppressWarnings("deprecation") // Thread.threadId() is Java 19+; getId() is the same field
-    long id = Thread.currentThread().getId();
-    long spread = id * FIBONACCI;
-    int stripe = (int) (spread >>> stripeShift) & stripeMask;
-    tables[stripe * GENERATIONS + generation].add(key, hash, write, coins,
-        COIN_STRIDE * (1 + (int) (spread >>> (64 - COIN_BITS))));
+    PendingAccesses pending = this.pending.get();
+    int gen = generation;
+    if (gen != pending.generation) {
+      flush(pending, gen);
+    }
+    if (pending.add(key, hash, write)) {
+      flush(pending, gen);
+    }
+  }
+
+  /** Counts a thread's pending accesses into generation {@code gen}, the current one. */
+  private void flush(PendingAccesses pending, int gen) {
+    if (pending.size > 0) {
+      pending.readAhead += tables[pending.stripe * GENERATIONS + gen].addAll(pending, coins);
+      pending.clear();
+    }
+    pending.generation = gen;
+  }
+
+  private PendingAccesses newPendingAccesses() {
+    int n = recorders.getAndIncrement();
+    return new PendingAccesses(n & stripeMask, COIN_STRIDE * (1 + (n & ((1 << COIN_BITS) - 1))), generation);
   }
 
   /**
@@ -259,6 +279,7 @@ public final class HotKeyDetector {
    * because of the listener.
    */
   public synchronized void tick() {
+    flush(pending.get(), generation);
     int next = generation + 1 == GENERATIONS ? 0 : generation + 1;
     generation = next;
     int harvestGen = next + 1 == GENERATIONS ? 0 : next + 1;

@@ -11,7 +11,10 @@ import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.stream.Collectors;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
@@ -212,6 +215,43 @@ class DetectorBehaviourTest {
     tick();
     assertEquals(null, top("once"), "out of the window");
     assertEquals(18, top("later").count());
+  }
+
+  /**
+   * Accesses recorded on a thread that never ticks: a full buffer is counted at once, a partial one
+   * when the thread records in a later slot, and then in that slot.
+   */
+  @Test
+  void aRecordingThreadsAccessesAreCountedWhenItsBufferFillsOrTheSlotChanges() throws Exception {
+    int full = PendingAccesses.CAPACITY;
+    onOtherThread(() -> record("full", full, 0));
+    onOtherThread(() -> record("partial", full - 1, 0));
+    tick();
+    tick();
+    assertEquals(full, top("full").count(), "a full buffer is counted in the slot it filled in");
+    assertEquals(null, top("partial"), "a partial buffer waits for its thread");
+    onOtherThread(() -> record("partial", 1, 0));
+    tick();
+    tick();
+    assertEquals(full - 1, top("partial").count(), "counted in the later slot; the new access now waits");
+    assertEquals(full, top("full").count());
+  }
+
+  /** Runs {@code recording} on one new thread, the same one for the whole test. */
+  private void onOtherThread(Runnable recording) throws Exception {
+    if (recorder == null) {
+      recorder = Executors.newSingleThreadExecutor();
+    }
+    recorder.submit(recording).get();
+  }
+
+  private ExecutorService recorder;
+
+  @AfterEach
+  void stopRecorder() {
+    if (recorder != null) {
+      recorder.shutdownNow();
+    }
   }
 
   @Test
