@@ -241,8 +241,10 @@ public final class HotKeyDetector {
    * distinct stripes (and decay coins) up to the number of stripes (of coins).
    *
    * @param key the key bytes, not null; not modified, read again when counted and not retained
-   *     after (a prefix is copied when a bucket is named). The gateway hands over arrays nobody
-   *     changes; were one changed meanwhile, the harvest's re-hash drops the stray count.
+   *     after (a prefix is copied when a bucket is named). Should the array change before it is
+   *     counted (an application reusing a byte[] key it gave Jedis), the count is lost: the harvest
+   *     re-hashes the bytes it stored and drops a mismatch (a key longer than {@code keyBytes} can
+   *     then be reported with the changed prefix).
    * @param hash {@link KeyHashes#hash(byte[])} of {@code key}
    * @param write whether the command writes the key
    */
