@@ -200,10 +200,16 @@ public final class CompareRuns {
         row(out, "errors", without.run().errors(), with.run().errors(), "");
         out.printf("measured %.1f s without and %.1f s with the agent, in %d alternating rounds%n",
                 without.run().seconds(), with.run().seconds(), measured.get(Side.WITHOUT).size());
+        out.printf("throughput with/without, median of the %d round pairs: x%.3f%n", measured.get(Side.WITH).size(),
+                Rounds.medianPairedRatio(opsPerSecond(measured.get(Side.WITHOUT)), opsPerSecond(measured.get(Side.WITH))));
         out.printf("throughput per round (ops/s): %s%n", String.join("; ", measured.entrySet().stream()
                 .map(side -> side.getKey().label() + " " + String.join(" ", side.getValue().stream()
                         .map(round -> String.format("%,.0f", round.run().opsPerSecond())).toList()))
                 .toList()));
+    }
+
+    private static List<Double> opsPerSecond(List<Measured> rounds) {
+        return rounds.stream().map(round -> round.run().opsPerSecond()).toList();
     }
 
     private static double perThousand(Measured measured) {

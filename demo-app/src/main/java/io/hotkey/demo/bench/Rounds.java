@@ -1,6 +1,7 @@
 package io.hotkey.demo.bench;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collections;
 import java.util.List;
 
@@ -21,5 +22,24 @@ final class Rounds {
             Collections.reverse(order);
         }
         return order;
+    }
+
+    /**
+     * The median of {@code with[i] / without[i]} over the rounds: each ratio compares two measurements taken
+     * back to back, so a drift of the machine slower than a round pair cancels in it, and the median ignores
+     * the pairs that a sudden change (this VM's throughput swings by a quarter within a minute) split.
+     */
+    static double medianPairedRatio(List<Double> without, List<Double> with) {
+        if (without.size() != with.size() || without.isEmpty()) {
+            throw new IllegalArgumentException("need as many rounds on each side, at least one: "
+                    + without.size() + " and " + with.size());
+        }
+        double[] ratios = new double[without.size()];
+        for (int i = 0; i < ratios.length; i++) {
+            ratios[i] = with.get(i) / without.get(i);
+        }
+        Arrays.sort(ratios);
+        int mid = ratios.length / 2;
+        return ratios.length % 2 == 1 ? ratios[mid] : (ratios[mid - 1] + ratios[mid]) / 2;
     }
 }

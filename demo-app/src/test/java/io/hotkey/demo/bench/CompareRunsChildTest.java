@@ -1,6 +1,7 @@
 package io.hotkey.demo.bench;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.ByteArrayOutputStream;
@@ -85,5 +86,13 @@ class CompareRunsChildTest {
         assertEquals(List.of("a", "b"), Rounds.order(List.of("a", "b"), 0));
         assertEquals(List.of("b", "a"), Rounds.order(List.of("a", "b"), 1));
         assertEquals(List.of("a", "b"), Rounds.order(List.of("a", "b"), 2));
+    }
+
+    @Test
+    void theMedianPairedRatioComparesEachRoundWithItsPartner() {
+        // the machine slows down by half after round 2: the sums would say x0.83, each pair says x0.9 or x1.0
+        assertEquals(0.9, Rounds.medianPairedRatio(List.of(100.0, 100.0, 50.0), List.of(90.0, 90.0, 50.0)), 1e-12);
+        assertEquals(0.95, Rounds.medianPairedRatio(List.of(100.0, 50.0), List.of(90.0, 50.0)), 1e-12);
+        assertThrows(IllegalArgumentException.class, () -> Rounds.medianPairedRatio(List.of(1.0), List.of()));
     }
 }

@@ -40,6 +40,7 @@ class CompareRunsIT {
         assertTrue(output.contains("round 2/2: with agent, without agent"), output);
         assertTrue(output.contains("in 2 alternating rounds"), output);
         assertTrue(output.contains("throughput per round (ops/s): without agent "), output);
+        assertTrue(output.contains("throughput with/without, median of the 2 round pairs: x"), output);
         assertTrue(output.contains("| throughput (ops/s)"), output);
     }
 }
