@@ -50,7 +50,7 @@ import java.util.function.LongSupplier;
  *       arrays. Nothing grows with the number of distinct keys; {@link #memoryBytes()} is computed
  *       once. The only allocations after construction are the published {@link KeyRate}
  *       snapshots, made on the tick thread, and one {@link PendingAccesses} per recording thread
- *       (about 350 bytes; not included in {@link #memoryBytes()}).
+ *       (40 bytes, about 350 once it buffers; not included in {@link #memoryBytes()}).
  * </ul>
  *
  * <h2>Policy</h2>
@@ -228,14 +228,15 @@ public final class HotKeyDetector {
   /**
    * Hot path: counts one access to {@code key}. Called for every Redis command's key.
    *
-   * <p>No lock, no atomic, no allocation after a thread's first call: the access goes into the
-   * calling thread's {@link PendingAccesses} (a {@code ThreadLocal} lookup and a few plain stores),
-   * which is counted into the sketch, {@link PendingAccesses#CAPACITY} accesses at a time, when it is
-   * full, when the thread records in a later slot than its oldest pending access (then into that
-   * later slot, so a slot's rate includes at most one buffer per thread that belonged to the previous
-   * one), or when the thread calls {@link #tick()}. A thread that stops recording leaves at most
-   * {@code CAPACITY - 1} accesses uncounted until it records again: too few to make a key hot or
-   * keep it hot. Safe from any number of threads; never throws.
+   * <p>No lock, no atomic, no allocation but a thread's {@link PendingAccesses}: after its first
+   * {@link PendingAccesses#COUNTED_AT_ONCE} accesses (counted one by one, so that short-lived threads
+   * lose none), a thread's accesses go into its buffer (a {@code ThreadLocal} lookup and a few plain
+   * stores), which is counted into the sketch, {@link PendingAccesses#CAPACITY} accesses at a time,
+   * when it is full, when the thread records in a later slot than its oldest pending access (then
+   * into that later slot, so a slot's rate includes at most one buffer per thread that belonged to
+   * the previous one), or when the thread calls {@link #tick()}. A thread that stops recording
+   * leaves at most {@code CAPACITY - 1} accesses uncounted until it records again, or for good if it
+   * ends: too few to make a key hot or keep it hot. Safe from any number of threads; never throws.
    *
    * <p>Stripes are handed out round-robin as threads first record, so the threads of a pool get
    * distinct stripes (and decay coins) up to the number of stripes (of coins).
@@ -251,6 +252,10 @@ public final class HotKeyDetector {
   public void record(byte[] key, int hash, boolean write) {
     PendingAccesses pending = this.pending.get();
     int gen = generation;
+    if (!pending.buffers()) {
+      tables[pending.stripe * GENERATIONS + gen].add(key, hash, write, coins, pending.coin);
+      return;
+    }
     if (gen != pending.generation) {
       flush(pending, gen);
     }

@@ -218,16 +218,18 @@ class DetectorBehaviourTest {
   }
 
   /**
-   * Accesses recorded on a thread that never ticks: a full buffer is counted at once, a partial one
-   * when the thread records in a later slot, and then in that slot.
+   * Accesses recorded on a thread that never ticks, once it buffers: a full buffer is counted at
+   * once, a partial one when the thread records in a later slot, and then in that slot.
    */
   @Test
-  void aRecordingThreadsAccessesAreCountedWhenItsBufferFillsOrTheSlotChanges() throws Exception {
+  void aBufferingThreadsAccessesAreCountedWhenItsBufferFillsOrTheSlotChanges() throws Exception {
     int full = PendingAccesses.CAPACITY;
+    onOtherThread(() -> record("first-accesses", PendingAccesses.COUNTED_AT_ONCE, 0));
     onOtherThread(() -> record("full", full, 0));
     onOtherThread(() -> record("partial", full - 1, 0));
     tick();
     tick();
+    assertEquals(PendingAccesses.COUNTED_AT_ONCE, top("first-accesses").count(), "counted one by one");
     assertEquals(full, top("full").count(), "a full buffer is counted in the slot it filled in");
     assertEquals(null, top("partial"), "a partial buffer waits for its thread");
     onOtherThread(() -> record("partial", 1, 0));
@@ -235,6 +237,20 @@ class DetectorBehaviourTest {
     tick();
     assertEquals(full - 1, top("partial").count(), "counted in the later slot; the new access now waits");
     assertEquals(full, top("full").count());
+  }
+
+  /** A thread per request, as with virtual threads: each records a few accesses and ends. */
+  @Test
+  void shortLivedThreadsLoseNoAccess() throws Exception {
+    for (int t = 0; t < 40; t++) {
+      Thread thread = new Thread(() -> record("per-request", 4, 1));
+      thread.start();
+      thread.join();
+    }
+    tick();
+    tick();
+    assertEquals(200, top("per-request").count());
+    assertEquals(40, top("per-request").writes());
   }
 
   /** Runs {@code recording} on one new thread, the same one for the whole test. */
