@@ -114,6 +114,11 @@ final class HeavyKeeperTable {
     return depth * width;
   }
 
+  /** The bucket of {@code hash} in row {@code r}. */
+  private int bucket(int hash, int r) {
+    return (r << widthLog) | ((hash * ROW_SEEDS[r]) >>> shift);
+  }
+
   /** Offset in {@code meta} of bucket {@code b}'s first int. */
   static int metaOffset(int b) {
     return PAD_INTS + (b << 2);
@@ -149,7 +154,7 @@ final class HeavyKeeperTable {
     final int[] meta = this.meta;
     final int w = write ? 1 : 0;
     for (int r = 0; r < depth; r++) {
-      int b = (r << widthLog) | ((hash * ROW_SEEDS[r]) >>> shift);
+      int b = bucket(hash, r);
       int m = PAD_INTS + (b << 2);
       int c = meta[m + COUNT];
       if (c == 0) {
@@ -194,7 +199,7 @@ final class HeavyKeeperTable {
     final int n = pending.size;
     int touched = 0;
     for (int i = 0; i < n; i++) {
-      touched += meta[PAD_INTS + (((hashes[i] * ROW_SEEDS[0]) >>> shift) << 2) + COUNT];
+      touched += meta[metaOffset(bucket(hashes[i], 0)) + COUNT];
     }
     for (int i = 0; i < n; i++) {
       add(pending.keys[i], hashes[i], (pending.writes >>> i & 1) != 0, coins, pending.coin);
