@@ -211,6 +211,25 @@ class RedisCommandTableTest {
         assertTrue(RedisCommandTable.all().size() > 230);
     }
 
+    /** Lookups remember the last spec per slot; ~250 names in 256 slots share slots, and arrays get reused. */
+    @Test
+    void aRememberedSpecIsReturnedOnlyForItsOwnName() {
+        List<CommandSpec> specs = new ArrayList<>(RedisCommandTable.all());
+        Random random = new Random(7);
+        for (int pass = 0; pass < 20; pass++) {
+            java.util.Collections.shuffle(specs, random);
+            for (CommandSpec s : specs) {
+                assertSame(s, RedisCommandTable.lookup(s.name().getBytes(StandardCharsets.US_ASCII)), s.name());
+            }
+        }
+        byte[] reused = "GET".getBytes(StandardCharsets.US_ASCII);
+        assertEquals("GET", RedisCommandTable.lookup(reused).name());
+        reused[0] = 'S';
+        assertEquals("SET", RedisCommandTable.lookup(reused).name(), "the same array, now spelling SET");
+        reused[0] = 'X';
+        assertSame(RedisCommandTable.UNKNOWN, RedisCommandTable.lookup(reused));
+    }
+
     // ---- case-insensitivity and unknown commands ---------------------------------------------------
 
     @ParameterizedTest
