@@ -15,7 +15,6 @@ import io.hotkey.agent.redis.RedisCommandTable;
 import java.nio.ByteBuffer;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.LongAdder;
 
 /**
  * Where every client adapter reports what it sees, in client-neutral terms: the command as Redis'
@@ -32,8 +31,7 @@ public final class RedisGateway {
   private final NearCache cache;
   private final KeyVersions versions;
   private final AgentErrors errors;
-  private final LongAdder reads = new LongAdder();
-  private final LongAdder writes = new LongAdder();
+  private final CommandCounts commands = new CommandCounts();
   private final Cache<Object, ConnectionState> connections = Caffeine.newBuilder().weakKeys().build();
   private final ThreadLocal<ThreadState> threads = ThreadLocal.withInitial(ThreadState::new);
   /** Per-command path: replies being waited for, by the identity of the command's reply object. */
@@ -75,7 +73,7 @@ public final class RedisGateway {
     CommandSpec spec = known ? thread.readSpec : RedisCommandTable.lookup(argv[0]);
     CommandSpec.Kind kind = spec.kind(argv);
     boolean write = kind == CommandSpec.Kind.WRITE || kind == CommandSpec.Kind.WRITE_ALL;
-    (write ? writes : reads).increment();
+    commands.count(write);
     int keyCount = spec.keyCount(argv);
     for (int n = 0; n < keyCount; n++) {
       byte[] key = argv[spec.keyIndex(argv, n)];
@@ -183,7 +181,7 @@ public final class RedisGateway {
     for (int n = 0; n < keyCount; n++) {
       detector.record(argv[spec.keyIndex(argv, n)], hashes[n], false);
     }
-    reads.increment();
+    commands.count(false);
     return new ServedReply(((CachedReply) found).freshRaw());
   }
 
@@ -286,7 +284,7 @@ public final class RedisGateway {
       spec = RedisCommandTable.lookup(argv[0]);
       kind = spec.kind(argv);
       boolean write = kind == CommandSpec.Kind.WRITE || kind == CommandSpec.Kind.WRITE_ALL;
-      (write ? writes : reads).increment();
+      commands.count(write);
       int keyCount = spec.keyCount(argv);
       hashes = new int[keyCount];
       WriteSet written = write ? new WriteSet() : null;
@@ -532,10 +530,10 @@ public final class RedisGateway {
   }
 
   public long reads() {
-    return reads.sum();
+    return commands.reads();
   }
 
   public long writes() {
-    return writes.sum();
+    return commands.writes();
   }
 }
