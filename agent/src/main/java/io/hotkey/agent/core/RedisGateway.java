@@ -15,6 +15,7 @@ import io.hotkey.agent.redis.RedisCommandTable;
 import java.nio.ByteBuffer;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Supplier;
 
 /**
  * Where every client adapter reports what it sees, in client-neutral terms: the command as Redis'
@@ -37,6 +38,7 @@ public final class RedisGateway {
   /** Per-command path: replies being waited for, by the identity of the command's reply object. */
   private final TrackedReplies tracked = new TrackedReplies();
   private final InFlightWrites inFlight = new InFlightWrites();
+  private final Supplier<TrackedReply> newTrackedReply;
   /** Threads between {@link #resume} calls; dispatch looks at its thread's state only when some are. */
   private final AtomicInteger resuming = new AtomicInteger();
 
@@ -48,6 +50,7 @@ public final class RedisGateway {
     this.cache = cache;
     this.versions = versions;
     this.errors = errors;
+    this.newTrackedReply = () -> new TrackedReply(versions, inFlight, cache);
   }
 
   /** A command is about to be written to the connection (pipelined and transactional ones included). */
@@ -430,7 +433,7 @@ public final class RedisGateway {
   }
 
   private TrackedReply track(Object reply) {
-    return tracked.getOrCreate(reply, () -> new TrackedReply(versions, inFlight, cache));
+    return tracked.getOrCreate(reply, newTrackedReply);
   }
 
   private static byte[][] argv(byte[] name, ByteBuffer encoded, int count) {

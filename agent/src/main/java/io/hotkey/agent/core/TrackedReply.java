@@ -40,6 +40,7 @@ final class TrackedReply {
   }
 
   /**
+   * @param added taken over, not copied: the caller hands a set it no longer uses
    * @param sender the sending thread's own writes in flight
    * @param setNamespace for a plain {@code SET key value} of a hot key ({@code setArgv}, whose one key
    *     {@code added} holds), the connection's namespace: the SET joins or starts a {@link SetRun};
@@ -48,10 +49,11 @@ final class TrackedReply {
   synchronized void addWrites(WriteSet added, ThreadWrites sender, String setNamespace, byte[][] setArgv,
       int setHash) {
     if (writes == null) {
-      writes = new WriteSet();
+      writes = added;
       this.sender = sender;
+    } else {
+      added.addTo(writes);
     }
-    added.addTo(writes);
     SetRun run = setNamespace == null ? null : inFlight.run(setHash);
     int member = run == null ? 0 : run.join(setNamespace, setArgv[1]);
     boolean alone = added.acquire(inFlight, this.sender);
