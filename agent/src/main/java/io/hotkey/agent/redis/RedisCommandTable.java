@@ -42,8 +42,7 @@ public final class RedisCommandTable {
      *
      * <p>Clients send names in upper case (Lettuce, Jedis), whose raw bytes hash as the table's keys
      * do, so the first probe compares bytes exactly; only a name in another case is probed again,
-     * folding case byte by byte. The folding probe alone was 44 of the ~245 ns the agent spent per
-     * command on a Lettuce application thread (async-profiler, async cold-key benchmark).
+     * folding case byte by byte.
      */
     public static CommandSpec lookup(byte[] name) {
         if (name == null || name.length == 0 || name.length > 32) {
