@@ -14,11 +14,9 @@ import java.util.function.LongSupplier;
  * <h2>Data flow</h2>
  *
  * <pre>
- *  app threads ──record()──► seen before by this thread? ──yes──► own pending buffer
- *                                      (per-thread filter)              │ 32 at a time
- *                                                                       ▼
- *                              stripe[s].table[gen] (HeavyKeeper, plain int writes)
- *                                                   │  gen flips every tick (volatile int)
+ *  app threads ──record()──► own pending buffer ──(32 at a time)──► stripe[s].table[gen]
+ *                                      (HeavyKeeper, plain int writes) │  gen flips every tick
+ *                                                                      │  (volatile int)
  *  tick thread ──tick()──► harvest the table retired one tick earlier ──► candidates
  *                          (summed over rows and stripes), then clear it
  *                     ──► window: per key a ring of {@code slots} slot counts (fixed capacity,
@@ -32,9 +30,6 @@ import java.util.function.LongSupplier;
  *   <li><b>Pending buffers</b>: a thread's accesses are counted in batches (see {@link #record}
  *       and {@link PendingAccesses}), so that the sketch's cache misses overlap instead of stalling
  *       the application's thread once per command.
- *   <li><b>First sightings</b>: once it buffers, a thread counts a key from its second access on
- *       (see {@link PendingAccesses}): the long tail of keys a thread uses once then costs a probe
- *       of a few kilobytes that stay in cache, not a sketch bucket, a harvest and a window entry.
  *   <li><b>Stripes</b>: each recording thread writes the stripe it was given when it first
  *       recorded, so threads on different stripes never write the same cache line and
  *       recording scales with cores. With more threads than stripes some share one;
@@ -55,7 +50,7 @@ import java.util.function.LongSupplier;
  *       arrays. Nothing grows with the number of distinct keys; {@link #memoryBytes()} is computed
  *       once. The only allocations after construction are the published {@link KeyRate}
  *       snapshots, made on the tick thread, and one {@link PendingAccesses} per recording thread
- *       (40 bytes, about 16.7 KB once it buffers; not included in {@link #memoryBytes()}).
+ *       (40 bytes, about 350 once it buffers; not included in {@link #memoryBytes()}).
  * </ul>
  *
  * <h2>Policy</h2>
@@ -235,16 +230,13 @@ public final class HotKeyDetector {
    *
    * <p>No lock, no atomic, no allocation but a thread's {@link PendingAccesses}: after its first
    * {@link PendingAccesses#COUNTED_AT_ONCE} accesses (counted one by one, so that short-lived threads
-   * lose none), a thread counts a key from its second access on (the first access of a key the
-   * thread has not used for thousands of other keys is left out, see {@link PendingAccesses}: most
-   * accesses of a long tail then cost one probe of a per-thread filter), and those accesses go into
-   * its buffer (a {@code ThreadLocal} lookup and a few plain stores), which is counted into the
-   * sketch, {@link PendingAccesses#CAPACITY} accesses at a time, when it is full, when the thread
-   * records in a later slot than its oldest pending access (then into that later slot, so a slot's
-   * rate includes at most one buffer per thread that belonged to the previous one), or when the
-   * thread calls {@link #tick()}. A thread that stops recording leaves at most {@code CAPACITY - 1}
-   * accesses uncounted until it records again, or for good if it ends: too few to make a key hot or
-   * keep it hot. Safe from any number of threads; never throws.
+   * lose none), a thread's accesses go into its buffer (a {@code ThreadLocal} lookup and a few plain
+   * stores), which is counted into the sketch, {@link PendingAccesses#CAPACITY} accesses at a time,
+   * when it is full, when the thread records in a later slot than its oldest pending access (then
+   * into that later slot, so a slot's rate includes at most one buffer per thread that belonged to
+   * the previous one), or when the thread calls {@link #tick()}. A thread that stops recording
+   * leaves at most {@code CAPACITY - 1} accesses uncounted until it records again, or for good if it
+   * ends: too few to make a key hot or keep it hot. Safe from any number of threads; never throws.
    *
    * <p>Stripes are handed out round-robin as threads first record, so the threads of a pool get
    * distinct stripes (and decay coins) up to the number of stripes (of coins).
@@ -266,9 +258,6 @@ public final class HotKeyDetector {
     }
     if (gen != pending.generation) {
       flush(pending, gen);
-    }
-    if (!pending.seenBefore(hash)) {
-      return;
     }
     if (pending.add(key, hash, write)) {
       flush(pending, gen);

@@ -1,7 +1,5 @@
 package io.hotkey.agent.detect;
 
-import java.util.Arrays;
-
 /**
  * One recording thread's accesses not yet counted in the sketch: up to {@link #CAPACITY} of them, each
  * as its key, the key's hash and whether it was a write. Owned by its thread alone (a
@@ -12,29 +10,13 @@ import java.util.Arrays;
  * command in a profile of a Lettuce service at 75k commands/s, more than the rest of the agent's
  * work on that thread). Counted {@link #CAPACITY} at a time, the misses overlap (see
  * {@link HeavyKeeperTable#addAll}). This is the read buffer of Caffeine, minus its losses: nothing
- * buffered is dropped, the thread that fills the buffer empties it; and a thread buffers only once
- * it has recorded {@link #COUNTED_AT_ONCE} accesses, so short-lived threads lose nothing.
+ * is dropped, the thread that fills the buffer empties it; and a thread buffers only once it has
+ * recorded {@link #COUNTED_AT_ONCE} accesses, so short-lived threads lose nothing.
  *
  * <p>Keys are referenced, not copied: copying a prefix of each
  * cost twice what the garbage collector's barrier on the reference store costs (40 against 23 ns
  * per access in {@code DetectorBenchmark.record1Thread}). A reference is cleared once counted; a
  * thread that stops recording keeps fewer than {@link #CAPACITY} keys alive.
- *
- * <p><b>First sightings.</b> A buffering thread also keeps a doorkeeper, as TinyLFU does: bits
- * indexed by the key's hash, set at a key's access by this thread. Only accesses whose bit is
- * already set are buffered and counted; the first access of each key is not. Why: in a long tail
- * most keys are accessed once by a thread in minutes, and counting each such access cost a sketch
- * bucket (a cache miss, a decay coin, a claim), then a harvest and a place in the window, for a key
- * that can never be hot; probing bits that stay in the core's cache costs a few ns.
- *
- * <p>The bits come in two halves of {@link #SEEN_BITS}: the current one and the previous one. A key
- * counts as seen if either has its bit; it is marked in the current one. Once
- * {@link #ROTATE_AFTER} new bits are set, the previous half is cleared and becomes the current one.
- * So what is lost is bounded: a thread leaves one access of a key uncounted only when it has not
- * accessed the key during the last {@code ROTATE_AFTER} first sightings (a key spread however thinly
- * over threads loses at most one access per thread per such gap, and a key a thread keeps using
- * loses nothing after its first access). A bit shared by two keys only counts an access that would
- * otherwise be lost, as before this filter existed. 16 KB per buffering thread.
  */
 final class PendingAccesses {
 
@@ -49,17 +31,6 @@ final class PendingAccesses {
    */
   static final int COUNTED_AT_ONCE = 1024;
 
-  /** Bits in each half of the first-sightings filter (see the class comment). */
-  static final int SEEN_BITS = 1 << 16;
-
-  /**
-   * New bits after which the halves rotate: each half has at most 1 bit in 16 set, so a key accessed
-   * for the first time is counted anyway (another key's bit) with a chance of at most 1 in 8.
-   */
-  static final int ROTATE_AFTER = SEEN_BITS / 16;
-
-  private static final int SEEN_WORDS = SEEN_BITS / Long.SIZE;
-
   /** The stripe and decay coin of the owning thread, fixed at creation (see HotKeyDetector#record). */
   final int stripe;
 
@@ -69,12 +40,6 @@ final class PendingAccesses {
   /** Allocated when the thread starts buffering. */
   int[] hashes;
   byte[][] keys;
-  /** The first-sightings filter's two halves, allocated with the buffer. */
-  private long[] seen;
-  /** Offset of the current half in {@link #seen}: 0 or {@link #SEEN_WORDS}. */
-  private int current;
-  /** Bits set in the current half. */
-  private int seenCount;
   /** Bit i: access i was a write. */
   int writes;
 
@@ -98,32 +63,8 @@ final class PendingAccesses {
     if (--countedAtOnce == 0) {
       hashes = new int[CAPACITY];
       keys = new byte[CAPACITY][];
-      seen = new long[2 * SEEN_WORDS];
     }
     return false;
-  }
-
-  /**
-   * Whether this thread has accessed the key before (see the class comment); marks it accessed.
-   * Only for a buffering thread.
-   */
-  boolean seenBefore(int hash) {
-    long[] seen = this.seen;
-    int word = (hash & (SEEN_BITS - 1)) >>> 6;
-    long mask = 1L << hash;
-    int now = current + word;
-    long bits = seen[now];
-    if ((bits & mask) != 0) {
-      return true;
-    }
-    seen[now] = bits | mask;
-    boolean before = (seen[(SEEN_WORDS - current) + word] & mask) != 0;
-    if (++seenCount == ROTATE_AFTER) {
-      current = SEEN_WORDS - current;
-      Arrays.fill(seen, current, current + SEEN_WORDS, 0L);
-      seenCount = 0;
-    }
-    return before;
   }
 
   /** Buffers one access; true when the buffer is then full. */
