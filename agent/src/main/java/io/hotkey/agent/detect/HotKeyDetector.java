@@ -6,6 +6,7 @@ import java.util.Collections;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.IntPredicate;
 import java.util.function.LongSupplier;
 
 /**
@@ -21,7 +22,7 @@ import java.util.function.LongSupplier;
  *                          (summed over rows and stripes), then clear it
  *                     ──► window: per key a ring of {@code slots} slot counts (fixed capacity,
  *                          the smallest entries give way to bigger newcomers)
- *                     ──► promote / demote ──► listener, snapshots for topKeys()/hotKeys()
+ *                     ──► promote / demote ──► listener, the published hot keys
  * </pre>
  *
  * <h2>Why this shape</h2>
@@ -48,8 +49,8 @@ import java.util.function.LongSupplier;
  *       prefix), the tick thread's candidate map ({@code stripes * depth * width} entries) and the
  *       window ({@code capacity} keys × {@code slots} counters) are all allocated up front, as flat
  *       arrays. Nothing grows with the number of distinct keys; {@link #memoryBytes()} is computed
- *       once. The only allocations after construction are the published {@link KeyRate}
- *       snapshots, made on the tick thread, and one {@link PendingAccesses} per recording thread
+ *       once. The only allocations after construction are {@link KeyRate} lists (the hot keys,
+ *       published by the tick; the top keys, made when asked for), and one {@link PendingAccesses} per recording thread
  *       (40 bytes, about 350 once it buffers; not included in {@link #memoryBytes()}).
  * </ul>
  *
@@ -104,8 +105,8 @@ public final class HotKeyDetector {
   /** The generation writers record into; flipped by tick(). */
   private volatile int generation;
 
-  /** Published after every tick; read by topKeys()/hotKeys() from any thread. */
-  private volatile Snapshot snapshot = Snapshot.EMPTY;
+  /** Published after every tick; read by hotKeys() from any thread. */
+  private volatile List<KeyRate> hot = List.of();
 
   // ---- owned by the tick thread ----
 
@@ -215,8 +216,8 @@ public final class HotKeyDetector {
             + (long) capacity * (4 + 4 + 8 + 8 + 1 + 1 + 8 + 4 + 8 + 8)
             + 8L * capacity * slots
             + 4L * wIndex.length;
-    // Two snapshots may be alive at once (the published one and the one being built): per key a
-    // KeyRate, its key copy and a list slot.
+    // Two lists of every key may be alive at once (topKeys' results, or the published hot keys and
+    // the ones being built): per key a KeyRate, its key copy and a list slot.
     long snapshotBytes = 2L * capacity * (48 + 16 + keyBytes + 8);
     this.memoryBytes = tableBytes + candidateBytes + windowBytes + snapshotBytes + 16 + 4L * coins.length + 512;
   }
@@ -280,7 +281,7 @@ public final class HotKeyDetector {
 
   /**
    * Advances the window by one slot: flips the generation, harvests the slot that closed one tick
-   * ago, recomputes rates, promotes and demotes (calling the listener), publishes new snapshots.
+   * ago, recomputes rates, promotes and demotes (calling the listener), publishes the hot keys.
    * To be called every {@link DetectorSettings#slot()} by one thread at a time (it is
    * synchronized only to make misuse harmless; recording never takes this lock). Never throws
    * because of the listener.
@@ -300,21 +301,32 @@ public final class HotKeyDetector {
     decide(nanoClock.getAsLong());
   }
 
-  /** Up to {@code n} tracked keys by windowed rate, highest first (as of the last tick). */
-  public List<KeyRate> topKeys(int n) {
-    List<KeyRate> all = snapshot.top;
-    return n >= all.size() ? all : all.subList(0, Math.max(0, n));
+  /**
+   * Up to {@code n} tracked keys by windowed rate, highest first (as of the last tick). Built when
+   * asked for, under the tick's lock: the window holds up to {@code capacity} keys, and a list of
+   * them all made at every tick (ten times a second) for a report read once a minute was most of
+   * the tick's allocation.
+   */
+  public synchronized List<KeyRate> topKeys(int n) {
+    int used = sortedByCount(e -> true);
+    int size = Math.max(0, Math.min(n, used));
+    KeyRate[] top = new KeyRate[size];
+    for (int i = 0; i < size; i++) {
+      top[i] = keyRate(entryAt(used - 1 - i));
+    }
+    return Collections.unmodifiableList(Arrays.asList(top));
   }
 
   /** The currently promoted keys, highest rate first (as of the last tick). */
   public List<KeyRate> hotKeys() {
-    return snapshot.hot;
+    return hot;
   }
 
   /**
    * The detector's footprint in bytes, computed at construction from the settings: sketch tables,
-   * the tick thread's candidate map and window, and the published snapshots. It does not depend on
-   * the traffic (object headers and alignment estimated for a 64-bit JVM with compressed oops).
+   * the tick thread's candidate map and window, and the lists of keys it hands out. It does not
+   * depend on the traffic (object headers and alignment estimated for a 64-bit JVM with compressed
+   * oops).
    */
   public long memoryBytes() {
     return memoryBytes;
@@ -613,37 +625,30 @@ public final class HotKeyDetector {
   }
 
   private void publish() {
+    int n = sortedByCount(e -> wHot[e]);
+    KeyRate[] hotKeys = new KeyRate[n];
+    for (int i = 0; i < n; i++) {
+      hotKeys[i] = keyRate(entryAt(n - 1 - i));
+    }
+    hot = Collections.unmodifiableList(Arrays.asList(hotKeys));
+  }
+
+  /**
+   * Sorts the window entries that pass {@code filter} by window count, lowest first, into {@code
+   * wSortBuf}; returns how many there are (see {@link #entryAt}).
+   */
+  private int sortedByCount(IntPredicate filter) {
     int n = 0;
     for (int e = 0; e < capacity; e++) {
-      if (wUsed[e]) {
+      if (wUsed[e] && filter.test(e)) {
         wSortBuf[n++] = (Math.min(wTotal[e], Integer.MAX_VALUE) << INDEX_BITS) | e;
       }
     }
     Arrays.sort(wSortBuf, 0, n);
-    KeyRate[] top = new KeyRate[n];
-    List<KeyRate> hot = new ArrayList<>(hotCount);
-    for (int i = 0; i < n; i++) {
-      int e = (int) (wSortBuf[n - 1 - i] & ((1 << INDEX_BITS) - 1));
-      top[i] = keyRate(e);
-      if (wHot[e]) {
-        hot.add(top[i]);
-      }
-    }
-    snapshot =
-        new Snapshot(
-            Collections.unmodifiableList(Arrays.asList(top)), Collections.unmodifiableList(hot));
+    return n;
   }
 
-  /** Immutable lists published together. */
-  private static final class Snapshot {
-    static final Snapshot EMPTY = new Snapshot(List.of(), List.of());
-    final List<KeyRate> top;
-    final List<KeyRate> hot;
-
-    Snapshot(List<KeyRate> top, List<KeyRate> hot) {
-      this.top = top;
-      this.hot = hot;
-    }
+  private int entryAt(int sorted) {
+    return (int) (wSortBuf[sorted] & ((1 << INDEX_BITS) - 1));
   }
-
 }
