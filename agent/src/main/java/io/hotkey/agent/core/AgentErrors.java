@@ -30,6 +30,11 @@ public final class AgentErrors {
     }
   }
 
+  /** Whether {@link #maybeInjectFailure} ever throws. */
+  public boolean injectsFailures() {
+    return failEvery > 0;
+  }
+
   /** Lets tests prove the safety net with real failures thrown from inside the hooks. */
   public void maybeInjectFailure() {
     if (failEvery > 0 && hooks.incrementAndGet() % failEvery == 0) {
