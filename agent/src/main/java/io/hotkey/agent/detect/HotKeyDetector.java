@@ -50,8 +50,9 @@ import java.util.function.LongSupplier;
  *       window ({@code capacity} keys × {@code slots} counters) are all allocated up front, as flat
  *       arrays. Nothing grows with the number of distinct keys; {@link #memoryBytes()} is computed
  *       once. The only allocations after construction are {@link KeyRate} lists (the hot keys,
- *       published by the tick; the top keys, made when asked for), and one {@link PendingAccesses} per recording thread
- *       (40 bytes, about 350 once it buffers; not included in {@link #memoryBytes()}).
+ *       published by the tick; the top keys, made when asked for), and one {@link
+ *       PendingAccesses} per recording thread (40 bytes, about 350 once it buffers; not included in
+ *       {@link #memoryBytes()}).
  * </ul>
  *
  * <h2>Policy</h2>
@@ -218,8 +219,8 @@ public final class HotKeyDetector {
             + 4L * wIndex.length;
     // Two lists of every key may be alive at once (topKeys' results, or the published hot keys and
     // the ones being built): per key a KeyRate, its key copy and a list slot.
-    long snapshotBytes = 2L * capacity * (48 + 16 + keyBytes + 8);
-    this.memoryBytes = tableBytes + candidateBytes + windowBytes + snapshotBytes + 16 + 4L * coins.length + 512;
+    long keyListBytes = 2L * capacity * (48 + 16 + keyBytes + 8);
+    this.memoryBytes = tableBytes + candidateBytes + windowBytes + keyListBytes + 16 + 4L * coins.length + 512;
   }
 
   public DetectorSettings settings() {
