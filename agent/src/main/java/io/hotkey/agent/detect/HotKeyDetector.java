@@ -313,7 +313,7 @@ public final class HotKeyDetector {
     int size = Math.max(0, Math.min(n, used));
     KeyRate[] top = new KeyRate[size];
     for (int i = 0; i < size; i++) {
-      top[i] = keyRate(entryAt(used - 1 - i));
+      top[i] = keyRate(indexOf(wSortBuf[used - 1 - i]));
     }
     return Collections.unmodifiableList(Arrays.asList(top));
   }
@@ -480,7 +480,7 @@ public final class HotKeyDetector {
     boolean evictSorted = false;
     int victim = 0;
     for (int i = fresh - 1; i >= 0; i--) {
-      int c = (int) (sortBuf[i] & ((1 << INDEX_BITS) - 1));
+      int c = indexOf(sortBuf[i]);
       long count = sortBuf[i] >>> INDEX_BITS;
       int e;
       if (wFreeTop > 0) {
@@ -493,7 +493,7 @@ public final class HotKeyDetector {
         if (victim >= evictables || (wSortBuf[victim] >>> INDEX_BITS) >= count) {
           return; // every remaining newcomer is smaller than every remaining entry
         }
-        e = (int) (wSortBuf[victim++] & ((1 << INDEX_BITS) - 1));
+        e = indexOf(wSortBuf[victim++]);
         free(e);
         e = wFree[--wFreeTop];
       }
@@ -574,13 +574,13 @@ public final class HotKeyDetector {
       Arrays.sort(hotOrder, 0, hot);
       int victim = 0;
       for (int i = candidates - 1; i >= 0; i--) {
-        int e = (int) (decideBuf[i] & ((1 << INDEX_BITS) - 1));
+        int e = indexOf(decideBuf[i]);
         if (hotCount >= topK) {
           if (victim >= hot) {
             break;
           }
           long v = hotOrder[victim];
-          int ve = (int) (v & ((1 << INDEX_BITS) - 1));
+          int ve = indexOf(v);
           boolean cooling = (v >>> 52) == 0;
           if (!cooling && wTotal[ve] >= wTotal[e]) {
             break; // the remaining candidates are not hotter than the coldest hot key
@@ -629,14 +629,14 @@ public final class HotKeyDetector {
     int n = sortedByCount(e -> wHot[e]);
     KeyRate[] hotKeys = new KeyRate[n];
     for (int i = 0; i < n; i++) {
-      hotKeys[i] = keyRate(entryAt(n - 1 - i));
+      hotKeys[i] = keyRate(indexOf(wSortBuf[n - 1 - i]));
     }
     hot = Collections.unmodifiableList(Arrays.asList(hotKeys));
   }
 
   /**
    * Sorts the window entries that pass {@code filter} by window count, lowest first, into {@code
-   * wSortBuf}; returns how many there are (see {@link #entryAt}).
+   * wSortBuf}; returns how many there are (see {@link #indexOf}).
    */
   private int sortedByCount(IntPredicate filter) {
     int n = 0;
@@ -649,7 +649,8 @@ public final class HotKeyDetector {
     return n;
   }
 
-  private int entryAt(int sorted) {
-    return (int) (wSortBuf[sorted] & ((1 << INDEX_BITS) - 1));
+  /** The index packed into the low {@code INDEX_BITS} of a sort key (a count above it). */
+  private static int indexOf(long packed) {
+    return (int) (packed & ((1 << INDEX_BITS) - 1));
   }
 }
