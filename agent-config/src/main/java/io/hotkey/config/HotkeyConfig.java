@@ -8,6 +8,7 @@ import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalInt;
 import java.util.stream.Collectors;
 
 /**
@@ -98,6 +99,11 @@ public final class HotkeyConfig {
 
     public Duration detectCoolDown() {
         return value(ConfigKey.DETECT_COOL_DOWN);
+    }
+
+    /** One access in this many is counted; empty for {@code auto}. */
+    public OptionalInt detectSampling() {
+        return value(ConfigKey.DETECT_SAMPLING);
     }
 
     public boolean cacheEnabled() {

@@ -10,6 +10,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
+import java.util.OptionalInt;
 import java.util.function.Function;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
@@ -69,6 +70,19 @@ final class ValueParsers {
             throw new InvalidValueException(text, "is out of range; expected " + expected);
         }
         return value;
+    }
+
+    /** {@code auto} (empty: the detector derives it) or one access in N, N a power of two up to 65536. */
+    static OptionalInt sampling(String text) {
+        if (text.trim().equalsIgnoreCase("auto")) {
+            return OptionalInt.empty();
+        }
+        String expected = "auto, or a power of two from 1 to 65536 (one access in that many is counted)";
+        int n = (int) wholeNumber(text, 1, 1 << 16, expected);
+        if (Integer.bitCount(n) != 1) {
+            throw new InvalidValueException(text, "is not a power of two; expected " + expected);
+        }
+        return OptionalInt.of(n);
     }
 
     static List<Glob> nonEmptyGlobs(String text) {

@@ -13,6 +13,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalInt;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -47,6 +48,7 @@ class HotkeyConfigTest {
         assertEquals(1000L, c.detectThreshold());
         assertEquals(100, c.detectTopK());
         assertEquals(Duration.ofSeconds(10), c.detectCoolDown());
+        assertEquals(OptionalInt.empty(), c.detectSampling());
         assertTrue(c.cacheEnabled());
         assertEquals(Duration.ofSeconds(5), c.cacheTtl());
         assertEquals(64L << 20, c.cacheMaxBytes());
@@ -87,6 +89,7 @@ class HotkeyConfigTest {
                 Map.entry("hotkey.detect.threshold", "20"),
                 Map.entry("hotkey.detect.top-k", "10000"),
                 Map.entry("hotkey.detect.cool-down", "0"),
+                Map.entry("hotkey.detect.sampling", "64"),
                 Map.entry("hotkey.cache.enabled", "false"),
                 Map.entry("hotkey.cache.ttl", "2m"),
                 Map.entry("hotkey.cache.max-bytes", "1GB"),
@@ -112,6 +115,7 @@ class HotkeyConfigTest {
         assertEquals(20L, c.detectThreshold());
         assertEquals(10000, c.detectTopK());
         assertEquals(Duration.ZERO, c.detectCoolDown());
+        assertEquals(OptionalInt.of(64), c.detectSampling());
         assertFalse(c.cacheEnabled());
         assertEquals(Duration.ofMinutes(2), c.cacheTtl());
         assertEquals(1L << 30, c.cacheMaxBytes());
@@ -221,6 +225,18 @@ class HotkeyConfigTest {
     }
 
     @Test
+    void samplingIsAutoOrAPowerOfTwo() throws Exception {
+        assertEquals(OptionalInt.empty(),
+                HotkeyConfig.load(null, Map.of("hotkey.detect.sampling", " Auto "), Map.of()).detectSampling());
+        assertEquals(OptionalInt.of(1), HotkeyConfig.load(null, Map.of("hotkey.detect.sampling", "1"), Map.of()).detectSampling());
+        assertEquals(OptionalInt.of(65536),
+                HotkeyConfig.load(null, Map.of("hotkey.detect.sampling", "65536"), Map.of()).detectSampling());
+        assertContainsAll(errorOf(null, Map.of("hotkey.detect.sampling", "12"), Map.of()),
+                "hotkey.detect.sampling: \"12\" (from system property) is not a power of two; "
+                        + "expected auto, or a power of two from 1 to 65536 (one access in that many is counted)");
+    }
+
+    @Test
     void errorNamesTheSystemProperty() {
         assertContainsAll(errorOf(null, Map.of("hotkey.detect.top-k", "0"), Map.of()),
                 "hotkey.detect.top-k: \"0\" (from system property) is out of range; expected a whole number from 1 to 10000");
@@ -246,6 +262,10 @@ class HotkeyConfigTest {
         "hotkey.detect.threshold=many",
         "hotkey.detect.top-k=10001",
         "hotkey.detect.window=0",
+        "hotkey.detect.sampling=0",
+        "hotkey.detect.sampling=3",
+        "hotkey.detect.sampling=131072",
+        "hotkey.detect.sampling=sometimes",
         "hotkey.cache.ttl=-1s",
         "hotkey.cache.max-bytes=0",
         "hotkey.cache.include=",

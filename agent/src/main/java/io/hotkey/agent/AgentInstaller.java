@@ -57,7 +57,9 @@ final class AgentInstaller {
     KeyVersions versions = new KeyVersions();
     HotKeyRegistry registry = new HotKeyRegistry(config.cacheEnabled(), config.cacheKeyFilter());
     DetectorSettings settings = DetectorSettings.of(config.detectWindow(), config.detectThreshold(),
-        config.detectTopK(), config.detectCoolDown());
+        config.detectTopK(), config.detectCoolDown()).toBuilder()
+        .sampling(config.detectSampling().orElse(0))
+        .build();
     HotKeyDetector detector = new HotKeyDetector(settings, System::nanoTime, registry);
     NearCache cache = config.cacheEnabled()
         ? new NearCache(config.cacheMaxBytes(), config.cacheMaxEntryBytes(), config.cacheTtl(), versions)

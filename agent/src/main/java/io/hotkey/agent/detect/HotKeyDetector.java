@@ -5,6 +5,7 @@ import java.util.Arrays;
 import java.util.Collections;
 import java.util.List;
 import java.util.Objects;
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.IntPredicate;
 import java.util.function.LongSupplier;
@@ -99,6 +100,8 @@ public final class HotKeyDetector {
 
   private final int[] coins = new int[COIN_STRIDE * ((1 << COIN_BITS) + 2)];
   private final int stripeMask;
+  /** {@code sampling - 1}: an access is counted when its random draw has none of these bits. */
+  private final int sampleMask;
   private final ThreadLocal<PendingAccesses> pending = ThreadLocal.withInitial(this::newPendingAccesses);
   /** Threads that have recorded so far: hands out stripes and coins round-robin. */
   private final AtomicInteger recorders = new AtomicInteger();
@@ -117,6 +120,8 @@ public final class HotKeyDetector {
   private final int slots;
   private final long windowNanos;
   private final double windowSeconds;
+  /** Accesses one counted access stands for. */
+  private final int sampling;
   private final long coolDownNanos;
   private final double threshold;
   private final int topK;
@@ -167,6 +172,8 @@ public final class HotKeyDetector {
     this.slots = settings.slots();
     this.windowNanos = settings.window().toNanos();
     this.windowSeconds = windowNanos / 1e9;
+    this.sampling = settings.sampling();
+    this.sampleMask = sampling - 1;
     this.coolDownNanos = settings.coolDown().toNanos();
     this.threshold = settings.threshold();
     this.topK = settings.topK();
@@ -230,6 +237,11 @@ public final class HotKeyDetector {
   /**
    * Hot path: counts one access to {@code key}. Called for every Redis command's key.
    *
+   * <p>Only one access in {@link DetectorSettings#sampling()} is counted, drawn at random (from the
+   * thread's {@link ThreadLocalRandom}, so that no key or order of keys is favoured), and stands for
+   * that many in every count and rate reported. An access that is not drawn costs the draw alone:
+   * nothing of the detector's is read.
+   *
    * <p>No lock, no atomic, no allocation but a thread's {@link PendingAccesses}: after its first
    * {@link PendingAccesses#COUNTED_AT_ONCE} accesses (counted one by one, so that short-lived threads
    * lose none), a thread's accesses go into its buffer (a {@code ThreadLocal} lookup and a few plain
@@ -237,8 +249,9 @@ public final class HotKeyDetector {
    * when it is full, when the thread records in a later slot than its oldest pending access (then
    * into that later slot, so a slot's rate includes at most one buffer per thread that belonged to
    * the previous one), or when the thread calls {@link #tick()}. A thread that stops recording
-   * leaves at most {@code CAPACITY - 1} accesses uncounted until it records again, or for good if it
-   * ends: too few to make a key hot or keep it hot. Safe from any number of threads; never throws.
+   * leaves at most {@code CAPACITY - 1} counted accesses pending until it records again, or for good
+   * if it ends: too few to make a key hot or keep it hot. Safe from any number of threads; never
+   * throws.
    *
    * <p>Stripes are handed out round-robin as threads first record, so the threads of a pool get
    * distinct stripes (and decay coins) up to the number of stripes (of coins).
@@ -252,6 +265,9 @@ public final class HotKeyDetector {
    * @param write whether the command writes the key
    */
   public void record(byte[] key, int hash, boolean write) {
+    if ((ThreadLocalRandom.current().nextInt() & sampleMask) != 0) {
+      return;
+    }
     PendingAccesses pending = this.pending.get();
     int gen = generation;
     if (!pending.buffers()) {
@@ -534,7 +550,7 @@ public final class HotKeyDetector {
   }
 
   private double rate(int e) {
-    return wTotal[e] / windowSeconds;
+    return (double) wTotal[e] * sampling / windowSeconds;
   }
 
   /** Promotion, demotion, listener calls and snapshot publication. */
@@ -622,7 +638,7 @@ public final class HotKeyDetector {
     int stored = Math.min(wLen[e], keyBytes);
     byte[] key = Arrays.copyOfRange(wKeys, e * keyBytes, e * keyBytes + stored);
     long writes = Math.min(Math.max(wTotalW[e], 0), wTotal[e]);
-    return new KeyRate(key, wLen[e], wHash[e], wTotal[e] - writes, writes, rate(e));
+    return new KeyRate(key, wLen[e], wHash[e], (wTotal[e] - writes) * sampling, writes * sampling, rate(e));
   }
 
   private void publish() {

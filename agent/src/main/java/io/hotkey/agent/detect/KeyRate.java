@@ -86,17 +86,17 @@ public final class KeyRate {
     return total == 0 ? 1.0 : (double) reads / total;
   }
 
-  /** Read accesses counted in the window. */
+  /** Read accesses in the window (estimated from a sample when the detector samples). */
   public long reads() {
     return reads;
   }
 
-  /** Write accesses counted in the window. */
+  /** Write accesses in the window (estimated from a sample when the detector samples). */
   public long writes() {
     return writes;
   }
 
-  /** Reads plus writes counted in the window. */
+  /** Reads plus writes in the window. */
   public long count() {
     return reads + writes;
   }

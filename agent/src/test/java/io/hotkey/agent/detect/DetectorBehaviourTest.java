@@ -38,7 +38,12 @@ class DetectorBehaviourTest {
   }
 
   private HotKeyDetector detector(int topK) {
-    return new HotKeyDetector(DetectorSettings.of(WINDOW, 100, topK, COOL_DOWN), clock, listener);
+    return new HotKeyDetector(countingEveryAccess(topK, COOL_DOWN), clock, listener);
+  }
+
+  /** These tests check exact counts; sampling is {@link DetectorSamplingTest}'s. */
+  private static DetectorSettings countingEveryAccess(int topK, Duration coolDown) {
+    return DetectorSettings.of(WINDOW, 100, topK, coolDown).toBuilder().sampling(1).build();
   }
 
   private static byte[] bytes(String key) {
@@ -314,7 +319,7 @@ class DetectorBehaviourTest {
   void aThrowingListenerDoesNotBreakTicks() {
     HotKeyDetector d =
         new HotKeyDetector(
-            DetectorSettings.of(WINDOW, 100, 3, Duration.ZERO),
+            countingEveryAccess(3, Duration.ZERO),
             clock,
             new HotKeyListener() {
               @Override

@@ -54,10 +54,26 @@ class KeyHashesAndSettingsTest {
     assertEquals(2048, s.width());
     assertEquals(2, s.depth());
     assertEquals(800, s.capacity());
+    assertEquals(16, s.sampling());
     int cpus = Runtime.getRuntime().availableProcessors();
     assertEquals(Math.min(64, DetectorSettings.nextPow2(2 * cpus)), s.stripes());
     assertEquals(64, DetectorSettings.builder().stripes(1000).build().stripes());
     assertEquals(4, DetectorSettings.builder().stripes(3).build().stripes());
+  }
+
+  @Test
+  void samplingDefaultsToTheSparsestThatCountsFiftyAccessesAtTheThreshold() {
+    assertEquals(16, DetectorSettings.autoSampling(Duration.ofSeconds(1), 1000)); // 62.5 counted at 1000/s
+    assertEquals(1, DetectorSettings.autoSampling(Duration.ofSeconds(1), 99));
+    assertEquals(2, DetectorSettings.autoSampling(Duration.ofSeconds(1), 100));
+    assertEquals(2, DetectorSettings.autoSampling(Duration.ofMillis(500), 200));
+    assertEquals(128, DetectorSettings.autoSampling(Duration.ofSeconds(10), 1000));
+    assertEquals(1, DetectorSettings.autoSampling(Duration.ofMillis(10), 1));
+    assertEquals(DetectorSettings.MAX_SAMPLING, DetectorSettings.autoSampling(Duration.ofSeconds(1), Long.MAX_VALUE));
+    DetectorSettings every = DetectorSettings.builder().sampling(1).build();
+    assertEquals(1, every.sampling());
+    assertEquals(1, every.toBuilder().threshold(1_000_000).build().sampling(), "an explicit sampling is kept");
+    assertEquals(64, DetectorSettings.builder().threshold(1_000_000).sampling(64).build().sampling());
   }
 
   @Test
@@ -68,5 +84,9 @@ class KeyHashesAndSettingsTest {
     assertThrows(IllegalArgumentException.class, () -> DetectorSettings.builder().keyBytes(2000).build());
     assertThrows(IllegalArgumentException.class, () -> DetectorSettings.builder().depth(9).build());
     assertThrows(IllegalArgumentException.class, () -> DetectorSettings.builder().window(Duration.ofMillis(5)).slots(10).build());
+    assertThrows(IllegalArgumentException.class, () -> DetectorSettings.builder().sampling(3).build());
+    assertThrows(IllegalArgumentException.class, () -> DetectorSettings.builder().sampling(-4).build());
+    assertThrows(IllegalArgumentException.class,
+        () -> DetectorSettings.builder().sampling(2 * DetectorSettings.MAX_SAMPLING).build());
   }
 }
