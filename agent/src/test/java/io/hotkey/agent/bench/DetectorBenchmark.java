@@ -14,6 +14,7 @@ import org.openjdk.jmh.annotations.Level;
 import org.openjdk.jmh.annotations.Measurement;
 import org.openjdk.jmh.annotations.Mode;
 import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
 import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
@@ -26,7 +27,8 @@ import org.openjdk.jmh.infra.Blackhole;
  * Cost of {@link HotKeyDetector#record} on a Zipf(1.0) stream over 100,000 distinct keys (keys
  * and hashes generated before the measurement), with the agent's production tick (every 100 ms)
  * running on a background thread. Throughput mode: ops/s per benchmark; 1 vs 2 threads shows the
- * scaling of the striped tables.
+ * scaling of the striped tables. {@code sampling=1} counts every access (what the sketch costs),
+ * {@code sampling=16} is the default at the default threshold and window.
  */
 @BenchmarkMode(Mode.Throughput)
 @OutputTimeUnit(TimeUnit.SECONDS)
@@ -40,6 +42,9 @@ public class DetectorBenchmark {
   /** One detector shared by all benchmark threads, ticked in the background. */
   @State(Scope.Benchmark)
   public static class Shared {
+    @Param({"1", "16"})
+    public int sampling;
+
     HotKeyDetector detector;
     DetectorTicker ticker;
     byte[][] keys;
@@ -60,7 +65,9 @@ public class DetectorBenchmark {
       }
       detector =
           new HotKeyDetector(
-              DetectorSettings.of(Duration.ofSeconds(1), 1000, 100, Duration.ofSeconds(10)),
+              DetectorSettings.of(Duration.ofSeconds(1), 1000, 100, Duration.ofSeconds(10)).toBuilder()
+                  .sampling(sampling)
+                  .build(),
               System::nanoTime,
               HotKeyListener.NONE);
       ticker = new DetectorTicker(detector);
