@@ -200,8 +200,12 @@ public final class CompareRuns {
         row(out, "errors", without.run().errors(), with.run().errors(), "");
         out.printf("measured %.1f s without and %.1f s with the agent, in %d alternating rounds%n",
                 without.run().seconds(), with.run().seconds(), measured.get(Side.WITHOUT).size());
-        out.printf("throughput with/without, median of the %d round pairs: x%.3f%n", measured.get(Side.WITH).size(),
-                Rounds.medianPairedRatio(opsPerSecond(measured.get(Side.WITHOUT)), opsPerSecond(measured.get(Side.WITH))));
+        List<Double> withoutRounds = opsPerSecond(measured.get(Side.WITHOUT));
+        List<Double> withRounds = opsPerSecond(measured.get(Side.WITH));
+        double[] interval = Rounds.summedRatioInterval(withoutRounds, withRounds);
+        out.printf("throughput with/without, median of the %d round pairs: x%.3f; 95%% interval of the summed ratio"
+                + " over the round pairs (bootstrap): x%.3f to x%.3f%n", withRounds.size(),
+                Rounds.medianPairedRatio(withoutRounds, withRounds), interval[0], interval[1]);
         out.printf("throughput per round (ops/s): %s%n", String.join("; ", measured.entrySet().stream()
                 .map(side -> side.getKey().label() + " " + String.join(" ", side.getValue().stream()
                         .map(round -> String.format("%,.0f", round.run().opsPerSecond())).toList()))

@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
 import java.util.List;
+import java.util.SplittableRandom;
 
 /**
  * Measuring in alternating rounds: every configuration's measured time is cut into rounds, and the order of
@@ -30,10 +31,7 @@ final class Rounds {
      * the pairs that a sudden change (this VM's throughput swings by a quarter within a minute) split.
      */
     static double medianPairedRatio(List<Double> without, List<Double> with) {
-        if (without.size() != with.size() || without.isEmpty()) {
-            throw new IllegalArgumentException("need as many rounds on each side, at least one: "
-                    + without.size() + " and " + with.size());
-        }
+        requirePairs(without, with);
         double[] ratios = new double[without.size()];
         for (int i = 0; i < ratios.length; i++) {
             ratios[i] = with.get(i) / without.get(i);
@@ -41,5 +39,37 @@ final class Rounds {
         Arrays.sort(ratios);
         int mid = ratios.length / 2;
         return ratios.length % 2 == 1 ? ratios[mid] : (ratios[mid - 1] + ratios[mid]) / 2;
+    }
+
+    /**
+     * A 95% interval of {@code sum(with) / sum(without)}, the summed ratio: the 2.5th and 97.5th percentiles
+     * of it over 10,000 resamples of the round pairs (a percentile bootstrap, seeded so that a run's figures
+     * can be recomputed). How wide it is says how much the machine's swings, rather than the agent, moved
+     * the summed ratio of this run.
+     */
+    static double[] summedRatioInterval(List<Double> without, List<Double> with) {
+        requirePairs(without, with);
+        int n = without.size();
+        SplittableRandom random = new SplittableRandom(n);
+        double[] ratios = new double[10_000];
+        for (int b = 0; b < ratios.length; b++) {
+            double sumWithout = 0;
+            double sumWith = 0;
+            for (int i = 0; i < n; i++) {
+                int pair = random.nextInt(n);
+                sumWithout += without.get(pair);
+                sumWith += with.get(pair);
+            }
+            ratios[b] = sumWith / sumWithout;
+        }
+        Arrays.sort(ratios);
+        return new double[] {ratios[249], ratios[9_749]};
+    }
+
+    private static void requirePairs(List<Double> without, List<Double> with) {
+        if (without.size() != with.size() || without.isEmpty()) {
+            throw new IllegalArgumentException("need as many rounds on each side, at least one: "
+                    + without.size() + " and " + with.size());
+        }
     }
 }

@@ -95,4 +95,18 @@ class CompareRunsChildTest {
         assertEquals(0.95, Rounds.medianPairedRatio(List.of(100.0, 50.0), List.of(90.0, 50.0)), 1e-12);
         assertThrows(IllegalArgumentException.class, () -> Rounds.medianPairedRatio(List.of(1.0), List.of()));
     }
+
+    @Test
+    void summedRatioIntervalSpansWhatTheRoundPairsDisagreeOn() {
+        double[] steady = Rounds.summedRatioInterval(List.of(100.0, 80.0, 120.0), List.of(90.0, 72.0, 108.0));
+        assertEquals(0.9, steady[0], 1e-12, "every pair says x0.9, whatever the machine's speed");
+        assertEquals(0.9, steady[1], 1e-12);
+        List<Double> without = List.of(100.0, 100.0, 100.0, 100.0, 100.0, 100.0, 100.0, 100.0);
+        List<Double> with = List.of(95.0, 100.0, 105.0, 98.0, 102.0, 70.0, 99.0, 101.0);
+        double[] split = Rounds.summedRatioInterval(without, with);
+        double summed = with.stream().mapToDouble(Double::doubleValue).sum() / 800;
+        assertTrue(split[0] < summed && summed < split[1], summed + " in " + split[0] + " to " + split[1]);
+        assertTrue(split[0] < 0.93 && split[1] > 0.99, "one split pair widens it: " + split[0] + " to " + split[1]);
+        assertThrows(IllegalArgumentException.class, () -> Rounds.summedRatioInterval(List.of(1.0, 2.0), List.of(1.0)));
+    }
 }
