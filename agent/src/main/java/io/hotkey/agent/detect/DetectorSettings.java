@@ -220,7 +220,8 @@ public final class DetectorSettings {
   public String toString() {
     return "DetectorSettings{window=" + window + ", threshold=" + threshold + "/s, topK=" + topK
         + ", coolDown=" + coolDown + ", slots=" + slots + ", stripes=" + stripes + ", width="
-        + width + ", depth=" + depth + ", keyBytes=" + keyBytes + ", capacity=" + capacity + ", sampling=1/" + sampling + '}';
+        + width + ", depth=" + depth + ", keyBytes=" + keyBytes + ", capacity=" + capacity
+        + ", sampling=1/" + sampling + '}';
   }
 
   /** Mutable builder; {@code 0} for an int means "use the default". */
