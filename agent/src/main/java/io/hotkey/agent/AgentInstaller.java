@@ -56,9 +56,12 @@ final class AgentInstaller {
     AgentErrors errors = new AgentErrors(config.debugFailEvery());
     KeyVersions versions = new KeyVersions();
     HotKeyRegistry registry = new HotKeyRegistry(config.cacheEnabled(), config.cacheKeyFilter());
-    DetectorSettings settings = DetectorSettings.of(config.detectWindow(), config.detectThreshold(),
-        config.detectTopK(), config.detectCoolDown()).toBuilder()
-        .sampling(config.detectSampling().orElse(0))
+    DetectorSettings settings = DetectorSettings.builder()
+        .window(config.detectWindow())
+        .threshold(config.detectThreshold())
+        .topK(config.detectTopK())
+        .coolDown(config.detectCoolDown())
+        .sampling(config.detectSampling().orElse(0)) // 0: the default, derived from threshold and window
         .build();
     HotKeyDetector detector = new HotKeyDetector(settings, System::nanoTime, registry);
     NearCache cache = config.cacheEnabled()

@@ -265,7 +265,7 @@ public final class HotKeyDetector {
    * @param write whether the command writes the key
    */
   public void record(byte[] key, int hash, boolean write) {
-    if ((ThreadLocalRandom.current().nextInt() & sampleMask) != 0) {
+    if (sampleMask != 0 && (ThreadLocalRandom.current().nextInt() & sampleMask) != 0) {
       return;
     }
     PendingAccesses pending = this.pending.get();
