@@ -89,7 +89,7 @@ final class AgentInstaller {
 
     AgentLog.info("active: version=" + HotkeyAgent.version() + " clients=" + clients
         + " threshold=" + config.detectThreshold() + "/s window=" + config.detectWindow().toMillis() + "ms"
-        + " cache=" + (config.cacheEnabled() ? "on" : "off"));
+        + " sampling=1/" + settings.sampling() + " cache=" + (config.cacheEnabled() ? "on" : "off"));
   }
 
   private static void startScheduler(HotkeyConfig config, HotKeyDetector detector, MicrometerBridge micrometer,

@@ -153,7 +153,7 @@ public final class ChildRun {
     }
 
     public boolean agentActiveLine() {
-        return stderrMatches("^\\[hotkey\\] active: version=\\S+ clients=\\S* threshold=\\d+/s window=\\S+ cache=(on|off)");
+        return stderrMatches("^\\[hotkey\\] active: version=\\S+ clients=\\S* threshold=\\d+/s window=\\S+ sampling=1/\\d+ cache=(on|off)");
     }
 
     public String summary() {

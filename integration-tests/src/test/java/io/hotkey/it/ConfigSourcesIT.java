@@ -34,8 +34,9 @@ class ConfigSourcesIT extends RedisTestBase {
         Check.all(c, "config file + system properties",
                 () -> assertEquals(0, c.exitCode(), () -> "exit code"),
                 () -> assertEquals(0, c.resultLong("basic.errors"), () -> "wrong values: " + c.result("basic.errorSamples")),
-                () -> assertTrue(c.stderrMatches("^\\[hotkey\\] active: .*threshold=200/s .*cache=on"),
-                        () -> "want threshold=200/s (from the file) and cache=on (system property beats the file)"),
+                () -> assertTrue(c.stderrMatches("^\\[hotkey\\] active: .*threshold=200/s .*sampling=1/4 cache=on"),
+                        () -> "want threshold=200/s (from the file), sampling=1/4 (auto: 200/s over 1s counts 50 in 4)"
+                                + " and cache=on (system property beats the file)"),
                 () -> assertTrue(c.promoted("basic:str"), () -> "threshold from the file not applied"),
                 () -> assertTrue(c.stderrMatches("^\\[hotkey\\] warning: unknown key hotkey\\.detect\\.treshold \\(from [^)]*\\); "
                                 + "did you mean hotkey\\.detect\\.threshold\\?"),
@@ -49,13 +50,15 @@ class ConfigSourcesIT extends RedisTestBase {
         ChildRun c = AgentJvm.jedisApp(Clients.JEDIS_8)
                 .agentArgs("config=" + file)
                 .env("HOTKEY_CACHE_ENABLED", "false")
+                .env("HOTKEY_DETECT_SAMPLING", "1")
                 .name("config-env")
                 .args("--scenario", "basic", "--redis", redis.address(), "--millis", "600")
                 .run();
         Check.all(c, "environment over file",
                 () -> assertEquals(0, c.exitCode(), () -> "exit code"),
                 () -> assertEquals(0, c.resultLong("basic.errors"), () -> "wrong values: " + c.result("basic.errorSamples")),
-                () -> assertTrue(c.stderrMatches("^\\[hotkey\\] active: .*threshold=200/s .*cache=off"),
-                        () -> "want threshold=200/s (file) and cache=off (HOTKEY_CACHE_ENABLED beats the file)"));
+                () -> assertTrue(c.stderrMatches("^\\[hotkey\\] active: .*threshold=200/s .*sampling=1/1 cache=off"),
+                        () -> "want threshold=200/s (file), sampling=1/1 (HOTKEY_DETECT_SAMPLING) and cache=off"
+                                + " (HOTKEY_CACHE_ENABLED beats the file)"));
     }
 }
