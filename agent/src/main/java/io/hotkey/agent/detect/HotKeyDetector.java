@@ -240,7 +240,7 @@ public final class HotKeyDetector {
    * <p>Only one access in {@link DetectorSettings#sampling()} is counted, drawn at random (from the
    * thread's {@link ThreadLocalRandom}, so that no key or order of keys is favoured), and stands for
    * that many in every count and rate reported. An access that is not drawn costs the draw alone:
-   * nothing of the detector's is read.
+   * nothing of the detector's is read but the mask.
    *
    * <p>No lock, no atomic, no allocation but a thread's {@link PendingAccesses}: after its first
    * {@link PendingAccesses#COUNTED_AT_ONCE} accesses (counted one by one, so that short-lived threads

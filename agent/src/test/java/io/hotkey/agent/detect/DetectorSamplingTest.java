@@ -46,6 +46,15 @@ class DetectorSamplingTest {
     tick();
   }
 
+  /** {@code prefix0} to {@code prefix(count-1)}, each at {@code rate} per second, in that order. */
+  private static Map<String, Integer> keysAt(String prefix, int count, int rate) {
+    Map<String, Integer> keys = new LinkedHashMap<>();
+    for (int i = 0; i < count; i++) {
+      keys.put(prefix + i, rate);
+    }
+    return keys;
+  }
+
   private void tick() {
     clock.advance(detector.settings().slot());
     detector.tick();
@@ -66,9 +75,7 @@ class DetectorSamplingTest {
     Map<String, Integer> traffic = new LinkedHashMap<>();
     traffic.put("flash:stock", 4000);
     traffic.put("item:warm", 500);
-    for (int i = 0; i < 2000; i++) {
-      traffic.put("cold:" + i, 10);
-    }
+    traffic.putAll(keysAt("cold:", 2000, 10));
     oneSecond(traffic, 4);
 
     KeyRate hot = rateOf("flash:stock");
@@ -85,11 +92,7 @@ class DetectorSamplingTest {
 
   @Test
   void manyKeysAtOnceAreEstimatedWithoutBias() {
-    Map<String, Integer> traffic = new LinkedHashMap<>();
-    for (int i = 0; i < 100; i++) {
-      traffic.put("user:" + i, 2000);
-    }
-    oneSecond(traffic, 0);
+    oneSecond(keysAt("user:", 100, 2000), 0);
 
     // 12,500 accesses counted in all (sd 0.9%)
     double sum = detector.topKeys(Integer.MAX_VALUE).stream()
@@ -103,11 +106,7 @@ class DetectorSamplingTest {
   @Test
   void aCycleOfKeysAsLongAsTheSamplingIsCountedEvenly() {
     // A detector that counted every 16th access would see one of these keys 16 times as often as the rest
-    Map<String, Integer> traffic = new LinkedHashMap<>();
-    for (int i = 0; i < 16; i++) {
-      traffic.put("cycle:" + i, 2000);
-    }
-    oneSecond(traffic, 0);
+    oneSecond(keysAt("cycle:", 16, 2000), 0);
 
     for (int i = 0; i < 16; i++) {
       KeyRate k = rateOf("cycle:" + i);
