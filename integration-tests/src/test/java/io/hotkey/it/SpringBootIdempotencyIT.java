@@ -11,6 +11,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.UUID;
@@ -82,13 +83,20 @@ class SpringBootIdempotencyIT extends RedisTestBase {
             }
             System.out.println("[it] spring boot: " + runs + " runs; checks took "
                     + (System.nanoTime() - started) / 1_000_000 + "ms");
+            // why each claim was released without an answer, in the report whatever the counts say next
+            ChildRun end = app.snapshot();
+            List<String> releases = end.stderr().stream()
+                    .filter(l -> l.startsWith("[hotkey] idempotency claim released")).toList();
+            releases.forEach(l -> System.out.println("[it] spring boot agent: " + l));
+            assertTrue(releases.contains("[hotkey] idempotency claim released without an answer: the handler threw;"
+                    + " a retry with its key runs the request again"),
+                    () -> "the exception's release is logged" + end.describe());
             http.assertCounted("/actuator/prometheus hotkey_idempotency_requests_total", counted);
             Map<String, Long> expected = http.expected();
             assertEquals(runs, expected.get("executed") + expected.get("passed_through"),
                     "every run was an execution the agent counted, or a request without a key");
             assertEquals(0.0, SpringBootIT.sample(prometheus, "hotkey_agent_errors_total"), "agent errors");
 
-            ChildRun end = app.snapshot();
             assertTrue(end.agentActiveLine(), () -> "no [hotkey] active line" + end.describe());
             assertTrue(end.stderr().stream().noneMatch(l -> l.contains("[hotkey] internal error")),
                     () -> "agent internal errors" + end.describe());

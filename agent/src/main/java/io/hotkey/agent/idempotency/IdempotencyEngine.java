@@ -9,6 +9,7 @@ import java.io.IOException;
 import java.security.MessageDigest;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
@@ -33,7 +34,8 @@ public final class IdempotencyEngine implements AutoCloseable {
   private final IdempotencySettings settings;
   private final RecordStore store;
   private final IdempotencyMeters meters = new IdempotencyMeters();
-  private final AtomicLong lastLogged = new AtomicLong(System.nanoTime() - LOG_INTERVAL_NANOS);
+  /** When each kind of log line was last written; the kinds are a handful of constants. */
+  private final Map<String, AtomicLong> lastLogged = new ConcurrentHashMap<>();
 
   /** Supplies the request body on demand. */
   public interface BodySource {
@@ -118,7 +120,8 @@ public final class IdempotencyEngine implements AutoCloseable {
 
   private Decision storeFailure(String operation, Exception e) {
     meters.storeFailure.increment();
-    logRateLimited("idempotency store " + store.describe() + " failed on " + operation + ": " + e);
+    logRateLimited(operation + " failed", true, "idempotency store " + store.describe() + " failed on " + operation
+        + ": " + e);
     if (settings.onStoreFailure == StoreFailurePolicy.ALLOW) {
       meters.passedThrough.increment();
       return Decision.pass();
@@ -152,14 +155,26 @@ public final class IdempotencyEngine implements AutoCloseable {
         meters.stored.increment();
       } else {
         meters.fencedOut.increment();
-        logRateLimited("idempotency record for a completed request was taken over by a newer claim (the lease "
-            + settings.lease.toMillis() + "ms had expired); its response was not stored");
+        logRateLimited("fenced out", true, "idempotency record for a completed request was taken over by a newer"
+            + " claim (the lease " + settings.lease.toMillis() + "ms had expired); its response was not stored");
       }
     } catch (Exception e) {
       meters.storeFailure.increment();
-      logRateLimited("idempotency store " + store.describe() + " failed on complete (the claim blocks the key"
-          + " until its lease ends): " + e);
+      logRateLimited("complete failed", true, "idempotency store " + store.describe()
+          + " failed on complete (the claim blocks the key until its lease ends): " + e);
     }
+  }
+
+  /**
+   * Called once by {@link Execution}: the handler failed or could not be followed. The client may never
+   * see why its key was released (a dropped connection, an async cycle that timed out), so the reason
+   * is logged, once a second at most for each.
+   */
+  void failed(Execution execution, String why) {
+    meters.released.increment();
+    logRateLimited(why, false, "idempotency claim released without an answer: " + why
+        + "; a retry with its key runs the request again");
+    release(execution);
   }
 
   void release(Execution execution) {
@@ -169,8 +184,8 @@ public final class IdempotencyEngine implements AutoCloseable {
       }
     } catch (Exception e) {
       meters.storeFailure.increment();
-      logRateLimited("idempotency store " + store.describe() + " failed on release (the claim blocks the key"
-          + " until its lease ends): " + e);
+      logRateLimited("release failed", true, "idempotency store " + store.describe()
+          + " failed on release (the claim blocks the key until its lease ends): " + e);
     }
   }
 
@@ -179,11 +194,16 @@ public final class IdempotencyEngine implements AutoCloseable {
     return status >= 200 && status < 500 && status != 408 && status != 425 && status != 429;
   }
 
-  private void logRateLimited(String message) {
+  private void logRateLimited(String kind, boolean warning, String message) {
+    AtomicLong last = lastLogged.computeIfAbsent(kind, k -> new AtomicLong(System.nanoTime() - LOG_INTERVAL_NANOS));
     long now = System.nanoTime();
-    long last = lastLogged.get();
-    if (now - last >= LOG_INTERVAL_NANOS && lastLogged.compareAndSet(last, now)) {
-      AgentLog.warn(message);
+    long then = last.get();
+    if (now - then >= LOG_INTERVAL_NANOS && last.compareAndSet(then, now)) {
+      if (warning) {
+        AgentLog.warn(message);
+      } else {
+        AgentLog.info(message);
+      }
     }
   }
 

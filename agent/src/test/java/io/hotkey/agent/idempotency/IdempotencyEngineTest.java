@@ -13,7 +13,9 @@ import io.hotkey.agent.idempotency.store.RecordStore;
 import io.hotkey.agent.idempotency.store.StoreException;
 import io.hotkey.config.RouteTable;
 import io.hotkey.config.StoreFailurePolicy;
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
@@ -184,7 +186,7 @@ class IdempotencyEngineTest {
     decide(engine, request).execution().finish(500, List.of(), bytes("boom"), true);
     Decision afterError = decide(engine, request);
     assertEquals(Outcome.EXECUTE, afterError.outcome());
-    afterError.execution().fail();
+    afterError.execution().fail(Execution.HANDLER_THREW);
     Decision afterException = decide(engine, request);
     assertEquals(Outcome.EXECUTE, afterException.outcome());
     afterException.execution().finish(429, List.of(), bytes("slow down"), true);
@@ -195,6 +197,36 @@ class IdempotencyEngineTest {
     assertEquals(Outcome.REPLAY, replay.outcome());
     assertEquals(404, replay.answer().status(), "4xx answers are stored");
     assertEquals(3, engine.meters().released());
+  }
+
+  @Test
+  void aClaimReleasedWithoutAnAnswerIsLoggedWithItsReasonAtMostOnceASecondEach() {
+    IdempotencyEngine engine = engine();
+    PrintStream original = System.err;
+    ByteArrayOutputStream captured = new ByteArrayOutputStream();
+    long started = System.nanoTime();
+    System.setErr(new PrintStream(captured, true, StandardCharsets.UTF_8));
+    try {
+      for (int i = 0; i < 100; i++) {
+        decide(engine, TestRequests.post("/orders").key("threw-" + i)).execution().fail(Execution.HANDLER_THREW);
+      }
+      decide(engine, TestRequests.post("/orders").key("timed-out")).execution().fail(Execution.ASYNC_TIMEOUT);
+    } finally {
+      System.setErr(original);
+    }
+    long seconds = (System.nanoTime() - started) / 1_000_000_000L;
+    List<String> lines = captured.toString(StandardCharsets.UTF_8).lines().toList();
+    String threw = "[hotkey] idempotency claim released without an answer: the handler threw;"
+        + " a retry with its key runs the request again";
+    long threwLines = lines.stream().filter(threw::equals).count();
+    assertTrue(threwLines >= 1 && threwLines <= 1 + seconds,
+        () -> threwLines + " lines in " + seconds + " s: " + lines);
+    assertTrue(lines.contains("[hotkey] idempotency claim released without an answer: the async request timed out;"
+        + " a retry with its key runs the request again"), () -> "another reason has its own limit: " + lines);
+    assertEquals(threwLines + 1, lines.size(), () -> "nothing else: " + lines);
+    assertEquals(101, engine.meters().released());
+    assertEquals(Outcome.EXECUTE, decide(engine, TestRequests.post("/orders").key("threw-7")).outcome(),
+        "the claim was released");
   }
 
   @Test
@@ -228,7 +260,7 @@ class IdempotencyEngineTest {
     assertTrue(newer.execution().token() > stale.execution().token());
     stale.execution().finish(201, List.of(), bytes("stale"), true);
     assertEquals(Outcome.CONFLICT, decide(engine, request).outcome(), "the stale owner did not complete the record");
-    stale.execution().fail();
+    stale.execution().fail(Execution.HANDLER_THREW);
     newer.execution().finish(201, List.of(), bytes("newer"), true);
     assertArrayEquals(bytes("newer"), decide(engine, request).answer().body());
     assertEquals(1, engine.meters().fencedOut());
@@ -291,7 +323,7 @@ class IdempotencyEngineTest {
     TestRequests request = TestRequests.post("/orders").key("k");
     Decision first = decide(engine, request);
     first.execution().finish(200, List.of(), bytes("one"), true);
-    first.execution().fail();
+    first.execution().fail(Execution.HANDLER_THREW);
     first.execution().finish(200, List.of(), bytes("two"), true);
     assertArrayEquals(bytes("one"), decide(engine, request).answer().body());
     assertFalse(engine.meters().released() > 0);

@@ -48,7 +48,7 @@ final class CapturingOutputStream extends OutputStream {
         observe(bytes, offset, length);
       } catch (Throwable t) {
         IdempotencyFilters.recordError("capturing a response", t);
-        execution.fail();
+        execution.fail(Execution.AGENT_ERROR);
       }
     }
     delegate.write(bytes, offset, length);
@@ -78,7 +78,7 @@ final class CapturingOutputStream extends OutputStream {
       try {
         synchronized (this) {
           if (exchange.getResponseCode() == -1) {
-            execution.fail();
+            execution.fail(Execution.NO_RESPONSE);
           } else {
             if (expected == UNKNOWN) {
               expected = expectedLength();
@@ -88,7 +88,7 @@ final class CapturingOutputStream extends OutputStream {
         }
       } catch (Throwable t) {
         IdempotencyFilters.recordError("completing a response", t);
-        execution.fail();
+        execution.fail(Execution.AGENT_ERROR);
       }
     }
     delegate.close();
@@ -96,7 +96,7 @@ final class CapturingOutputStream extends OutputStream {
 
   /** The handler threw: unless its response was already complete, release the claim. */
   void handlerFailed() {
-    execution.fail();
+    execution.fail(Execution.HANDLER_THREW);
   }
 
   /** The handler returned: a body-less response is complete now; others end with their stream. */
@@ -116,7 +116,7 @@ final class CapturingOutputStream extends OutputStream {
       }
     } catch (Throwable t) {
       IdempotencyFilters.recordError("completing a response", t);
-      execution.fail();
+      execution.fail(Execution.AGENT_ERROR);
     }
   }
 

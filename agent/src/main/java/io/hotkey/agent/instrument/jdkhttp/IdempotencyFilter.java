@@ -78,7 +78,7 @@ public final class IdempotencyFilter extends Filter {
       exchange.setStreams(new ByteArrayInputStream(body.bytes()), capture);
     } catch (Throwable t) {
       IdempotencyFilters.recordError("wrapping the exchange", t);
-      execution.fail();
+      execution.fail(Execution.AGENT_ERROR);
       body.restore();
       chain.doFilter(exchange);
       return;

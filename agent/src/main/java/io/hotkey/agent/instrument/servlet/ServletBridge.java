@@ -185,8 +185,9 @@ public final class ServletBridge {
     ((Execution) execution).finish(status, headers, body, captured);
   }
 
-  public static void fail(Object execution) {
-    ((Execution) execution).fail();
+  /** @param why one of {@link Execution}'s reasons */
+  public static void fail(Object execution, String why) {
+    ((Execution) execution).fail(why);
   }
 
   public static void error(String where, Throwable error) {

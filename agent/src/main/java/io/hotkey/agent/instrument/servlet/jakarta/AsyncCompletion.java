@@ -1,5 +1,6 @@
 package io.hotkey.agent.instrument.servlet.jakarta;
 
+import io.hotkey.agent.idempotency.Execution;
 import jakarta.servlet.AsyncEvent;
 import jakarta.servlet.AsyncListener;
 
@@ -25,7 +26,7 @@ public final class AsyncCompletion implements AsyncListener {
    */
   void dispatchReturned(Throwable thrown) {
     if (thrown != null) {
-      response.failed();
+      response.failed(Execution.HANDLER_THREW);
     } else if (!response.request().isAsyncStarted()) {
       response.completed();
     }
@@ -38,12 +39,12 @@ public final class AsyncCompletion implements AsyncListener {
 
   @Override
   public void onTimeout(AsyncEvent event) {
-    response.failed();
+    response.failed(Execution.ASYNC_TIMEOUT);
   }
 
   @Override
   public void onError(AsyncEvent event) {
-    response.failed();
+    response.failed(Execution.ASYNC_ERROR);
   }
 
   @Override

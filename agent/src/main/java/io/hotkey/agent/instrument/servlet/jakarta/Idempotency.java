@@ -1,5 +1,6 @@
 package io.hotkey.agent.instrument.servlet.jakarta;
 
+import io.hotkey.agent.idempotency.Execution;
 import io.hotkey.agent.instrument.servlet.ServletBridge;
 import jakarta.servlet.AsyncContext;
 import jakarta.servlet.DispatcherType;
@@ -84,7 +85,7 @@ public final class Idempotency {
       ResponseWrapper captured = new ResponseWrapper(request, response, execution);
       return new Object[] {new RequestWrapper(request, body), captured, captured, null};
     } catch (Throwable t) {
-      ServletBridge.fail(execution);
+      ServletBridge.fail(execution, Execution.AGENT_ERROR);
       throw t;
     }
   }
@@ -97,7 +98,7 @@ public final class Idempotency {
     }
     ResponseWrapper response = (ResponseWrapper) state;
     if (thrown != null) {
-      response.failed();
+      response.failed(Execution.HANDLER_THREW);
     } else if (response.request().isAsyncStarted()) {
       followAsync(response);
     } else {

@@ -1,6 +1,7 @@
 package io.hotkey.agent.instrument.servlet.jakarta;
 
 import io.hotkey.agent.idempotency.BodyCapture;
+import io.hotkey.agent.idempotency.Execution;
 import io.hotkey.agent.instrument.servlet.ServletBridge;
 import jakarta.servlet.ServletOutputStream;
 import jakarta.servlet.http.HttpServletRequest;
@@ -175,7 +176,7 @@ public final class ResponseWrapper extends HttpServletResponseWrapper {
     } catch (Throwable t) {
       ServletBridge.error("capturing a response", t);
       ended = true;
-      ServletBridge.fail(execution);
+      ServletBridge.fail(execution, Execution.AGENT_ERROR);
     }
   }
 
@@ -201,23 +202,23 @@ public final class ResponseWrapper extends HttpServletResponseWrapper {
     } catch (Throwable t) {
       ServletBridge.error("completing a response", t);
       ended = true;
-      ServletBridge.fail(execution);
+      ServletBridge.fail(execution, Execution.AGENT_ERROR);
     }
   }
 
   /** The call threw: release the claim unless the response was already complete. */
-  synchronized void failed() {
+  synchronized void failed(String why) {
     if (ended) {
       return; // e.g. the client went away after its answer was stored at the end of the async dispatch
     }
     ended = true;
-    ServletBridge.fail(execution);
+    ServletBridge.fail(execution, why);
   }
 
   /** The request went async and cannot be followed: release the claim. */
   synchronized void abandon() {
     ended = true;
-    ServletBridge.fail(execution);
+    ServletBridge.fail(execution, Execution.NOT_FOLLOWED);
   }
 
   private void end(boolean whole) {
