@@ -34,7 +34,6 @@ import java.util.StringJoiner;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
-import java.util.stream.Collectors;
 import net.bytebuddy.agent.builder.AgentBuilder;
 import net.bytebuddy.description.type.TypeDescription;
 import net.bytebuddy.dynamic.DynamicType;
@@ -87,8 +86,6 @@ final class AgentInstaller {
       instrumentations.add(new ServletInstrumentation(idempotency, errors));
     }
     String clients = installInstrumentations(instrumentation, instrumentations, micrometer, errors);
-    CompilerDirectives.forceInline(instrumentations.stream()
-        .flatMap(client -> client.grownMethods().stream()).collect(Collectors.toList()));
 
     AgentLog.info("active: version=" + HotkeyAgent.version() + " clients=" + clients
         + " threshold=" + config.detectThreshold() + "/s window=" + config.detectWindow().toMillis() + "ms"

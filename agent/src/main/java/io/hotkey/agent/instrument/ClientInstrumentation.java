@@ -1,6 +1,5 @@
 package io.hotkey.agent.instrument;
 
-import java.util.List;
 import net.bytebuddy.agent.builder.AgentBuilder;
 
 /** One instrumented library and version line: which types it matches and the advice it applies. */
@@ -16,13 +15,5 @@ public interface ClientInstrumentation {
    */
   default AgentBuilder extendAtLoad(AgentBuilder builder) {
     return builder;
-  }
-
-  /**
-   * Methods ({@code package/Class.method}) that the inlined advice grows past what the JIT inlines into a
-   * hot caller, while it inlined them without the agent; the agent asks the JIT to inline them anyway.
-   */
-  default List<String> grownMethods() {
-    return List.of();
   }
 }

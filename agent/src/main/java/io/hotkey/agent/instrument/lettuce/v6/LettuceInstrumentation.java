@@ -9,7 +9,6 @@ import io.hotkey.agent.instrument.ClassLoaderMatchers;
 import io.hotkey.agent.instrument.ClientInstrumentation;
 import java.nio.ByteBuffer;
 import java.util.Collection;
-import java.util.List;
 import net.bytebuddy.agent.builder.AgentBuilder;
 import net.bytebuddy.asm.Advice;
 import net.bytebuddy.description.modifier.FieldManifestation;
@@ -88,12 +87,6 @@ public final class LettuceInstrumentation implements ClientInstrumentation {
                 .or(named("cancel").and(takesArguments(0)))
                 .or(named("completeExceptionally").and(takesArguments(1))),
                 LettuceCommandDoneAdvice.class.getName()));
-  }
-
-  /** {@code dispatch} is 91 bytes of bytecode, 682 with {@link LettuceDispatchAdvice}: C2 stops inlining it at 325. */
-  @Override
-  public List<String> grownMethods() {
-    return List.of("io/lettuce/core/RedisChannelHandler.dispatch");
   }
 
   /**
