@@ -22,16 +22,6 @@ public final class RedisHooks {
     return gateway != null;
   }
 
-  /** Counts and reports a failure of an instrumentation's own machinery, outside the hooks. */
-  public static void error(String where, Throwable t) {
-    RedisGateway g = gateway;
-    if (g == null) {
-      AgentLog.info("internal error in " + where + ": " + t);
-    } else {
-      g.errors().record(where, t);
-    }
-  }
-
   public static void onSend(Object connection, Object arguments, byte[][] argv) {
     RedisGateway g = gateway;
     if (g == null) {

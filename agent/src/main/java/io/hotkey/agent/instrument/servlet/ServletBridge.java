@@ -7,10 +7,10 @@ import io.hotkey.agent.idempotency.HttpAnswer;
 import io.hotkey.agent.idempotency.IdempotencyEngine;
 import io.hotkey.agent.idempotency.Outcome;
 import io.hotkey.agent.idempotency.RequestHead;
-import io.hotkey.agent.instrument.HelperClasses;
 import io.hotkey.config.RoutePattern;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.lang.invoke.MethodHandle;
 import java.lang.invoke.MethodHandles;
@@ -19,6 +19,10 @@ import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
+import net.bytebuddy.jar.asm.ClassReader;
+import net.bytebuddy.jar.asm.ClassWriter;
+import net.bytebuddy.jar.asm.commons.ClassRemapper;
+import net.bytebuddy.jar.asm.commons.Remapper;
 
 /**
  * The seam between servlet containers and the agent. It lives in the system class loader (the agent jar)
@@ -28,9 +32,11 @@ import java.util.function.Function;
  *
  * <p>The helpers (the {@code jakarta/} subpackage, renamed for {@code javax}) extend the servlet API's wrapper
  * classes, so they cannot be loaded by the agent's loader: on the first request seen with a given
- * servlet API, they are defined next to {@code HttpServletRequestWrapper} ({@link HelperClasses}, as
- * {@code jakarta.servlet.http.HotkeyAgent*}). Everything that sees the servlet API (the container and
- * every web application) then sees them.
+ * servlet API, their class files are read from the agent jar, renamed into the API's own package
+ * ({@code jakarta.servlet.http.HotkeyAgent*}) and defined next to {@code HttpServletRequestWrapper} with a
+ * {@link MethodHandles#privateLookupIn private lookup} ({@code Lookup.defineClass}: no
+ * {@code sun.misc.Unsafe}, no reflective {@code ClassLoader.defineClass}). Everything that sees the servlet
+ * API (the container and every web application) then sees them.
  *
  * <p>Only the outermost {@code Servlet.service}/{@code FilterChain.doFilter} call on a thread acts (a
  * per-thread depth counter); nested filters, servlets and includes pass through.
@@ -254,10 +260,23 @@ public final class ServletBridge {
 
   /** Defines the flavor's helpers next to the API's {@code HttpServletRequestWrapper} (once per loader). */
   static Helper inject(Class<?> httpServletRequest, Flavor flavor) throws Exception {
-    Class<?> anchor = Class.forName(flavor.api + ".servlet.http.HttpServletRequestWrapper", false,
-        httpServletRequest.getClassLoader());
-    Class<?> entry = HelperClasses.inject(anchor, Flavor.SOURCE_PACKAGE, Flavor.HELPERS, flavor::renameApi);
-    MethodHandles.Lookup lookup = MethodHandles.privateLookupIn(entry, MethodHandles.lookup());
+    ClassLoader loader = httpServletRequest.getClassLoader();
+    Class<?> anchor = Class.forName(flavor.api + ".servlet.http.HttpServletRequestWrapper", false, loader);
+    MethodHandles.Lookup lookup = MethodHandles.privateLookupIn(anchor, MethodHandles.lookup());
+    Class<?> entry;
+    synchronized (ServletBridge.class) {
+      try {
+        entry = Class.forName(flavor.injectedName("Idempotency"), false, anchor.getClassLoader());
+      } catch (ClassNotFoundException notYet) {
+        entry = null;
+        for (String helper : Flavor.HELPERS) {
+          Class<?> defined = lookup.defineClass(flavor.renamedBytes(helper));
+          if (helper.equals("Idempotency")) {
+            entry = defined;
+          }
+        }
+      }
+    }
     MethodHandle enter = lookup.findStatic(entry, "enter",
         MethodType.methodType(Object[].class, Object.class, Object.class));
     MethodHandle exit = lookup.findStatic(entry, "exit",
@@ -266,34 +285,65 @@ public final class ServletBridge {
   }
 
   /**
-   * One servlet API. The helpers are written and compiled once, against {@code jakarta.servlet}; for
-   * {@code javax.servlet} the same bytecode is renamed ({@code jakarta/servlet/...} to
-   * {@code javax/servlet/...}), which is exact because the two APIs share every name and signature the
-   * helpers use.
+   * One servlet API and what the helpers are renamed to for it. The helpers are written and compiled
+   * once, against {@code jakarta.servlet}; for {@code javax.servlet} the same bytecode is renamed
+   * ({@code jakarta/servlet/...} to {@code javax/servlet/...}), which is exact because the two APIs
+   * share every name and signature the helpers use.
    */
   static final class Flavor {
-    /** Every helper class, in definition order (see {@link HelperClasses#inject}): wrapper streams, returned as the API's types, before the wrappers. */
+    /**
+     * Every helper class, none extending another, in definition order: a class the verifier must load
+     * to check another (a wrapper stream returned as the API's type) comes before it, and the entry
+     * point last, so a half-injected loader never has an entry point.
+     */
     static final List<String> HELPERS = List.of("BufferedInput", "CapturingOutput", "CapturingWriter",
         "RequestBody", "RequestWrapper", "ResponseWrapper", "AsyncCompletion", "Idempotency");
+    static final String PREFIX = "HotkeyAgent";
     static final String SOURCE_PACKAGE = "io/hotkey/agent/instrument/servlet/jakarta/";
     private static final String SOURCE_API = "jakarta/servlet/";
 
     final String api;
     final String requestInterface;
+    final String targetPackage;
     private final String targetApi;
 
     Flavor(String api) {
       this.api = api;
       this.requestInterface = api + ".servlet.http.HttpServletRequest";
+      this.targetPackage = api + "/servlet/http/";
       this.targetApi = api + "/servlet/";
     }
 
-    String renameApi(String internalName) {
-      return internalName.startsWith(SOURCE_API) ? targetApi + internalName.substring(SOURCE_API.length()) : internalName;
+    String injectedName(String helper) {
+      return (targetPackage + PREFIX + helper).replace('/', '.');
     }
 
     byte[] renamedBytes(String helper) throws IOException {
-      return HelperClasses.renamedBytes(SOURCE_PACKAGE, helper, api + "/servlet/http/", this::renameApi);
+      String resource = SOURCE_PACKAGE + helper + ".class";
+      byte[] original;
+      try (InputStream in = ServletBridge.class.getClassLoader() == null
+          ? ClassLoader.getSystemResourceAsStream(resource)
+          : ServletBridge.class.getClassLoader().getResourceAsStream(resource)) {
+        if (in == null) {
+          throw new IOException("agent class file not found: " + resource);
+        }
+        original = in.readAllBytes();
+      }
+      ClassReader reader = new ClassReader(original);
+      ClassWriter writer = new ClassWriter(0);
+      reader.accept(new ClassRemapper(writer, new Remapper() {
+        @Override
+        public String map(String internalName) {
+          if (internalName.startsWith(SOURCE_PACKAGE)) {
+            return targetPackage + PREFIX + internalName.substring(SOURCE_PACKAGE.length());
+          }
+          if (internalName.startsWith(SOURCE_API)) {
+            return targetApi + internalName.substring(SOURCE_API.length());
+          }
+          return internalName;
+        }
+      }), 0);
+      return writer.toByteArray();
     }
   }
 
