@@ -23,7 +23,7 @@ import redis.clients.jedis.RedisClient;
  *
  * <pre>java -cp hotkey-demo.jar io.hotkey.demo.bench.CompareRuns --agent agent/target/hotkey-agent.jar
  *      --workload cold|storm [--client jedis|lettuce-sync|lettuce-async] [--seconds 20] [--threads 8] [--warmup 5]
- *      [--rounds 4]</pre>
+ *      [--rounds 4] [--pairs 1]</pre>
  *
  * <p>{@code --client} picks the Redis client both children use (default {@code jedis}).
  *
@@ -34,13 +34,19 @@ import redis.clients.jedis.RedisClient;
  * falls on both sides alike instead of on the one measured second. The table sums each side's rounds
  * (throughput is its operations over its measured seconds) and a line lists the throughput of every round.
  *
+ * <p>{@code --pairs} repeats all of that with fresh JVMs, one pair after the other (the side started first
+ * alternating), and the table sums the rounds of every pair. One pair of JVMs is one draw of how the JIT
+ * compiled each side: on a small machine that alone moves the ratio by a few percent from one pair to the
+ * next, more than the round pairs within one pair disagree, so comparing builds takes several pairs, and the
+ * printed interval resamples the pairs as well as their rounds.
+ *
  * System properties {@code -Dhotkey.*} given to this command are passed on to the run with the agent.
  */
 public final class CompareRuns {
 
     private static final String USAGE = "usage: java -cp hotkey-demo.jar io.hotkey.demo.bench.CompareRuns"
             + " --agent path/to/hotkey-agent.jar --workload cold|storm [--client jedis|lettuce-sync|lettuce-async]"
-            + " [--seconds 20] [--threads 8] [--warmup 5] [--rounds 4]";
+            + " [--seconds 20] [--threads 8] [--warmup 5] [--rounds 4] [--pairs 1]";
     private static final long CHILD_GRACE_SECONDS = 120;
 
     /** The two JVMs compared. */
@@ -69,6 +75,13 @@ public final class CompareRuns {
         }
     }
 
+    /**
+     * How long and in what shape to measure: per pair of JVMs, {@code warmup} seconds for each child, then
+     * {@code seconds} per side in {@code rounds} alternating rounds; {@code pairs} such pairs in turn.
+     */
+    record Plan(int seconds, int threads, int warmup, int rounds, int pairs) {
+    }
+
     private CompareRuns() {
     }
 
@@ -76,20 +89,16 @@ public final class CompareRuns {
         Path agent = null;
         Workload workload = null;
         Client client = Client.JEDIS;
-        int seconds = 20;
-        int threads = 8;
-        int warmup = 5;
-        int rounds = 4;
+        Plan plan = null;
         try {
             BenchArgs options = BenchArgs.parse(args, "--agent", "--workload", "--client", "--seconds", "--threads",
-                    "--warmup", "--rounds");
+                    "--warmup", "--rounds", "--pairs");
             agent = options.text("--agent").map(Path::of).orElse(null);
             workload = options.text("--workload").map(Workload::named).orElse(null);
             client = options.text("--client").map(Client::named).orElse(Client.JEDIS);
-            seconds = options.wholeNumber("--seconds", 20, 1);
-            threads = options.wholeNumber("--threads", 8, 1);
-            warmup = options.wholeNumber("--warmup", 5, 0);
-            rounds = options.wholeNumber("--rounds", 4, 1);
+            plan = new Plan(options.wholeNumber("--seconds", 20, 1), options.wholeNumber("--threads", 8, 1),
+                    options.wholeNumber("--warmup", 5, 0), options.wholeNumber("--rounds", 4, 1),
+                    options.wholeNumber("--pairs", 1, 1));
             if (agent == null || workload == null) {
                 throw new IllegalArgumentException("--agent and --workload are required");
             }
@@ -102,54 +111,71 @@ public final class CompareRuns {
             System.err.println(USAGE);
             System.exit(2);
         }
-        compare(agent, workload, client, seconds, threads, warmup, rounds, System.out);
+        compare(agent, workload, client, plan, System.out);
     }
 
-    /** Runs the comparison, prints its table to {@code out} and returns each side's rounds in the order run. */
-    static Map<Side, List<Measured>> compare(Path agent, Workload workload, Client client, int seconds, int threads,
-                                             int warmup, int rounds, PrintStream out)
+    /**
+     * Runs the comparison, prints its table to {@code out} and returns, for each pair of JVMs in turn, each
+     * side's rounds in the order run.
+     */
+    static List<Map<Side, List<Measured>>> compare(Path agent, Workload workload, Client client, Plan plan,
+                                                   PrintStream out)
             throws IOException, InterruptedException {
         try (RedisEndpoint redis = RedisEndpoint.fromEnvironment();
              Jedis stats = redis.newConnection()) {
             redis.announce(stats, out);
-            out.printf("workload %s: %s; %d client threads; %d s warm-up, then %d s measured per side"
-                            + " in %d alternating rounds%n",
-                    workload.cliName(), workload.description(), threads, warmup, seconds, rounds);
+            out.printf("workload %s: %s; %d client threads; %d pair(s) of JVMs in turn, each: %d s warm-up, then"
+                            + " %d s measured per side in %d alternating rounds%n",
+                    workload.cliName(), workload.description(), plan.threads(), plan.pairs(), plan.warmup(),
+                    plan.seconds(), plan.rounds());
             out.printf("client %s: %s%n", client.cliName(), client.description());
             try (RedisClient seeding = redis.newPooledClient(1)) {
                 workload.seed(seeding);
             }
             out.printf("seeded %,d keys%n", workload.keys().keyCount());
-            long childTimeout = 2L * (warmup + seconds) + CHILD_GRACE_SECONDS;
-            Map<Side, ChildJvm> children = new EnumMap<>(Side.class);
-            Map<Side, List<Measured>> measured = new EnumMap<>(Side.class);
-            try {
-                for (Side side : Side.values()) {
-                    Optional<Path> javaagent = side == Side.WITH ? Optional.of(agent) : Optional.empty();
-                    out.println("starting and warming up: "
-                            + javaagent.map(jar -> "with -javaagent:" + jar).orElse(side.label()));
-                    children.put(side, startChild(redis, workload, client, threads, warmup, javaagent, childTimeout,
-                            out));
-                    measured.put(side, new ArrayList<>());
-                }
-                Duration round = Duration.ofSeconds(seconds).dividedBy(rounds);
-                for (int r = 0; r < rounds; r++) {
-                    List<Side> order = Rounds.order(List.of(Side.values()), r);
-                    out.printf("round %d/%d: %s%n", r + 1, rounds,
-                            String.join(", ", order.stream().map(Side::label).toList()));
-                    for (Side side : order) {
-                        measured.get(side).add(measureRound(children.get(side), stats, round));
-                    }
-                }
-                for (ChildJvm child : children.values()) {
-                    child.finish();
-                }
-            } finally {
-                children.values().forEach(ChildJvm::close);
+            List<Map<Side, List<Measured>>> pairs = new ArrayList<>();
+            for (int pair = 0; pair < plan.pairs(); pair++) {
+                pairs.add(measurePair(redis, stats, agent, workload, client, plan, pair, out));
             }
-            printTable(measured, out);
-            return measured;
+            printTable(pairs, out);
+            return pairs;
         }
+    }
+
+    /** Starts one pair of children, the side started first alternating with {@code pair}, and measures them. */
+    private static Map<Side, List<Measured>> measurePair(RedisEndpoint redis, Jedis stats, Path agent,
+                                                         Workload workload, Client client, Plan plan, int pair,
+                                                         PrintStream out)
+            throws IOException, InterruptedException {
+        long childTimeout = 2L * (plan.warmup() + plan.seconds()) + CHILD_GRACE_SECONDS;
+        Map<Side, ChildJvm> children = new EnumMap<>(Side.class);
+        Map<Side, List<Measured>> measured = new EnumMap<>(Side.class);
+        try {
+            for (Side side : Rounds.order(List.of(Side.values()), pair)) {
+                Optional<Path> javaagent = side == Side.WITH ? Optional.of(agent) : Optional.empty();
+                out.printf("JVM pair %d/%d, starting and warming up: %s%n", pair + 1, plan.pairs(),
+                        javaagent.map(jar -> "with -javaagent:" + jar).orElse(side.label()));
+                children.put(side, startChild(redis, workload, client, plan.threads(), plan.warmup(), javaagent,
+                        childTimeout, out));
+                measured.put(side, new ArrayList<>());
+            }
+            Duration round = Duration.ofSeconds(plan.seconds()).dividedBy(plan.rounds());
+            for (int r = 0; r < plan.rounds(); r++) {
+                List<Side> order = Rounds.order(List.of(Side.values()), r);
+                out.printf("round %d/%d: %s%n", r + 1, plan.rounds(),
+                        String.join(", ", order.stream().map(Side::label).toList()));
+                for (Side side : order) {
+                    measured.get(side).add(measureRound(children.get(side), stats, round));
+                }
+            }
+            for (ChildJvm child : children.values()) {
+                child.finish();
+            }
+        } finally {
+            children.values().forEach(ChildJvm::close);
+        }
+        out.printf("JVM pair %d/%d: throughput with/without x%.3f%n", pair + 1, plan.pairs(), summedRatio(measured));
+        return measured;
     }
 
     /** Starts one child JVM and returns it once it has warmed up and idles. */
@@ -180,9 +206,9 @@ public final class CompareRuns {
         return new Measured(run, after.callsSince(before, "get"), after.callsSince(before, "set"));
     }
 
-    private static void printTable(Map<Side, List<Measured>> measured, PrintStream out) {
-        Measured without = Measured.sum(measured.get(Side.WITHOUT));
-        Measured with = Measured.sum(measured.get(Side.WITH));
+    private static void printTable(List<Map<Side, List<Measured>>> pairs, PrintStream out) {
+        Measured without = Measured.sum(roundsOf(pairs, Side.WITHOUT));
+        Measured with = Measured.sum(roundsOf(pairs, Side.WITH));
         out.println();
         out.println("|                                | without agent | with agent |  change |");
         out.println("|--------------------------------|--------------:|-----------:|--------:|");
@@ -198,18 +224,33 @@ public final class CompareRuns {
                 percentChange(perThousand(without), perThousand(with)));
         row(out, "SET calls Redis executed", without.redisSets(), with.redisSets(), "");
         row(out, "errors", without.run().errors(), with.run().errors(), "");
-        out.printf("measured %.1f s without and %.1f s with the agent, in %d alternating rounds%n",
-                without.run().seconds(), with.run().seconds(), measured.get(Side.WITHOUT).size());
-        List<Double> withoutRounds = opsPerSecond(measured.get(Side.WITHOUT));
-        List<Double> withRounds = opsPerSecond(measured.get(Side.WITH));
-        double[] interval = Rounds.summedRatioInterval(withoutRounds, withRounds);
+        List<Double> withoutRounds = opsPerSecond(roundsOf(pairs, Side.WITHOUT));
+        List<Double> withRounds = opsPerSecond(roundsOf(pairs, Side.WITH));
+        out.printf("measured %.1f s without and %.1f s with the agent, in %d alternating rounds in %d pair(s) of"
+                + " JVMs%n", without.run().seconds(), with.run().seconds(), withoutRounds.size(), pairs.size());
+        double[] interval = Rounds.summedRatioInterval(
+                pairs.stream().map(pair -> opsPerSecond(pair.get(Side.WITHOUT))).toList(),
+                pairs.stream().map(pair -> opsPerSecond(pair.get(Side.WITH))).toList());
         out.printf("throughput with/without, median of the %d round pairs: x%.3f; 95%% interval of the summed ratio"
-                + " over the round pairs (bootstrap): x%.3f to x%.3f%n", withRounds.size(),
+                + " over the JVM pairs and their round pairs (bootstrap): x%.3f to x%.3f%n", withRounds.size(),
                 Rounds.medianPairedRatio(withoutRounds, withRounds), interval[0], interval[1]);
-        out.printf("throughput per round (ops/s): %s%n", String.join("; ", measured.entrySet().stream()
-                .map(side -> side.getKey().label() + " " + String.join(" ", side.getValue().stream()
-                        .map(round -> String.format("%,.0f", round.run().opsPerSecond())).toList()))
-                .toList()));
+        out.printf("throughput with/without per pair of JVMs: %s%n", String.join(" ", pairs.stream()
+                .map(pair -> String.format("x%.3f", summedRatio(pair))).toList()));
+        for (Map<Side, List<Measured>> pair : pairs) {
+            out.printf("throughput per round (ops/s): %s%n", String.join("; ", pair.entrySet().stream()
+                    .map(side -> side.getKey().label() + " " + String.join(" ", side.getValue().stream()
+                            .map(round -> String.format("%,.0f", round.run().opsPerSecond())).toList()))
+                    .toList()));
+        }
+    }
+
+    private static double summedRatio(Map<Side, List<Measured>> pair) {
+        return Measured.sum(pair.get(Side.WITH)).run().opsPerSecond()
+                / Measured.sum(pair.get(Side.WITHOUT)).run().opsPerSecond();
+    }
+
+    private static List<Measured> roundsOf(List<Map<Side, List<Measured>>> pairs, Side side) {
+        return pairs.stream().flatMap(pair -> pair.get(side).stream()).toList();
     }
 
     private static List<Double> opsPerSecond(List<Measured> rounds) {

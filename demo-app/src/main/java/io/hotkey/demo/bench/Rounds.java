@@ -42,23 +42,37 @@ final class Rounds {
     }
 
     /**
-     * A 95% interval of {@code sum(with) / sum(without)}, the summed ratio: the 2.5th and 97.5th percentiles
-     * of it over 10,000 resamples of the round pairs (a percentile bootstrap, seeded so that a run's figures
-     * can be recomputed). How wide it is says how much the machine's swings, rather than the agent, moved
-     * the summed ratio of this run.
+     * A 95% interval of {@code sum(with) / sum(without)}, the summed ratio over every round of every group (one
+     * group per pair of JVMs): the 2.5th and 97.5th percentiles of it over 10,000 two-level resamples (a
+     * percentile bootstrap: draw as many groups as there are, then within each drawn group as many of its round
+     * pairs as it has; seeded so that a run's figures can be recomputed). Resampling the groups too is what
+     * lets the interval show the spread between JVMs (how each one's JIT compiled the code moves its ratio by
+     * several percent), which round pairs of one pair of JVMs cannot; with one group it is the machine's swings
+     * within that pair alone.
      */
-    static double[] summedRatioInterval(List<Double> without, List<Double> with) {
-        requirePairs(without, with);
-        int n = without.size();
-        SplittableRandom random = new SplittableRandom(n);
+    static double[] summedRatioInterval(List<List<Double>> without, List<List<Double>> with) {
+        if (without.size() != with.size() || without.isEmpty()) {
+            throw new IllegalArgumentException("need as many groups of rounds on each side, at least one: "
+                    + without.size() + " and " + with.size());
+        }
+        for (int g = 0; g < without.size(); g++) {
+            requirePairs(without.get(g), with.get(g));
+        }
+        int groups = without.size();
+        SplittableRandom random = new SplittableRandom(groups * 1_000L + without.get(0).size());
         double[] ratios = new double[10_000];
         for (int b = 0; b < ratios.length; b++) {
             double sumWithout = 0;
             double sumWith = 0;
-            for (int i = 0; i < n; i++) {
-                int pair = random.nextInt(n);
-                sumWithout += without.get(pair);
-                sumWith += with.get(pair);
+            for (int g = 0; g < groups; g++) {
+                int group = random.nextInt(groups);
+                List<Double> groupWithout = without.get(group);
+                List<Double> groupWith = with.get(group);
+                for (int i = 0; i < groupWithout.size(); i++) {
+                    int pair = random.nextInt(groupWithout.size());
+                    sumWithout += groupWithout.get(pair);
+                    sumWith += groupWith.get(pair);
+                }
             }
             ratios[b] = sumWith / sumWithout;
         }

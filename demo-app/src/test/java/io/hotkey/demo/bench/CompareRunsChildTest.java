@@ -98,15 +98,33 @@ class CompareRunsChildTest {
 
     @Test
     void summedRatioIntervalSpansWhatTheRoundPairsDisagreeOn() {
-        double[] steady = Rounds.summedRatioInterval(List.of(100.0, 80.0, 120.0), List.of(90.0, 72.0, 108.0));
+        double[] steady = Rounds.summedRatioInterval(List.of(List.of(100.0, 80.0, 120.0)),
+                List.of(List.of(90.0, 72.0, 108.0)));
         assertEquals(0.9, steady[0], 1e-12, "every pair says x0.9, whatever the machine's speed");
         assertEquals(0.9, steady[1], 1e-12);
         List<Double> without = List.of(100.0, 100.0, 100.0, 100.0, 100.0, 100.0, 100.0, 100.0);
         List<Double> with = List.of(95.0, 100.0, 105.0, 98.0, 102.0, 70.0, 99.0, 101.0);
-        double[] split = Rounds.summedRatioInterval(without, with);
+        double[] split = Rounds.summedRatioInterval(List.of(without), List.of(with));
         double summed = with.stream().mapToDouble(Double::doubleValue).sum() / 800;
         assertTrue(split[0] < summed && summed < split[1], summed + " in " + split[0] + " to " + split[1]);
         assertTrue(split[0] < 0.93 && split[1] > 0.99, "one split pair widens it: " + split[0] + " to " + split[1]);
-        assertThrows(IllegalArgumentException.class, () -> Rounds.summedRatioInterval(List.of(1.0, 2.0), List.of(1.0)));
+        assertThrows(IllegalArgumentException.class,
+                () -> Rounds.summedRatioInterval(List.of(List.of(1.0, 2.0)), List.of(List.of(1.0))));
+        assertThrows(IllegalArgumentException.class,
+                () -> Rounds.summedRatioInterval(List.of(List.of(1.0)), List.of()));
+    }
+
+    @Test
+    void summedRatioIntervalShowsHowMuchThePairsOfJvmsDisagree() {
+        // within each pair of JVMs the rounds agree exactly, but one pair says x1.0 and the other x0.9
+        List<List<Double>> without = List.of(List.of(100.0, 100.0, 100.0, 100.0), List.of(100.0, 100.0, 100.0, 100.0));
+        List<List<Double>> with = List.of(List.of(100.0, 100.0, 100.0, 100.0), List.of(90.0, 90.0, 90.0, 90.0));
+        double[] interval = Rounds.summedRatioInterval(without, with);
+        assertEquals(0.9, interval[0], 1e-12, "both draws from the slow pair");
+        assertEquals(1.0, interval[1], 1e-12, "both draws from the fast pair");
+        double[] pooled = Rounds.summedRatioInterval(List.of(without.stream().flatMap(List::stream).toList()),
+                List.of(with.stream().flatMap(List::stream).toList()));
+        assertTrue(pooled[1] - pooled[0] < interval[1] - interval[0],
+                "as one group, the rounds alone understate it: " + pooled[0] + " to " + pooled[1]);
     }
 }
