@@ -16,11 +16,17 @@ import java.util.concurrent.atomic.AtomicLong;
  */
 final class ConnectionState {
   private static final AtomicLong INSTANCES = new AtomicLong();
+  private static final String DEFAULT_USER = "default";
 
   private volatile String endpoint;
   private volatile String namespace;
   private volatile long database;
   private volatile boolean resp3;
+  /** The ACL user the connection is authenticated as, part of the namespace: entries never cross users. */
+  private volatile String user = DEFAULT_USER;
+  private volatile boolean readOnly;
+  /** An AUTH or HELLO was sent on this thread-bound connection and its reply is not read yet. */
+  private volatile boolean identityUnconfirmed;
   private volatile boolean inMulti;
   private volatile boolean watching;
   private volatile boolean tracking;
@@ -29,15 +35,21 @@ final class ConnectionState {
   private volatile boolean manualFlush;
   /** Writes queued inside MULTI on a multiplexed connection: applied when EXEC's reply arrives. */
   private WriteSet queuedInTransaction;
+  /** The replies this thread-bound connection owes; null until it sends its first command. */
+  private OwedReplies owed;
+  /** The pooled client whose reads this connection filled: told when this connection's identity changes. */
+  private volatile ConnectionState owner;
+  /** For a pooled client: the identity of the connections its entries were filled through. */
+  private String memberIdentity;
 
   /**
    * The namespace for cache keys, or null when this connection must not be served locally.
    *
-   * @param endpointSource the connection's socket or remote address; null for a client instance,
-   *     which then gets a namespace of its own
+   * @param endpointSource the connection's socket or remote address; null for a client instance or
+   *     a multiplexed connection, which then gets a namespace of its own
    */
   String servableNamespace(String client, Object endpointSource) {
-    if (inMulti || watching || tracking || subscribed || manualFlush) {
+    if (inMulti || watching || tracking || subscribed || manualFlush || identityUnconfirmed) {
       return null;
     }
     String current = namespace;
@@ -48,10 +60,65 @@ final class ConnectionState {
           return null;
         }
       }
-      current = client + "@" + endpoint + "/db" + database + (resp3 ? "/resp3" : "/resp2");
+      current = client + "@" + endpoint + identity();
       namespace = current;
     }
     return current;
+  }
+
+  /** Everything but the endpoint that decides what a read on this connection returns. */
+  private String identity() {
+    return "/db" + database + (resp3 ? "/resp3" : "/resp2") + "/user:" + user + (readOnly ? "/readonly" : "");
+  }
+
+  synchronized OwedReplies owed() {
+    if (owed == null) {
+      owed = new OwedReplies(this);
+    }
+    return owed;
+  }
+
+  /**
+   * For a pooled client's state, before a fill read through {@code member} is stored under this
+   * client's namespace: true when the member has the identity of the connections earlier fills
+   * came through. A member of another identity (the pool re-authenticated, or was reconfigured)
+   * moves the client to a fresh namespace, so no earlier entry is served again, and its fill is dropped.
+   */
+  boolean admitsFillThrough(ConnectionState member, String client, Object memberEndpoint) {
+    if (member.servableNamespace(client, memberEndpoint) == null) {
+      return false;
+    }
+    member.owner = this;
+    String identity = member.identity();
+    synchronized (this) {
+      if (memberIdentity == null) {
+        memberIdentity = identity;
+        return true;
+      }
+      if (memberIdentity.equals(identity)) {
+        return true;
+      }
+      memberIdentity = identity;
+    }
+    rescope();
+    return false;
+  }
+
+  /** The connection's entries are left behind: its next read starts a namespace no entry is in yet. */
+  private void rescope() {
+    if (endpoint != null && endpoint.startsWith("instance-")) {
+      endpoint = null;
+    }
+    namespace = null;
+  }
+
+  /** The reply of the last AUTH or HELLO sent was read: an error leaves the identity unknown, so nothing is shared. */
+  void identityConfirmed(boolean failed) {
+    if (failed) {
+      user = "unconfirmed-" + INSTANCES.incrementAndGet();
+      namespace = null;
+    }
+    identityUnconfirmed = false;
   }
 
   boolean inMulti() {
@@ -76,22 +143,37 @@ final class ConnectionState {
     return queued;
   }
 
-  void onSessionCommand(CommandSpec.Session session, byte[][] argv) {
+  /**
+   * Applies a command that changes the connection's session. A change of identity (user, database,
+   * protocol, replica reads) rescopes the connection, and the pooled client it served, away from
+   * the entries it filled so far.
+   *
+   * @param threadBound whether the reply will be read on the sending thread (Jedis): AUTH and HELLO
+   *     then keep the connection from being served until it is ({@link #identityConfirmed})
+   */
+  void onSessionCommand(CommandSpec.Session session, byte[][] argv, boolean threadBound) {
     switch (session) {
       case MULTI:
         inMulti = true;
-        break;
+        return;
       case EXEC:
       case DISCARD:
         inMulti = false;
         watching = false;
-        break;
+        return;
       case WATCH:
         watching = true;
-        break;
+        return;
       case UNWATCH:
         watching = false;
-        break;
+        return;
+      case CLIENT_TRACKING:
+        tracking = argv.length > 2 && "ON".equalsIgnoreCase(new String(argv[2], StandardCharsets.US_ASCII));
+        return;
+      case SUBSCRIBE:
+      case MONITOR:
+        subscribed = true;
+        return;
       case SELECT:
         database = argv.length > 1 ? parseLong(argv[1]) : database;
         break;
@@ -99,13 +181,22 @@ final class ConnectionState {
         if (argv.length > 1) {
           resp3 = parseLong(argv[1]) == 3;
         }
+        for (int i = 2; i + 1 < argv.length; i++) {
+          if ("AUTH".equalsIgnoreCase(new String(argv[i], StandardCharsets.US_ASCII))) {
+            user = new String(argv[i + 1], StandardCharsets.UTF_8);
+          }
+        }
+        identityUnconfirmed = threadBound;
         break;
-      case CLIENT_TRACKING:
-        tracking = argv.length > 2 && "ON".equalsIgnoreCase(new String(argv[2], StandardCharsets.US_ASCII));
+      case AUTH:
+        user = argv.length > 2 ? new String(argv[1], StandardCharsets.UTF_8) : DEFAULT_USER;
+        identityUnconfirmed = threadBound;
         break;
-      case SUBSCRIBE:
-      case MONITOR:
-        subscribed = true;
+      case READONLY:
+        readOnly = true;
+        break;
+      case READWRITE:
+        readOnly = false;
         break;
       case RESET:
         inMulti = false;
@@ -114,11 +205,26 @@ final class ConnectionState {
         subscribed = false;
         resp3 = false;
         database = 0;
+        user = DEFAULT_USER;
+        readOnly = false;
         break;
       default:
         return;
     }
-    namespace = null;
+    rescope();
+    ConnectionState pooledClient = owner;
+    if (pooledClient != null) {
+      pooledClient.rescope();
+    }
+  }
+
+  /** The connection was closed, lost or reset underneath the application: whoever it is next, it starts afresh. */
+  void onReset() {
+    rescope();
+    ConnectionState pooledClient = owner;
+    if (pooledClient != null) {
+      pooledClient.rescope();
+    }
   }
 
   private static long parseLong(byte[] digits) {

@@ -66,23 +66,24 @@ public final class RedisGateway {
     }
   }
 
-  /** A command is about to be written to the connection (pipelined and transactional ones included). */
+  /** A command is about to be written to a thread-bound connection (pipelined and transactional ones included). */
   public void onSend(Object connection, Object arguments, byte[][] argv) {
     ThreadState thread = threads.get();
-    thread.outstandingReplies++;
     if (thread.fill != null && thread.fillArguments == arguments) {
       thread.fillSent = true;
     }
+    OwedReplies owed = owedReplies(thread, connection);
+    long place = owed.onSend();
     try {
-      record(connection, arguments, argv, thread);
+      record(arguments, argv, thread, owed, place);
     } catch (RuntimeException | Error e) {
       // the write, if it was one, can no longer be tied to its keys: invalidate everything once it is applied
-      thread.addWriteToEverything(connection);
+      owed.addWriteToEverything(place);
       throw e;
     }
   }
 
-  private void record(Object connection, Object arguments, byte[][] argv, ThreadState thread) {
+  private void record(Object arguments, byte[][] argv, ThreadState thread, OwedReplies owed, long place) {
     maybeInjectFailure();
     // a read that beginRead looked at already has its spec and key hashes
     boolean known = arguments != null && arguments == thread.readArguments;
@@ -96,51 +97,75 @@ public final class RedisGateway {
       int hash = known ? thread.readHashes[n] : KeyHashes.hash(key);
       detector.record(key, hash, write);
       if (write) {
-        thread.addWrite(connection, hash);
+        owed.addWrite(place, hash);
       }
     }
     if (kind == CommandSpec.Kind.WRITE_ALL) {
-      thread.addWriteToEverything(connection);
+      owed.addWriteToEverything(place);
     }
     CommandSpec.Session session = spec.session(argv);
     if (session != CommandSpec.Session.NONE) {
-      onSessionCommand(connection, session, argv, thread);
+      onSessionCommand(owed, place, session, argv);
     }
   }
 
-  private void onSessionCommand(Object connection, CommandSpec.Session session, byte[][] argv, ThreadState thread) {
+  private static void onSessionCommand(OwedReplies owed, long place, CommandSpec.Session session, byte[][] argv) {
     if (session == CommandSpec.Session.MULTI) {
-      thread.transactionStarted(connection);
+      owed.transactionStarted();
     } else if (session == CommandSpec.Session.EXEC || session == CommandSpec.Session.DISCARD
         || session == CommandSpec.Session.RESET) {
-      thread.transactionEnded(connection);
+      owed.transactionEnded(place);
+    } else if (session == CommandSpec.Session.AUTH || session == CommandSpec.Session.HELLO) {
+      owed.identityChangeSent(place);
     }
-    connections.get(connection, c -> new ConnectionState()).onSessionCommand(session, argv);
+    owed.connection().onSessionCommand(session, argv, true);
   }
 
-  /** The send failed: no reply will come for it. */
-  public void onSendFailed() {
-    ThreadState thread = threads.get();
-    if (thread.outstandingReplies > 0) {
-      thread.outstandingReplies--;
+  /**
+   * A client thread mostly sends through one connection, so the last one's replies are kept on the
+   * thread: sending and reading then skip the weak-keyed map lookup.
+   */
+  private OwedReplies owedReplies(ThreadState thread, Object connection) {
+    if (thread.lastSent != connection) {
+      thread.lastOwed = connections.get(connection, c -> new ConnectionState()).owed();
+      thread.lastSent = connection;
     }
-    if (thread.outstandingReplies == 0) {
-      thread.settle(versions, false);
+    return thread.lastOwed;
+  }
+
+  /** The send failed: the connection is broken, and whatever it sent may or may not have been applied. */
+  public void onSendFailed(Object connection) {
+    owedReplies(threads.get(), connection).settleAll(versions);
+  }
+
+  /**
+   * One reply was read from a thread-bound connection, or the connection was lost. A write's keys'
+   * local entries die once its own reply is read (see {@link OwedReplies}).
+   */
+  public void onReplyRead(Object connection, ReplyOutcome outcome) {
+    OwedReplies owed = owedReplies(threads.get(), connection);
+    if (outcome == ReplyOutcome.CONNECTION_LOST) {
+      owed.settleAll(versions);
+    } else {
+      owed.onReply(outcome == ReplyOutcome.ERROR, versions);
     }
   }
 
   /**
-   * One reply was read from a connection, or the connection was lost. Once the thread waits for no
-   * more replies, the writes it sent are applied in Redis and their keys' local entries die.
+   * A thread-bound connection was closed, disconnected or handed back to its pool: the replies it
+   * still owed will not be read, so the writes waiting for them invalidate now.
    */
-  public void onReplyRead(boolean connectionLost) {
+  public void onConnectionClosed(Object connection) {
     ThreadState thread = threads.get();
-    if (connectionLost || thread.outstandingReplies <= 1) {
-      thread.outstandingReplies = 0;
-      thread.settle(versions, connectionLost);
-    } else {
-      thread.outstandingReplies--;
+    OwedReplies owed = thread.lastSent == connection ? thread.lastOwed : null;
+    if (owed == null) {
+      ConnectionState state = connections.getIfPresent(connection);
+      if (state == null) {
+        return;
+      }
+      owed = state.owed();
     }
+    owed.settleAll(versions);
   }
 
   /**
@@ -157,6 +182,10 @@ public final class RedisGateway {
     ThreadState thread = threads.get();
     if (thread.readDepth++ > 0 || cache == null) {
       // an outer level of the same call already decided; the inner level only carries it out
+      if (thread.fill != null && thread.fillClient != null && !thread.fillClient.admitsFillThrough(
+          connections.get(connection, c -> new ConnectionState()), client, endpointSource)) {
+        abandonFill(thread);
+      }
       return null;
     }
     abandonFill(thread);
@@ -182,13 +211,15 @@ public final class RedisGateway {
         return null;
       }
     }
-    String namespace = connectionState(thread, connection).servableNamespace(client, endpointSource);
+    ConnectionState state = connectionState(thread, connection);
+    String namespace = state.servableNamespace(client, endpointSource);
     if (namespace == null) {
       return null;
     }
     Object found = cache.lookup(new CacheKey(namespace, argv, keyPositions, hashes), hashes);
     if (found instanceof ReadFill) {
-      thread.armFill((ReadFill) found, arguments);
+      // a pooled client's fill is read through a connection it borrows: that one must be of its identity
+      thread.armFill((ReadFill) found, arguments, endpointSource == null ? state : null);
       return null;
     }
     if (found == null) {
@@ -318,7 +349,7 @@ public final class RedisGateway {
       CommandSpec.Session session = spec.session(argv);
       if (session != CommandSpec.Session.NONE) {
         state = connectionState(threads.get(), connection);
-        state.onSessionCommand(session, argv);
+        state.onSessionCommand(session, argv, false);
       }
       if (write) {
         ThreadState thread = threads.get();
@@ -476,6 +507,14 @@ public final class RedisGateway {
       argv[i] = arg;
     }
     return argv;
+  }
+
+  /** See {@link RedisHooks#onConnectionReset}. */
+  public void onConnectionReset(Object connection) {
+    ConnectionState state = connections.getIfPresent(connection);
+    if (state != null) {
+      state.onReset();
+    }
   }
 
   /** The connection starts or stops buffering commands until the application flushes them. */

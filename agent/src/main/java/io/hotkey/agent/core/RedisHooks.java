@@ -34,27 +34,56 @@ public final class RedisHooks {
     }
   }
 
-  public static void onSendFailed() {
+  public static void onSendFailed(Object connection) {
     RedisGateway g = gateway;
     if (g == null) {
       return;
     }
     try {
-      g.onSendFailed();
+      g.onSendFailed(connection);
     } catch (Throwable t) {
       g.errors().record("failed send", t);
     }
   }
 
-  public static void onReplyRead(boolean failed) {
+  public static void onReplyRead(Object connection, ReplyOutcome outcome) {
     RedisGateway g = gateway;
     if (g == null) {
       return;
     }
     try {
-      g.onReplyRead(failed);
+      g.onReplyRead(connection, outcome);
     } catch (Throwable t) {
       g.errors().record("reply read", t);
+    }
+  }
+
+  /** A thread-bound connection was closed, disconnected or returned to its pool. */
+  public static void onConnectionClosed(Object connection) {
+    RedisGateway g = gateway;
+    if (g == null) {
+      return;
+    }
+    try {
+      g.onConnectionClosed(connection);
+    } catch (Throwable t) {
+      g.errors().record("connection close", t);
+    }
+  }
+
+  /**
+   * A multiplexed connection lost its channel or got a new one (a reconnect, whose handshake may
+   * authenticate otherwise): its reads start a namespace of their own.
+   */
+  public static void onConnectionReset(Object connection) {
+    RedisGateway g = gateway;
+    if (g == null) {
+      return;
+    }
+    try {
+      g.onConnectionReset(connection);
+    } catch (Throwable t) {
+      g.errors().record("connection reset", t);
     }
   }
 

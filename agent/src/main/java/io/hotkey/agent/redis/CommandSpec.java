@@ -37,7 +37,13 @@ public final class CommandSpec {
      * subscription change (SUBSCRIBE, PSUBSCRIBE, SSUBSCRIBE and their UNSUBSCRIBE forms); use
      * {@link #name()} to tell them apart.
      */
-    public enum Session { NONE, MULTI, EXEC, DISCARD, WATCH, UNWATCH, SELECT, HELLO, RESET, CLIENT_TRACKING, SUBSCRIBE, MONITOR }
+    public enum Session {
+        NONE, MULTI, EXEC, DISCARD, WATCH, UNWATCH, SELECT, HELLO, RESET, CLIENT_TRACKING, SUBSCRIBE, MONITOR,
+        /** Changes who the connection is, and so what it may read. */
+        AUTH,
+        /** A Cluster replica connection starts (READONLY) or stops (READWRITE) answering reads itself. */
+        READONLY, READWRITE
+    }
 
     // ---- key modes -------------------------------------------------------------------------
     static final int K_NONE = 0;

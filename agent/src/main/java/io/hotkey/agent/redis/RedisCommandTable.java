@@ -538,7 +538,7 @@ public final class RedisCommandTable {
 
         // ---- connection --------------------------------------------------------------------
         add(t,
-                c("AUTH", NO_KEYS),
+                c("AUTH", NO_KEYS).session(Session.AUTH),
                 c("ECHO", NO_KEYS),
                 c("PING", NO_KEYS),
                 c("QUIT", NO_KEYS),
@@ -554,8 +554,8 @@ public final class RedisCommandTable {
         // ---- cluster -----------------------------------------------------------------------
         add(t,
                 c("ASKING", NO_KEYS),
-                c("READONLY", NO_KEYS),
-                c("READWRITE", NO_KEYS));
+                c("READONLY", NO_KEYS).session(Session.READONLY),
+                c("READWRITE", NO_KEYS).session(Session.READWRITE));
         container(t, "CLUSTER", noKeySubs("ADDSLOTS", "ADDSLOTSRANGE", "BUMPEPOCH", "COUNT-FAILURE-REPORTS",
                 "COUNTKEYSINSLOT", "DELSLOTS", "DELSLOTSRANGE", "FAILOVER", "FLUSHSLOTS", "FORGET",
                 "GETKEYSINSLOT", "HELP", "INFO", "KEYSLOT", "LINKS", "MEET", "MYID", "MYSHARDID", "NODES",

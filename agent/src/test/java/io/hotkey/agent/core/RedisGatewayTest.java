@@ -62,7 +62,7 @@ class RedisGatewayTest {
     ServedReply served = gateway.beginRead("test", conn, SERVER, argv, argv);
     if (served == null) {
       gateway.onSend(conn, argv, argv);
-      gateway.onReplyRead(false);
+      gateway.onReplyRead(conn, ReplyOutcome.VALUE);
       gateway.onRawReply(redisReply);
     }
     gateway.endRead(false);
@@ -79,7 +79,7 @@ class RedisGatewayTest {
   private void makeHot(String key) {
     for (int i = 0; i < 200; i++) {
       gateway.onSend(connection, new Object(), argv("GET", key));
-      gateway.onReplyRead(false);
+      gateway.onReplyRead(connection, ReplyOutcome.VALUE);
     }
     for (int i = 0; i < 12; i++) {
       clock.addAndGet(100_000_000L);
@@ -120,16 +120,92 @@ class RedisGatewayTest {
   }
 
   @Test
-  void aPipelinedWriteInvalidatesOnlyOnceAllItsRepliesAreRead() {
+  void aPipelinedWriteInvalidatesOnceItsOwnReplyIsRead() {
+    makeHot("hot");
+    execute(connection, argv("GET", "hot"), "v1".getBytes());
+    Object pipeline = new Object();
+    gateway.onSend(pipeline, new Object(), argv("GET", "other"));
+    gateway.onSend(pipeline, new Object(), argv("SET", "hot", "v2"));
+    gateway.onReplyRead(pipeline, ReplyOutcome.VALUE);
+    // the SET's reply is not read, so it may not be applied yet: the old value is still one Redis could give
+    assertNotNull(serve(connection, "GET", "hot"));
+    gateway.onReplyRead(pipeline, ReplyOutcome.VALUE);
+    assertNull(serve(connection, "GET", "hot"));
+  }
+
+  @Test
+  void aPipelineAbandonedOnOneConnectionLeavesTheThreadsOtherWritesInvalidating() {
+    makeHot("hot");
+    Object abandoned = new Object();
+    gateway.onSend(abandoned, new Object(), argv("SET", "other", "x"));
+    execute(connection, argv("GET", "hot"), "v1".getBytes());
+    assertTrue(servedLocally(connection, "GET", "hot"));
+    execute(connection, argv("SET", "hot", "v2"), "OK".getBytes());
+    assertNull(serve(connection, "GET", "hot"));
+  }
+
+  @Test
+  void closingAConnectionWithUnreadRepliesInvalidatesWhatItWrote() {
+    makeHot("hot");
+    execute(connection, argv("GET", "hot"), "v1".getBytes());
+    Object pipeline = new Object();
+    gateway.onSend(pipeline, new Object(), argv("MULTI"));
+    gateway.onSend(pipeline, new Object(), argv("SET", "hot", "v2"));
+    assertTrue(servedLocally(connection, "GET", "hot"));
+    gateway.onConnectionClosed(pipeline);
+    assertNull(serve(connection, "GET", "hot"));
+  }
+
+  @Test
+  void aLostConnectionInvalidatesWhatItWrote() {
     makeHot("hot");
     execute(connection, argv("GET", "hot"), "v1".getBytes());
     Object pipeline = new Object();
     gateway.onSend(pipeline, new Object(), argv("SET", "hot", "v2"));
     gateway.onSend(pipeline, new Object(), argv("GET", "other"));
-    gateway.onReplyRead(false);
-    // not all replies are read, so the write may not be applied yet: the old value is still legitimate
-    gateway.onReplyRead(false);
+    gateway.onReplyRead(pipeline, ReplyOutcome.CONNECTION_LOST);
     assertNull(serve(connection, "GET", "hot"));
+  }
+
+  @Test
+  void connectionsOfAnotherUserNeverShareEntries() {
+    makeHot("hot");
+    execute(connection, argv("GET", "hot"), "v1".getBytes());
+    Object limited = new Object();
+    execute(limited, argv("AUTH", "limited", "pw"), "OK".getBytes());
+    assertNull(serve(limited, "GET", "hot"));
+    Object admin = new Object();
+    execute(admin, argv("HELLO", "2", "AUTH", "default", "pw"), "OK".getBytes());
+    assertNotNull(serve(admin, "GET", "hot"));
+  }
+
+  @Test
+  void aConnectionIsNotServedWhileItsAuthIsUnansweredNorAfterItFailed() {
+    makeHot("hot");
+    execute(connection, argv("GET", "hot"), "v1".getBytes());
+    assertTrue(servedLocally(connection, "GET", "hot"));
+    gateway.onSend(connection, new Object(), argv("AUTH", "default", "wrong"));
+    assertNull(serve(connection, "GET", "hot"));
+    gateway.onReplyRead(connection, ReplyOutcome.ERROR);
+    // the server kept the old identity, but the agent no longer knows it: nothing is shared with it
+    assertNull(serve(connection, "GET", "hot"));
+  }
+
+  @Test
+  void aPooledClientLeavesItsEntriesBehindWhenItsConnectionsChangeIdentity() {
+    makeHot("hot");
+    Object client = new Object();
+    byte[][] get = argv("GET", "hot");
+    assertNull(gateway.beginRead("test", client, null, get, get));
+    assertNull(gateway.beginRead("test", connection, SERVER, get, get));
+    gateway.onSend(connection, get, get);
+    gateway.onReplyRead(connection, ReplyOutcome.VALUE);
+    gateway.onRawReply("v1".getBytes());
+    gateway.endRead(false);
+    gateway.endRead(false);
+    assertNotNull(serve(client, "GET", "hot"));
+    execute(connection, argv("AUTH", "limited", "pw"), "OK".getBytes());
+    assertNull(serve(client, "GET", "hot"));
   }
 
   @Test
@@ -138,15 +214,15 @@ class RedisGatewayTest {
     Object tx = new Object();
     gateway.onSend(tx, new Object(), argv("MULTI"));
     gateway.onSend(tx, new Object(), argv("SET", "hot", "v2"));
-    gateway.onReplyRead(false);
-    gateway.onReplyRead(false);
+    gateway.onReplyRead(tx, ReplyOutcome.VALUE);
+    gateway.onReplyRead(tx, ReplyOutcome.VALUE);
     // QUEUED is in, but the SET has not run: a fill now still reads v1 from Redis
     Thread filler = new Thread(() -> execute(connection, argv("GET", "hot"), "v1".getBytes()));
     filler.start();
     filler.join();
     assertTrue(servedLocally(connection, "GET", "hot"));
     gateway.onSend(tx, new Object(), argv("EXEC"));
-    gateway.onReplyRead(false);
+    gateway.onReplyRead(tx, ReplyOutcome.VALUE);
     assertTrue(!servedLocally(connection, "GET", "hot"));
   }
 
@@ -156,14 +232,14 @@ class RedisGatewayTest {
     execute(connection, argv("GET", "hot"), "v1".getBytes());
     Object watcher = new Object();
     gateway.onSend(watcher, new Object(), argv("WATCH", "hot"));
-    gateway.onReplyRead(false);
+    gateway.onReplyRead(watcher, ReplyOutcome.VALUE);
     assertTrue(!servedLocally(watcher, "GET", "hot"));
     assertTrue(servedLocally(connection, "GET", "hot"));
     gateway.onSend(watcher, new Object(), argv("MULTI"));
-    gateway.onReplyRead(false);
+    gateway.onReplyRead(watcher, ReplyOutcome.VALUE);
     assertTrue(!servedLocally(watcher, "GET", "hot"));
     gateway.onSend(watcher, new Object(), argv("EXEC"));
-    gateway.onReplyRead(false);
+    gateway.onReplyRead(watcher, ReplyOutcome.VALUE);
     execute(watcher, argv("GET", "hot"), "v1".getBytes());
     assertTrue(servedLocally(watcher, "GET", "hot"));
   }
@@ -174,11 +250,11 @@ class RedisGatewayTest {
     execute(connection, argv("GET", "hot"), "db0".getBytes());
     Object otherDb = new Object();
     gateway.onSend(otherDb, new Object(), argv("SELECT", "1"));
-    gateway.onReplyRead(false);
+    gateway.onReplyRead(otherDb, ReplyOutcome.VALUE);
     assertTrue(!servedLocally(otherDb, "GET", "hot"));
     Object resp3 = new Object();
     gateway.onSend(resp3, new Object(), argv("HELLO", "3"));
-    gateway.onReplyRead(false);
+    gateway.onReplyRead(resp3, ReplyOutcome.VALUE);
     assertTrue(!servedLocally(resp3, "GET", "hot"));
   }
 
@@ -216,7 +292,7 @@ class RedisGatewayTest {
     // the pooled client's connection call inside: no second lookup, no second fill
     assertNull(gateway.beginRead("test", connection, SERVER, get, get));
     gateway.onSend(connection, get, get);
-    gateway.onReplyRead(false);
+    gateway.onReplyRead(connection, ReplyOutcome.VALUE);
     gateway.onRawReply("v1".getBytes());
     gateway.endRead(false);
     gateway.endRead(false);
@@ -232,7 +308,7 @@ class RedisGatewayTest {
     RedisHooks.activate(gateway);
     try {
       RedisHooks.onSend(connection, new Object(), argv("SET", "k", "v"));
-      RedisHooks.onReplyRead(false);
+      RedisHooks.onReplyRead(connection, ReplyOutcome.VALUE);
       assertTrue(errors.count() >= 1);
     } finally {
       RedisHooks.activate(null);

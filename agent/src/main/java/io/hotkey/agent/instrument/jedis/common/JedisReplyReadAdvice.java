@@ -1,6 +1,7 @@
 package io.hotkey.agent.instrument.jedis.common;
 
 import io.hotkey.agent.core.RedisHooks;
+import io.hotkey.agent.core.ReplyOutcome;
 import net.bytebuddy.asm.Advice;
 import redis.clients.jedis.exceptions.JedisDataException;
 
@@ -13,7 +14,8 @@ public final class JedisReplyReadAdvice {
   private JedisReplyReadAdvice() {}
 
   @Advice.OnMethodExit(onThrowable = Throwable.class, suppress = Throwable.class)
-  public static void onExit(@Advice.Thrown Throwable thrown) {
-    RedisHooks.onReplyRead(thrown != null && !(thrown instanceof JedisDataException));
+  public static void onExit(@Advice.This Object connection, @Advice.Thrown Throwable thrown) {
+    RedisHooks.onReplyRead(connection, thrown == null ? ReplyOutcome.VALUE
+        : thrown instanceof JedisDataException ? ReplyOutcome.ERROR : ReplyOutcome.CONNECTION_LOST);
   }
 }

@@ -7,6 +7,7 @@ import static net.bytebuddy.matcher.ElementMatchers.takesArguments;
 
 import io.hotkey.agent.instrument.ClassLoaderMatchers;
 import io.hotkey.agent.instrument.ClientInstrumentation;
+import io.hotkey.agent.instrument.jedis.common.JedisConnectionCloseAdvice;
 import io.hotkey.agent.instrument.jedis.common.JedisReplyReadAdvice;
 import net.bytebuddy.agent.builder.AgentBuilder;
 
@@ -34,6 +35,8 @@ public final class Jedis3ConnectionInstrumentation implements ClientInstrumentat
                 .and(takesArgument(1, byte[][].class)),
                 Jedis3SendCommandAdvice.class.getName())
             .advice(named("readProtocolWithCheckingBroken").and(takesArguments(0)),
-                JedisReplyReadAdvice.class.getName()));
+                JedisReplyReadAdvice.class.getName())
+            .advice(named("close").or(named("disconnect")).and(takesArguments(0)),
+                JedisConnectionCloseAdvice.class.getName()));
   }
 }

@@ -18,9 +18,9 @@ public final class Jedis3SendCommandAdvice {
   }
 
   @Advice.OnMethodExit(onThrowable = Throwable.class, suppress = Throwable.class)
-  public static void onExit(@Advice.Thrown Throwable thrown) {
+  public static void onExit(@Advice.This Object connection, @Advice.Thrown Throwable thrown) {
     if (thrown != null) {
-      RedisHooks.onSendFailed();
+      RedisHooks.onSendFailed(connection);
     }
   }
 }

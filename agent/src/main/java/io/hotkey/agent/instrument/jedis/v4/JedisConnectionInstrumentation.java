@@ -6,6 +6,7 @@ import static net.bytebuddy.matcher.ElementMatchers.takesArguments;
 
 import io.hotkey.agent.instrument.ClassLoaderMatchers;
 import io.hotkey.agent.instrument.ClientInstrumentation;
+import io.hotkey.agent.instrument.jedis.common.JedisConnectionCloseAdvice;
 import io.hotkey.agent.instrument.jedis.common.JedisReplyReadAdvice;
 import net.bytebuddy.agent.builder.AgentBuilder;
 
@@ -33,6 +34,8 @@ public final class JedisConnectionInstrumentation implements ClientInstrumentati
                 JedisSendCommandAdvice.class.getName())
             .advice(named("readProtocolWithCheckingBroken").and(takesArguments(0)),
                 JedisReplyReadAdvice.class.getName())
+            .advice(named("close").or(named("disconnect")).and(takesArguments(0)),
+                JedisConnectionCloseAdvice.class.getName())
             .advice(named("getOne").and(takesArguments(0)), JedisGetOneAdvice.class.getName())
             .advice(named("executeCommand").and(takesArguments(1))
                 .and(takesArgument(0, named("redis.clients.jedis.CommandObject"))),

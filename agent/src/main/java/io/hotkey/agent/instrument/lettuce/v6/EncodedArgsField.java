@@ -5,7 +5,7 @@ package io.hotkey.agent.instrument.lettuce.v6;
  * arguments, when they are a key and then possibly a value that the agent could encode exactly as
  * their codec would without running it ({@link LettuceAddKeyAdvice}, {@link LettuceAddValueAdvice}):
  * a {@code byte[]} when the key was the first argument, a {@code byte[][]} of two when a value
- * followed it directly; else null.
+ * followed it directly; {@link #DISPATCHED} once dispatched; else null.
  * The dispatch advice reads {@code GET key}, {@code SET key value} and the like from here instead of
  * encoding the arguments again; the recorded bytes are all the arguments exactly when
  * {@code count()} is their number, as arguments are only ever appended.
@@ -20,6 +20,12 @@ package io.hotkey.agent.instrument.lettuce.v6;
 public interface EncodedArgsField {
   /** The field's name in {@code CommandArgs}. */
   String NAME = "hotkey$encodedArgs";
+
+  /**
+   * The field's value once the command passed {@code RedisChannelHandler.dispatch}: the endpoint's
+   * hook ({@link LettuceEndpointWriteAdvice}) then knows the agent has seen it.
+   */
+  Object DISPATCHED = new Object();
 
   Object hotkey$encodedArgs();
 

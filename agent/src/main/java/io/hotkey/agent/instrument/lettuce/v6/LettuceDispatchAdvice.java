@@ -47,7 +47,12 @@ public final class LettuceDispatchAdvice {
       byte[] name = command.getType().getBytes();
       // GET key, SET key value... recorded as they were added if the agent could (count() tells
       // whether what was recorded is all of the arguments)
-      Object recorded = args instanceof EncodedArgsField ? ((EncodedArgsField) args).hotkey$encodedArgs() : null;
+      Object recorded = null;
+      if (args instanceof EncodedArgsField) {
+        EncodedArgsField field = (EncodedArgsField) args;
+        recorded = field.hotkey$encodedArgs();
+        field.hotkey$encodedArgs(EncodedArgsField.DISPATCHED);
+      }
       byte[][] argv = null;
       if (recorded instanceof byte[] && args.count() == 1) {
         argv = new byte[][] {name, (byte[]) recorded};

@@ -28,6 +28,9 @@ public final class LettuceDispatchBatchAdvice {
     for (Object element : commands) {
       RedisCommand command = (RedisCommand) element;
       CommandArgs args = command.getArgs();
+      if (args instanceof EncodedArgsField) {
+        ((EncodedArgsField) args).hotkey$encodedArgs(EncodedArgsField.DISPATCHED);
+      }
       ByteBuf buffer = null;
       try {
         ByteBuffer encoded = null;

@@ -26,7 +26,9 @@ import net.bytebuddy.implementation.FieldAccessor;
  *       {@code CommandOutput}; it tells when a write's reply starts (its keys are invalidated then,
  *       before the application can see the completion) and records the reply of a fill;</li>
  *   <li>{@code Command.complete/completeExceptionally/cancel}: the end of every command, to release
- *       what an unanswered command left behind.</li>
+ *       what an unanswered command left behind;</li>
+ *   <li>{@code DefaultEndpoint.write}: commands written around dispatch; {@code RedisChannelHandler.activated/deactivated}:
+ *       reconnects.</li>
  * </ul>
  * {@code CommandOutput} and {@code CommandArgs}, when they load after the agent, also gain a field each
  * ({@link TrackedReplyField}, {@link EncodedArgsField}).
@@ -51,7 +53,14 @@ public final class LettuceInstrumentation implements ClientInstrumentation {
             .advice(named("dispatch").and(takesArguments(1)).and(takesArgument(0, Collection.class)),
                 LettuceDispatchBatchAdvice.class.getName())
             .advice(named("setAutoFlushCommands").and(takesArguments(boolean.class)),
-                LettuceAutoFlushAdvice.class.getName()))
+                LettuceAutoFlushAdvice.class.getName())
+            .advice(named("activated").or(named("deactivated")).and(takesArguments(0)),
+                LettuceConnectionResetAdvice.class.getName()))
+        .type(named("io.lettuce.core.protocol.DefaultEndpoint"),
+            ClassLoaderMatchers.hasClass("io.lettuce.core.protocol.ProtocolVersion"))
+        .transform(advice.advice(named("write").and(takesArguments(1))
+            .and(takesArgument(0, named("io.lettuce.core.protocol.RedisCommand")).or(takesArgument(0, Collection.class))),
+            LettuceEndpointWriteAdvice.class.getName()))
         .type(named("io.lettuce.core.protocol.RedisStateMachine"),
             ClassLoaderMatchers.hasClass("io.lettuce.core.protocol.ProtocolVersion"))
         .transform(advice

@@ -1,0 +1,85 @@
+package io.hotkey.it;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.function.Executable;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * Connections on their abnormal paths, with nearly every key hot ({@code threshold=1}): whatever a
+ * pipeline or transaction left behind (an exception before sync or exec, a close with replies
+ * unread, a timeout in the middle, a thread that died), every write made afterwards on the thread
+ * is seen by the next read; and a connection that changes its user or database, or a pool of
+ * another user, is never served what the other identity read. The child apps compare each answer
+ * with what Redis itself gives a raw connection and report one {@code case.*} line per check.
+ */
+class ConnectionLifecycleIT extends RedisTestBase {
+
+    static Stream<String> jedisVersions() {
+        return Clients.MODERN.stream();
+    }
+
+    static Stream<String> lettuceVersions() {
+        return Clients.LETTUCE.stream();
+    }
+
+    @ParameterizedTest(name = "jedis {0}")
+    @MethodSource("jedisVersions")
+    void writesAfterAnAbandonedPipelineOrTransactionAreSeenAtOnce(String version) {
+        ChildRun c = jedis(version, "abandon").run();
+        assertEveryCaseOk(c, 9);
+    }
+
+    @ParameterizedTest(name = "jedis {0}")
+    @MethodSource("jedisVersions")
+    void aJedisConnectionIsOnlyServedWhatItsOwnIdentityMayRead(String version) {
+        ChildRun c = jedis(version, "identity").run();
+        assertEveryCaseOk(c, 5);
+    }
+
+    @ParameterizedTest(name = "lettuce {0}")
+    @MethodSource("lettuceVersions")
+    void aLettuceConnectionIsOnlyServedWhatItsOwnIdentityMayRead(String version) {
+        ChildRun c = AgentJvm.app("lettuce-lifecycle-" + version, Clients.lettuceClasspath(version),
+                        "io.hotkey.it.app.LettuceLifecycleApp")
+                .prop("hotkey.detect.threshold", "1")
+                .args("--redis", redis.address())
+                .run();
+        assertEveryCaseOk(c, 6);
+    }
+
+    private static AgentJvm jedis(String version, String scenario) {
+        return AgentJvm.app("jedis-" + scenario + "-" + version, Clients.jedisClasspath(version),
+                        "io.hotkey.it.app.JedisLifecycleApp")
+                .prop("hotkey.detect.threshold", "1")
+                .args("--scenario", scenario, "--redis", redis.address());
+    }
+
+    /** Every {@code case.X} is "ok", each one was served locally before (where it says), and there are as many as expected. */
+    private static void assertEveryCaseOk(ChildRun c, int expectedCases) {
+        Map<String, String> cases = new TreeMap<>(c.results().entrySet().stream()
+                .filter(e -> e.getKey().startsWith("case."))
+                .collect(Collectors.toMap(Map.Entry::getKey, Map.Entry::getValue)));
+        Map<String, String> outcomes = new TreeMap<>(cases);
+        outcomes.keySet().removeIf(k -> k.endsWith(".servedLocally"));
+        Stream<Executable> ran = Stream.of(
+                () -> assertEquals(false, c.timedOut(), "timed out"),
+                () -> assertEquals(0, c.exitCode(), "exit code"),
+                () -> assertEquals("true", c.result("done"), "not done"),
+                () -> assertEquals(expectedCases, outcomes.size(), () -> "cases reported: " + outcomes.keySet()),
+                () -> assertEquals("0", c.result("end.jmx.AgentErrors"), "agent errors"));
+        Stream<Executable> each = outcomes.entrySet().stream()
+                .map(e -> () -> assertEquals("ok", e.getValue(), e.getKey()));
+        Stream<Executable> served = cases.entrySet().stream()
+                .filter(e -> e.getKey().endsWith(".servedLocally"))
+                .map(e -> () -> assertTrue(Boolean.parseBoolean(e.getValue()),
+                        e.getKey() + ": the key was never served locally, so the case proves nothing"));
+        Check.all(c, "lifecycle cases", Stream.of(ran, each, served).flatMap(s -> s));
+    }
+}
