@@ -54,6 +54,32 @@ class ConnectionLifecycleIT extends RedisTestBase {
         assertEveryCaseOk(c, 6);
     }
 
+    /**
+     * Seeded random sequences of commands, pipelines, transactions, abandons and closes on three threads;
+     * {@code -Dhotkey.it.seed=N} replays one.
+     */
+    @ParameterizedTest(name = "jedis {0}")
+    @MethodSource("jedisVersions")
+    void randomSequencesNeverReadOlderThanAReturnedWrite(String version) {
+        long seed = Long.getLong("hotkey.it.seed", System.nanoTime());
+        ChildRun c = AgentJvm.app("jedis-random-" + version, Clients.jedisClasspath(version),
+                        "io.hotkey.it.app.JedisRandomApp")
+                .prop("hotkey.detect.threshold", "1")
+                .args("--redis", redis.address(), "--seed", String.valueOf(seed), "--millis", "6000")
+                .run();
+        String replay = " (seed " + seed + ": -Dhotkey.it.seed=" + seed + " replays it)";
+        Check.all(c, "random sequences" + replay,
+                () -> assertEquals(false, c.timedOut(), "timed out"),
+                () -> assertEquals(0, c.exitCode(), "exit code"),
+                () -> assertEquals("true", c.result("done"), "not done"),
+                () -> assertEquals(0, c.resultLong("random.violations"),
+                        () -> c.result("random.violations") + " violations" + replay + ": " + c.result("random.examples")),
+                () -> assertTrue(c.resultLong("random.reads") > 1000, () -> "too few reads: " + c.result("random.reads")),
+                () -> assertTrue(Long.parseLong(c.result("end.jmx.CacheHits")) > c.resultLong("random.reads") / 10,
+                        () -> "the cache was hardly used: " + c.result("end.jmx.CacheHits") + " hits"),
+                () -> assertEquals("0", c.result("end.jmx.AgentErrors"), "agent errors"));
+    }
+
     private static AgentJvm jedis(String version, String scenario) {
         return AgentJvm.app("jedis-" + scenario + "-" + version, Clients.jedisClasspath(version),
                         "io.hotkey.it.app.JedisLifecycleApp")
