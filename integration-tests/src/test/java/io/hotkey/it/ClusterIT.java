@@ -81,7 +81,10 @@ class ClusterIT {
                         () -> "read after write"),
                 () -> assertEquals("field-written", c.result("cluster.hset.readBack"),
                         () -> "read after hset"),
-                () -> assertEquals("cluster-written", after[0]),
+                () -> assertEquals("ok", c.result("redirect.abandonedPipeline"), "write after an abandoned cluster pipeline"),
+                () -> assertEquals("ok", c.result("redirect.ask"), "write redirected with ASK"),
+                () -> assertEquals("ok", c.result("redirect.moved"), "write redirected with MOVED"),
+                () -> assertEquals("after-migration", after[0]),
                 () -> assertEquals("field-written", after[1]));
     }
 }

@@ -25,6 +25,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.Parameter;
 import org.junit.jupiter.params.ParameterizedClass;
+import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
@@ -187,6 +188,26 @@ class MultiplexedGatewayTest {
     after.start();
     after.join();
     assertEquals("v1", fromAnotherThread[0].answered(), "once the SET is answered every thread reads its value");
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @ValueSource(strings = {"AUTH limited pw", "AUTH pw", "HELLO 3 AUTH limited pw", "HELLO 2", "RESET", "SELECT 1",
+      "READONLY", "READWRITE"})
+  void aCommandThatChangesTheConnectionsIdentityLeavesItsEntriesBehind(String change) {
+    makeHot("hot");
+    new Command("SET", "hot", "v1").dispatch(connection).answer("OK");
+    assertEquals("v1", new Command("GET", "hot").dispatch(connection).answered());
+    new Command(change.split(" ")).dispatch(connection).answer("OK");
+    assertTrue(new Command("GET", "hot").dispatch(connection).sent(), "served after " + change);
+  }
+
+  @Test
+  void aReconnectLeavesTheConnectionsEntriesBehind() {
+    makeHot("hot");
+    new Command("SET", "hot", "v1").dispatch(connection).answer("OK");
+    assertEquals("v1", new Command("GET", "hot").dispatch(connection).answered());
+    gateway.onConnectionReset(connection);
+    assertTrue(new Command("GET", "hot").dispatch(connection).sent());
   }
 
   @Test

@@ -56,6 +56,7 @@ public final class ClusterScenarioApp {
             result("cluster.write.readBack", c.get(key));
             Ops.hset(c, hash, "f", "field-written");
             result("cluster.hset.readBack", c.hget(hash, "f"));
+            ClusterRedirections.run(c, nodes.iterator().next(), key);
             Child.reportJmx("cluster.end");
             result("done", true);
         } catch (Throwable t) {
