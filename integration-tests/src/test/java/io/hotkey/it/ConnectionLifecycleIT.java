@@ -9,6 +9,7 @@ import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.function.Executable;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
@@ -29,10 +30,15 @@ class ConnectionLifecycleIT extends RedisTestBase {
         return Clients.LETTUCE.stream();
     }
 
-    @ParameterizedTest(name = "jedis {0}")
-    @MethodSource("jedisVersions")
-    void writesAfterAnAbandonedPipelineOrTransactionAreSeenAtOnce(String version) {
-        ChildRun c = jedis(version, "abandon").run();
+    static Stream<Arguments> jedisVersionsAndJdks() {
+        return Stream.concat(Clients.MODERN.stream().map(v -> Arguments.of(v, Jdk.JDK17)),
+                Stream.of(Arguments.of(Clients.JEDIS_8, Jdk.JDK25)));
+    }
+
+    @ParameterizedTest(name = "jedis {0} on {1}")
+    @MethodSource("jedisVersionsAndJdks")
+    void writesAfterAnAbandonedPipelineOrTransactionAreSeenAtOnce(String version, Jdk jdk) {
+        ChildRun c = jedis(version, "abandon").jdk(jdk).run();
         assertEveryCaseOk(c, 9);
     }
 
