@@ -76,6 +76,22 @@ class RedisGatewayTest {
     return served;
   }
 
+  /**
+   * A pooled client's read of {@code GET hot} (Redis answers v1) as the Jedis adapter nests it: the
+   * client's call, and inside it the call of the connection it borrowed, which only carries out the
+   * outer decision (no second lookup, no second fill).
+   */
+  private void fillThroughPooledClient(Object client) {
+    byte[][] get = argv("GET", "hot");
+    assertNull(gateway.beginRead("test", client, null, get, get));
+    assertNull(gateway.beginRead("test", connection, SERVER, get, get));
+    gateway.onSend(connection, get, get);
+    gateway.onReplyRead(connection, ReplyOutcome.VALUE);
+    gateway.onRawReply("v1".getBytes());
+    gateway.endRead(false);
+    gateway.endRead(false);
+  }
+
   private void makeHot(String key) {
     for (int i = 0; i < 200; i++) {
       gateway.onSend(connection, new Object(), argv("GET", key));
@@ -195,14 +211,7 @@ class RedisGatewayTest {
   void aPooledClientLeavesItsEntriesBehindWhenItsConnectionsChangeIdentity() {
     makeHot("hot");
     Object client = new Object();
-    byte[][] get = argv("GET", "hot");
-    assertNull(gateway.beginRead("test", client, null, get, get));
-    assertNull(gateway.beginRead("test", connection, SERVER, get, get));
-    gateway.onSend(connection, get, get);
-    gateway.onReplyRead(connection, ReplyOutcome.VALUE);
-    gateway.onRawReply("v1".getBytes());
-    gateway.endRead(false);
-    gateway.endRead(false);
+    fillThroughPooledClient(client);
     assertNotNull(serve(client, "GET", "hot"));
     execute(connection, argv("AUTH", "limited", "pw"), "OK".getBytes());
     assertNull(serve(client, "GET", "hot"));
@@ -287,15 +296,7 @@ class RedisGatewayTest {
   void theInnerLevelOfANestedCallOnlyCarriesOutTheOuterDecision() {
     makeHot("hot");
     Object client = new Object();
-    byte[][] get = argv("GET", "hot");
-    assertNull(gateway.beginRead("test", client, null, get, get));
-    // the pooled client's connection call inside: no second lookup, no second fill
-    assertNull(gateway.beginRead("test", connection, SERVER, get, get));
-    gateway.onSend(connection, get, get);
-    gateway.onReplyRead(connection, ReplyOutcome.VALUE);
-    gateway.onRawReply("v1".getBytes());
-    gateway.endRead(false);
-    gateway.endRead(false);
+    fillThroughPooledClient(client);
     assertNotNull(serve(client, "GET", "hot"));
     // the client instance and the bare connection are different namespaces
     assertNull(serve(connection, "GET", "hot"));

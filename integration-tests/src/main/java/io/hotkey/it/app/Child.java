@@ -194,6 +194,32 @@ public final class Child {
         return hot;
     }
 
+    /** A scenario's body: it reports what it saw and may throw. */
+    public interface Scenario {
+        void run() throws Exception;
+    }
+
+    /**
+     * Runs a scenario app's body, reports {@code done} (or the failure) and ends the JVM with exit code
+     * 0 (or 1); {@code reportJmx} reports the agent's figures under {@code end.jmx.*} first.
+     */
+    public static void runAndExit(Scenario body, boolean reportJmx) {
+        try {
+            body.run();
+            if (reportJmx) {
+                reportJmx("end");
+            }
+            result("done", true);
+        } catch (Throwable t) {
+            result("failure", t.toString());
+            t.printStackTrace();
+            System.out.flush();
+            System.exit(1);
+        }
+        System.out.flush();
+        System.exit(0);
+    }
+
     public static Map<String, String> parseArgs(String[] args) {
         Map<String, String> m = new HashMap<>();
         for (int i = 0; i + 1 < args.length; i += 2) {

@@ -13,7 +13,6 @@ import org.apache.commons.pool2.impl.GenericObjectPoolConfig;
 import redis.clients.jedis.Jedis;
 import redis.clients.jedis.JedisPool;
 import redis.clients.jedis.Pipeline;
-import redis.clients.jedis.Transaction;
 import redis.clients.jedis.UnifiedJedis;
 import redis.clients.jedis.commands.ProtocolCommand;
 
@@ -50,7 +49,7 @@ public final class JedisLifecycleApp {
         Map<String, String> a = Child.parseArgs(args);
         String[] hp = a.get("redis").split(":");
         JedisLifecycleApp app = new JedisLifecycleApp(hp[0], Integer.parseInt(hp[1]));
-        try {
+        Child.runAndExit(() -> {
             switch (a.get("scenario")) {
                 case "abandon":
                     app.abandon();
@@ -61,16 +60,7 @@ public final class JedisLifecycleApp {
                 default:
                     throw new IllegalArgumentException("unknown scenario " + a.get("scenario"));
             }
-            Child.reportJmx("end");
-            result("done", true);
-        } catch (Throwable t) {
-            result("failure", t.toString());
-            t.printStackTrace();
-            System.out.flush();
-            System.exit(1);
-        }
-        System.out.flush();
-        System.exit(0);
+        }, true);
     }
 
     // ------------------------------------------------------------------------------------------
@@ -82,65 +72,13 @@ public final class JedisLifecycleApp {
              UnifiedJedis pooledClient = PooledReads.open(host, port);
              Jedis reader = new Jedis(host, port);
              Jedis writer = new Jedis(host, port)) {
-            afterAbandoning("plainPipeline", reader, writer, other -> {
-                try (Jedis j = new Jedis(host, port)) {
-                    Pipeline p = j.pipelined();
-                    p.set(other, "x");
-                    throw new IllegalStateException("abandoned");
-                } catch (IllegalStateException expected) {
-                    // the application gave up on the pipeline
-                }
-            });
-            afterAbandoning("plainTransaction", reader, writer, other -> {
-                try (Jedis j = new Jedis(host, port)) {
-                    Transaction t = j.multi();
-                    t.set(other, "x");
-                    throw new IllegalStateException("abandoned");
-                } catch (IllegalStateException expected) {
-                    // the application gave up on the transaction
-                }
-            });
-            afterAbandoning("pooledPipeline", reader, writer, other -> {
-                try (Jedis j = pool.getResource()) {
-                    Pipeline p = j.pipelined();
-                    p.set(other, "x");
-                    throw new IllegalStateException("abandoned");
-                } catch (IllegalStateException expected) {
-                    // returned to the pool with the pipeline open
-                }
-            });
-            afterAbandoning("pooledTransaction", reader, writer, other -> {
-                try (Jedis j = pool.getResource()) {
-                    Transaction t = j.multi();
-                    t.set(other, "x");
-                    throw new IllegalStateException("abandoned");
-                } catch (IllegalStateException expected) {
-                    // returned to the pool inside MULTI
-                }
-            });
-            afterAbandoning("plainPipelineTimedOut", reader, writer, other -> {
-                try (Jedis j = new Jedis(host, port, 300)) {
-                    Pipeline p = j.pipelined();
-                    p.set(other, "x");
-                    Ops.call(p, "blpop", new Class<?>[] {int.class, String[].class}, 2, new String[] {other + ":list"});
-                    p.sync();
-                    throw new IllegalStateException("the pipeline did not time out");
-                } catch (RuntimeException expected) {
-                    requireTimeout(expected);
-                }
-            });
-            afterAbandoning("pooledPipelineTimedOut", reader, writer, other -> {
-                try (Jedis j = pool.getResource()) {
-                    Pipeline p = j.pipelined();
-                    p.set(other, "x");
-                    Ops.call(p, "blpop", new Class<?>[] {int.class, String[].class}, 2, new String[] {other + ":list"});
-                    p.sync();
-                    throw new IllegalStateException("the pipeline did not time out");
-                } catch (RuntimeException expected) {
-                    // the broken connection goes back to the pool, which destroys it
-                    requireTimeout(expected);
-                }
-            });
+            afterAbandoning("plainPipeline", reader, writer, other -> leaveOpen(() -> new Jedis(host, port), other, true));
+            afterAbandoning("plainTransaction", reader, writer, other -> leaveOpen(() -> new Jedis(host, port), other, false));
+            afterAbandoning("pooledPipeline", reader, writer, other -> leaveOpen(pool::getResource, other, true));
+            afterAbandoning("pooledTransaction", reader, writer, other -> leaveOpen(pool::getResource, other, false));
+            afterAbandoning("plainPipelineTimedOut", reader, writer, other -> timeOut(() -> new Jedis(host, port, 300), other));
+            // the broken connection goes back to the pool, which destroys it
+            afterAbandoning("pooledPipelineTimedOut", reader, writer, other -> timeOut(pool::getResource, other));
             afterAbandoning("threadDiedInPipeline", reader, writer, other -> {
                 Thread dying = new Thread(() -> {
                     Jedis j = new Jedis(host, port);
@@ -166,9 +104,32 @@ public final class JedisLifecycleApp {
         }
     }
 
-    private static void requireTimeout(RuntimeException e) {
-        if (!e.getClass().getName().contains("JedisConnectionException")) {
-            throw e;
+    /** Queues a SET in a pipeline (or MULTI) and leaves it by an exception, closing the connection (or returning it). */
+    private static void leaveOpen(java.util.function.Supplier<Jedis> connection, String key, boolean pipeline) {
+        try (Jedis j = connection.get()) {
+            if (pipeline) {
+                j.pipelined().set(key, "x");
+            } else {
+                j.multi().set(key, "x");
+            }
+            throw new IllegalStateException("abandoned");
+        } catch (IllegalStateException expected) {
+            // the application gave up on it
+        }
+    }
+
+    /** A pipeline whose reply read times out in the middle (the connection's timeout is 300 ms, BLPOP waits 2 s). */
+    private static void timeOut(java.util.function.Supplier<Jedis> connection, String key) {
+        try (Jedis j = connection.get()) {
+            Pipeline p = j.pipelined();
+            p.set(key, "x");
+            Ops.call(p, "blpop", new Class<?>[] {int.class, String[].class}, 2, new String[] {key + ":list"});
+            p.sync();
+            throw new IllegalStateException("the pipeline did not time out");
+        } catch (RuntimeException expected) {
+            if (!expected.getClass().getName().contains("JedisConnectionException")) {
+                throw expected;
+            }
         }
     }
 

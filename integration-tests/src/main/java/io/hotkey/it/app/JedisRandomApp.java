@@ -56,20 +56,9 @@ public final class JedisRandomApp {
         String[] hp = a.get("redis").split(":");
         long seed = Long.parseLong(a.get("seed"));
         result("random.seed", seed);
-        try {
-            JedisRandomApp app = new JedisRandomApp(hp[0], Integer.parseInt(hp[1]));
-            app.run(seed, Long.parseLong(a.getOrDefault("millis", "8000")),
-                    Integer.parseInt(a.getOrDefault("threads", "3")));
-            Child.reportJmx("end");
-            result("done", true);
-        } catch (Throwable t) {
-            result("failure", t.toString());
-            t.printStackTrace();
-            System.out.flush();
-            System.exit(1);
-        }
-        System.out.flush();
-        System.exit(0);
+        Child.runAndExit(() -> new JedisRandomApp(hp[0], Integer.parseInt(hp[1])).run(seed,
+                Long.parseLong(a.getOrDefault("millis", "8000")), Integer.parseInt(a.getOrDefault("threads", "3"))),
+                true);
     }
 
     private static String key(int k) {

@@ -44,7 +44,7 @@ public final class JedisScenarioApp {
         int major = Child.major(a.getOrDefault("jedis", "4.4.8"));
         result("scenario", scenario);
         result("java.version", System.getProperty("java.version"));
-        try {
+        Child.runAndExit(() -> {
             switch (scenario) {
                 case "core":
                     core(host, port, major, Integer.parseInt(a.getOrDefault("n", "2000")));
@@ -75,15 +75,7 @@ public final class JedisScenarioApp {
                 default:
                     throw new IllegalArgumentException("unknown scenario " + scenario);
             }
-            result("done", true);
-        } catch (Throwable t) {
-            result("failure", t.toString());
-            t.printStackTrace();
-            System.out.flush();
-            System.exit(1);
-        }
-        System.out.flush();
-        System.exit(0);
+        }, false);
     }
 
     // ------------------------------------------------------------------------------------------

@@ -36,29 +36,25 @@ public final class LettuceLifecycleApp {
         String host = hp[0];
         int port = Integer.parseInt(hp[1]);
         RedisClient client = RedisClient.create(RedisURI.create(host, port));
-        try (RawRedis raw = new RawRedis(host, port)) {
-            raw.call("ACL", "SETUSER", "limited", "reset", "on", ">pw", "~cached:*", "+@all");
-            raw.call("SET", "secret", "s3cret");
-            afterAuth(client, "authSync", c -> () -> c.sync().auth("limited", "pw"), c -> () -> c.sync().get("secret"));
-            afterAuth(client, "authAsync", c -> () -> await(c.async().auth("limited", "pw")),
-                    c -> () -> await(c.async().get("secret")));
-            afterAuth(client, "authReactive", c -> () -> c.reactive().auth("limited", "pw").block(),
-                    c -> () -> c.reactive().get("secret").block());
-            select(client, raw, host, port);
-            directWrite(client);
-            reconnect(client, raw);
-            Child.reportJmx("end");
-            result("done", true);
-        } catch (Throwable t) {
-            result("failure", t.toString());
-            t.printStackTrace();
-            System.out.flush();
-            System.exit(1);
+        try {
+            Child.runAndExit(() -> {
+                try (RawRedis raw = new RawRedis(host, port)) {
+                    raw.call("ACL", "SETUSER", "limited", "reset", "on", ">pw", "~cached:*", "+@all");
+                    raw.call("SET", "secret", "s3cret");
+                    afterAuth(client, "authSync", c -> () -> c.sync().auth("limited", "pw"),
+                            c -> () -> c.sync().get("secret"));
+                    afterAuth(client, "authAsync", c -> () -> await(c.async().auth("limited", "pw")),
+                            c -> () -> await(c.async().get("secret")));
+                    afterAuth(client, "authReactive", c -> () -> c.reactive().auth("limited", "pw").block(),
+                            c -> () -> c.reactive().get("secret").block());
+                    select(client, raw, host, port);
+                    directWrite(client);
+                    reconnect(client, raw);
+                }
+            }, true);
         } finally {
             client.shutdown(Duration.ZERO, Duration.ofSeconds(2));
         }
-        System.out.flush();
-        System.exit(0);
     }
 
     private static <T> T await(java.util.concurrent.Future<T> future) {
