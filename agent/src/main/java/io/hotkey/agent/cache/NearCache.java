@@ -125,9 +125,9 @@ public final class NearCache {
   }
 
   /** Counts the reads a {@link ParkedReads} queue handed back: hits if they got an answer, else misses. */
-  public void countResumed(Object[] resumed) {
-    for (int i = 0; resumed != null && i < resumed.length; i += 3) {
-      (resumed[i] == ParkedReads.NO_ANSWER ? misses : hits).increment();
+  public void countResumed(java.util.List<Resumption> resumed) {
+    for (Resumption read : resumed) {
+      (read.answered() ? hits : misses).increment();
     }
   }
 

@@ -1,6 +1,8 @@
 package io.hotkey.agent.cache;
 
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.List;
 import java.util.function.IntFunction;
 
 /**
@@ -62,34 +64,31 @@ public final class ParkedReads {
   }
 
   /**
-   * Ends parking and hands back every read with {@code answer}, as
-   * {@code [answer, connection, command, answer, connection, command, ...]}, or null when none is
-   * parked; later calls return null.
+   * Ends parking and hands back every read with {@code answer}, in parking order; empty when none
+   * is parked, and for every later call.
    *
    * @param answer what to replay into the reads, or {@link #NO_ANSWER}
    */
-  public synchronized Object[] settle(Object answer) {
+  public synchronized List<Resumption> settle(Object answer) {
     if (settled) {
-      return null;
+      return List.of();
     }
     settled = true;
     return handBack(Integer.MAX_VALUE, mark -> answer);
   }
 
-  /** Hands back (in the format of {@link #settle}) the parked reads marked at most {@code mark}, each with its answer. */
-  public synchronized Object[] handBack(int mark, IntFunction<Object> answers) {
+  /** Hands back, in parking order, the parked reads marked at most {@code mark}, each with its answer. */
+  public synchronized List<Resumption> handBack(int mark, IntFunction<Object> answers) {
     int end = head;
     while (end < size && marks[end] <= mark) {
       end++;
     }
     if (end == head) {
-      return null;
+      return List.of();
     }
-    Object[] resumed = new Object[3 * (end - head)];
-    for (int i = head, o = 0; i < end; i++, o += 3) {
-      resumed[o] = answers.apply(marks[i]);
-      resumed[o + 1] = parked[2 * i];
-      resumed[o + 2] = parked[2 * i + 1];
+    List<Resumption> resumed = new ArrayList<>(end - head);
+    for (int i = head; i < end; i++) {
+      resumed.add(new Resumption(answers.apply(marks[i]), parked[2 * i], parked[2 * i + 1]));
       parked[2 * i] = null;
       parked[2 * i + 1] = null;
     }

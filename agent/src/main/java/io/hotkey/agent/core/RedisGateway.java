@@ -8,6 +8,7 @@ import io.hotkey.agent.cache.KeyVersions;
 import io.hotkey.agent.cache.NearCache;
 import io.hotkey.agent.cache.ParkedReads;
 import io.hotkey.agent.cache.ReadFill;
+import io.hotkey.agent.cache.Resumption;
 import io.hotkey.agent.detect.HotKeyDetector;
 import io.hotkey.agent.detect.KeyHashes;
 import io.hotkey.agent.redis.CommandSpec;
@@ -440,27 +441,28 @@ public final class RedisGateway {
       return null;
     }
     ThreadState thread = threads.get();
-    if (thread.resumedCommand != command || command == null) {
+    Resumption resumed = thread.resumed;
+    if (resumed == null || resumed.command() != command || command == null) {
       return null;
     }
-    Object answer = thread.takeResumedAnswer();
-    return answer == ParkedReads.NO_ANSWER ? ReplyTape.SEND : new ReplyTape.Cursor((List<?>) answer);
+    // the resumption's dispatch took its answer; the resumption itself lasts until resume(null)
+    thread.resumed = null;
+    return resumed.answered() ? new ReplyTape.Cursor((List<?>) resumed.answer()) : ReplyTape.SEND;
   }
 
   /**
-   * Marks the next dispatch of {@code command} on this thread as the resumption of a parked read
-   * (see {@link ParkedReads#settle}): it is answered with {@code answer} or, for
-   * {@link ParkedReads#NO_ANSWER}, sent to Redis, and not counted again. Call with nulls afterwards.
+   * Marks the next dispatch of the parked read's command on this thread as its resumption (see
+   * {@link ParkedReads#settle}): it is answered with the read's answer or sent to Redis, and not
+   * counted again. Call with null afterwards.
    */
-  public void resume(Object command, Object answer) {
+  public void resume(Resumption read) {
     ThreadState thread = threads.get();
-    boolean starts = command != null;
+    boolean starts = read != null;
     if (starts != thread.resuming) {
       thread.resuming = starts;
       resuming.addAndGet(starts ? 1 : -1);
     }
-    thread.resumedCommand = command;
-    thread.resumedAnswer = answer;
+    thread.resumed = read;
   }
 
   /** @param sender the sending thread's own writes in flight */
@@ -573,11 +575,11 @@ public final class RedisGateway {
 
   /**
    * The command that owns this reply object ended, however it ended. Returns the reads parked behind
-   * it for the adapter to resume (see {@link ParkedReads#settle} and {@link #resume}), or null.
+   * it for the adapter to resume (see {@link ParkedReads#settle} and {@link #resume}), often none.
    */
-  public Object[] onCommandDone(Object reply) {
+  public List<Resumption> onCommandDone(Object reply) {
     TrackedReply t = reply == null ? null : tracked.remove(reply);
-    return t == null ? null : t.done();
+    return t == null ? List.of() : t.done();
   }
 
   public AgentErrors errors() {

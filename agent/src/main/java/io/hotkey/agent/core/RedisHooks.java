@@ -1,5 +1,8 @@
 package io.hotkey.agent.core;
 
+import io.hotkey.agent.cache.Resumption;
+import java.util.List;
+
 /**
  * The only entry points instrumentation advice calls. Each one is a no-op until the agent is
  * active, and none lets a failure escape: the client's own code then runs exactly as without the
@@ -261,20 +264,20 @@ public final class RedisHooks {
 
   /**
    * The command owning {@code reply} ended. Returns the reads parked behind it that can now go on,
-   * as {@code [answer, connection, command, answer, connection, command, ...]}, or null: the adapter
-   * dispatches each command again on its connection between {@code resume(command, answer)} and
-   * {@code resume(null, null)}, and that dispatch answers it or sends it to Redis.
+   * in the order they were parked, often none: the adapter dispatches each one's command again on
+   * its connection between {@code resume(read)} and {@code resume(null)}, and that dispatch answers
+   * it or sends it to Redis.
    */
-  public static Object[] commandDone(Object reply) {
+  public static List<Resumption> commandDone(Object reply) {
     RedisGateway g = gateway;
     if (g == null) {
-      return null;
+      return List.of();
     }
     try {
       return g.onCommandDone(reply);
     } catch (Throwable t) {
       g.errors().record("command end", t);
-      return null;
+      return List.of();
     }
   }
 
@@ -296,13 +299,13 @@ public final class RedisHooks {
   }
 
   /** See {@link #commandDone}. */
-  public static void resume(Object command, Object answer) {
+  public static void resume(Resumption read) {
     RedisGateway g = gateway;
     if (g == null) {
       return;
     }
     try {
-      g.resume(command, answer);
+      g.resume(read);
     } catch (Throwable t) {
       g.errors().record("resuming a parked read", t);
     }

@@ -4,10 +4,12 @@ import io.hotkey.agent.cache.CacheKey;
 import io.hotkey.agent.cache.KeyVersions;
 import io.hotkey.agent.cache.NearCache;
 import io.hotkey.agent.cache.ParkedReads;
+import io.hotkey.agent.cache.Resumption;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.Collections;
+import java.util.List;
 
 /**
  * A run of plain {@code SET key value} commands of one hot key, in flight on one multiplexed
@@ -107,7 +109,7 @@ final class SetRun {
    *
    * @param reply the member's first reply bytes, null if none came
    */
-  synchronized Object[] memberDone(int member, byte[] value, ByteBuffer reply, InFlightWrites inFlight,
+  synchronized List<Resumption> memberDone(int member, byte[] value, ByteBuffer reply, InFlightWrites inFlight,
       KeyVersions versions, NearCache cache) {
     answerOrder[member] = ++answered;
     values[member] = reply != null && OK.equals(reply) ? value : null;

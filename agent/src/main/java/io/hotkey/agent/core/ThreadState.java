@@ -1,6 +1,7 @@
 package io.hotkey.agent.core;
 
 import io.hotkey.agent.cache.ReadFill;
+import io.hotkey.agent.cache.Resumption;
 import io.hotkey.agent.redis.CommandSpec;
 
 /**
@@ -26,10 +27,9 @@ final class ThreadState {
   int[] readHashes;
 
   /** A parked read being resumed on this thread (see {@link RedisGateway#resume}), until its dispatch takes it. */
-  Object resumedCommand;
+  Resumption resumed;
   /** This thread's writes in flight on multiplexed connections. */
   final ThreadWrites writesInFlight = new ThreadWrites();
-  Object resumedAnswer;
   boolean resuming;
 
   ReadFill fill;
@@ -39,14 +39,6 @@ final class ThreadState {
   boolean fillSent;
   Object fillReply;
   boolean fillReplied;
-
-  /** The resumption's dispatch took its answer; the resumption itself lasts until {@code resuming} is reset. */
-  Object takeResumedAnswer() {
-    Object answer = resumedAnswer;
-    resumedCommand = null;
-    resumedAnswer = null;
-    return answer;
-  }
 
   void rememberRead(Object arguments, CommandSpec spec, int[] hashes) {
     readArguments = arguments;

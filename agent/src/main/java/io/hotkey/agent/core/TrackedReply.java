@@ -4,8 +4,9 @@ import io.hotkey.agent.cache.KeyVersions;
 import io.hotkey.agent.cache.NearCache;
 import io.hotkey.agent.cache.ParkedReads;
 import io.hotkey.agent.cache.ReadFill;
+import io.hotkey.agent.cache.Resumption;
 import java.nio.ByteBuffer;
-import java.util.Arrays;
+import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -31,7 +32,7 @@ final class TrackedReply {
   private ReadFill fill;
   private ReplyTape.Recorder recorder;
   /** Reads parked behind this command, handed back when it ends (see {@link ParkedReads#settle}). */
-  private Object[] resumed;
+  private List<Resumption> resumed = List.of();
 
   TrackedReply(KeyVersions versions, InFlightWrites inFlight, NearCache cache) {
     this.versions = versions;
@@ -102,17 +103,17 @@ final class TrackedReply {
     addResumed(parked.settle(answer));
   }
 
-  private void addResumed(Object[] more) {
-    if (more == null) {
+  private void addResumed(List<Resumption> more) {
+    if (more.isEmpty()) {
       return;
     }
     cache.countResumed(more);
-    if (resumed == null) {
+    if (resumed.isEmpty()) {
       resumed = more;
     } else {
       // the same command cannot both fill and write, but keep every parked read if it ever does
-      Object[] both = Arrays.copyOf(resumed, resumed.length + more.length);
-      System.arraycopy(more, 0, both, resumed.length, more.length);
+      List<Resumption> both = new ArrayList<>(resumed);
+      both.addAll(more);
       resumed = both;
     }
   }
@@ -180,9 +181,9 @@ final class TrackedReply {
   /**
    * The command ended (answered, failed, cancelled): nothing more will arrive for it. Returns the
    * reads parked behind it, for the adapter to resume now that the command's own caller has its
-   * answer, or null. A second call finds nothing left and returns null.
+   * answer, in the order they were parked. A second call finds nothing left.
    */
-  synchronized Object[] done() {
+  synchronized List<Resumption> done() {
     if (writes != null) {
       settleWrites(true);
     }
@@ -195,8 +196,8 @@ final class TrackedReply {
       fill = null;
       recorder = null;
     }
-    Object[] handedBack = resumed;
-    resumed = null;
+    List<Resumption> handedBack = resumed;
+    resumed = List.of();
     return handedBack;
   }
 }

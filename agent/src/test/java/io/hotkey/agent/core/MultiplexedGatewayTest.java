@@ -1,15 +1,14 @@
 package io.hotkey.agent.core;
 
-import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
-import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.hotkey.agent.cache.KeyVersions;
 import io.hotkey.agent.cache.NearCache;
 import io.hotkey.agent.cache.ParkedReads;
+import io.hotkey.agent.cache.Resumption;
 import io.hotkey.agent.detect.DetectorSettings;
 import io.hotkey.agent.detect.HotKeyDetector;
 import io.hotkey.config.Glob;
@@ -100,15 +99,14 @@ class MultiplexedGatewayTest {
 
     /** What the done advice does: every parked read is dispatched again between resume calls. */
     List<Command> done() {
-      Object[] resumed = gateway.onCommandDone(reply);
       List<Command> out = new ArrayList<>();
-      for (int i = 0; resumed != null && i < resumed.length; i += 3) {
-        Command parked = (Command) resumed[i + 2];
-        gateway.resume(parked, resumed[i]);
+      for (Resumption read : gateway.onCommandDone(reply)) {
+        Command parked = (Command) read.command();
+        gateway.resume(read);
         try {
-          parked.dispatch(resumed[i + 1]);
+          parked.dispatch(read.connection());
         } finally {
-          gateway.resume(null, null);
+          gateway.resume(null);
         }
         out.add(parked);
       }
@@ -359,11 +357,14 @@ class MultiplexedGatewayTest {
     Object conn = new Object();
     Object command = new Object();
     assertTrue(parked.park(conn, command));
-    Object[] resumed = parked.settle("answer");
-    assertArrayEquals(new Object[] {"answer", conn, command}, resumed);
-    assertTrue(parked.handBack(Integer.MAX_VALUE, mark -> "late") == null);
-    assertSame(null, parked.settle("again"));
+    List<Resumption> resumed = parked.settle("answer");
+    assertEquals(1, resumed.size());
+    assertEquals("answer", resumed.get(0).answer());
+    assertSame(conn, resumed.get(0).connection());
+    assertSame(command, resumed.get(0).command());
+    assertTrue(parked.handBack(Integer.MAX_VALUE, mark -> "late").isEmpty());
+    assertTrue(parked.settle("again").isEmpty());
     assertTrue(!parked.park(conn, command), "no read parks after the reply ended");
-    assertNull(new ParkedReads().settle("nothing parked"));
+    assertTrue(new ParkedReads().settle("nothing parked").isEmpty());
   }
 }

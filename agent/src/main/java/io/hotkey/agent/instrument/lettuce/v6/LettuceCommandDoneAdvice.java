@@ -1,5 +1,6 @@
 package io.hotkey.agent.instrument.lettuce.v6;
 
+import io.hotkey.agent.cache.Resumption;
 import io.hotkey.agent.core.RedisHooks;
 import io.lettuce.core.api.StatefulConnection;
 import io.lettuce.core.protocol.RedisCommand;
@@ -20,22 +21,18 @@ public final class LettuceCommandDoneAdvice {
   @Advice.OnMethodExit(onThrowable = Throwable.class, suppress = Throwable.class)
   @SuppressWarnings({"rawtypes", "unchecked"})
   public static void onExit(@Advice.FieldValue("output") Object output) {
-    Object[] resumed = RedisHooks.commandDone(output);
-    if (resumed == null) {
-      return;
-    }
-    for (int i = 0; i + 2 < resumed.length; i += 3) {
-      RedisCommand parked = (RedisCommand) resumed[i + 2];
+    for (Resumption read : RedisHooks.commandDone(output)) {
+      RedisCommand parked = (RedisCommand) read.command();
       if (parked.isDone()) {
         continue;
       }
-      RedisHooks.resume(parked, resumed[i]);
+      RedisHooks.resume(read);
       try {
-        ((StatefulConnection) resumed[i + 1]).dispatch(parked);
+        ((StatefulConnection) read.connection()).dispatch(parked);
       } catch (Throwable t) {
         parked.completeExceptionally(t);
       } finally {
-        RedisHooks.resume(null, null);
+        RedisHooks.resume(null);
       }
     }
   }
