@@ -10,14 +10,6 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * exception) without care.
  */
 public final class Execution {
-  /** Why {@link #fail} released a claim: constant phrases, so that the log can rate-limit each. */
-  public static final String HANDLER_THREW = "the handler threw";
-  public static final String AGENT_ERROR = "the agent could not follow the response (its internal error is logged)";
-  public static final String NO_RESPONSE = "the exchange was closed without a response";
-  public static final String ASYNC_TIMEOUT = "the async request timed out";
-  public static final String ASYNC_ERROR = "the async request ended in an error";
-  public static final String NOT_FOLLOWED = "the request went async in a way the agent cannot follow";
-
   private final IdempotencyEngine engine;
   final String recordKey;
   final long token;
@@ -46,9 +38,9 @@ public final class Execution {
   /**
    * The handler failed, or the adapter could not follow it: release the claim.
    *
-   * @param why what happened, for the log (a constant phrase: the log is rate-limited per phrase)
+   * @param why what happened, for the log
    */
-  public void fail(String why) {
+  public void fail(ReleaseReason why) {
     if (ended.compareAndSet(false, true)) {
       engine.failed(this, why);
     }

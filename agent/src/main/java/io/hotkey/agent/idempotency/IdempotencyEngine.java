@@ -170,9 +170,9 @@ public final class IdempotencyEngine implements AutoCloseable {
    * see why its key was released (a dropped connection, an async cycle that timed out), so the reason
    * is logged, once a second at most for each.
    */
-  void failed(Execution execution, String why) {
+  void failed(Execution execution, ReleaseReason why) {
     meters.released.increment();
-    logRateLimited(why, false, "idempotency claim released without an answer: " + why
+    logRateLimited(why.name(), false, "idempotency claim released without an answer: " + why.description()
         + "; a retry with its key runs the request again");
     release(execution);
   }

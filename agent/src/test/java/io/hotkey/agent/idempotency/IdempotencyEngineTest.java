@@ -186,7 +186,7 @@ class IdempotencyEngineTest {
     decide(engine, request).execution().finish(500, List.of(), bytes("boom"), true);
     Decision afterError = decide(engine, request);
     assertEquals(Outcome.EXECUTE, afterError.outcome());
-    afterError.execution().fail(Execution.HANDLER_THREW);
+    afterError.execution().fail(ReleaseReason.HANDLER_THREW);
     Decision afterException = decide(engine, request);
     assertEquals(Outcome.EXECUTE, afterException.outcome());
     afterException.execution().finish(429, List.of(), bytes("slow down"), true);
@@ -208,9 +208,9 @@ class IdempotencyEngineTest {
     System.setErr(new PrintStream(captured, true, StandardCharsets.UTF_8));
     try {
       for (int i = 0; i < 100; i++) {
-        decide(engine, TestRequests.post("/orders").key("threw-" + i)).execution().fail(Execution.HANDLER_THREW);
+        decide(engine, TestRequests.post("/orders").key("threw-" + i)).execution().fail(ReleaseReason.HANDLER_THREW);
       }
-      decide(engine, TestRequests.post("/orders").key("timed-out")).execution().fail(Execution.ASYNC_TIMEOUT);
+      decide(engine, TestRequests.post("/orders").key("timed-out")).execution().fail(ReleaseReason.ASYNC_TIMEOUT);
     } finally {
       System.setErr(original);
     }
@@ -260,7 +260,7 @@ class IdempotencyEngineTest {
     assertTrue(newer.execution().token() > stale.execution().token());
     stale.execution().finish(201, List.of(), bytes("stale"), true);
     assertEquals(Outcome.CONFLICT, decide(engine, request).outcome(), "the stale owner did not complete the record");
-    stale.execution().fail(Execution.HANDLER_THREW);
+    stale.execution().fail(ReleaseReason.HANDLER_THREW);
     newer.execution().finish(201, List.of(), bytes("newer"), true);
     assertArrayEquals(bytes("newer"), decide(engine, request).answer().body());
     assertEquals(1, engine.meters().fencedOut());
@@ -323,7 +323,7 @@ class IdempotencyEngineTest {
     TestRequests request = TestRequests.post("/orders").key("k");
     Decision first = decide(engine, request);
     first.execution().finish(200, List.of(), bytes("one"), true);
-    first.execution().fail(Execution.HANDLER_THREW);
+    first.execution().fail(ReleaseReason.HANDLER_THREW);
     first.execution().finish(200, List.of(), bytes("two"), true);
     assertArrayEquals(bytes("one"), decide(engine, request).answer().body());
     assertFalse(engine.meters().released() > 0);

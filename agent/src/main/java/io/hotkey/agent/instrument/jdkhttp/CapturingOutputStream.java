@@ -3,6 +3,7 @@ package io.hotkey.agent.instrument.jdkhttp;
 import com.sun.net.httpserver.HttpExchange;
 import io.hotkey.agent.idempotency.BodyCapture;
 import io.hotkey.agent.idempotency.Execution;
+import io.hotkey.agent.idempotency.ReleaseReason;
 import java.io.IOException;
 import java.io.OutputStream;
 
@@ -48,7 +49,7 @@ final class CapturingOutputStream extends OutputStream {
         observe(bytes, offset, length);
       } catch (Throwable t) {
         IdempotencyFilters.recordError("capturing a response", t);
-        execution.fail(Execution.AGENT_ERROR);
+        execution.fail(ReleaseReason.AGENT_ERROR);
       }
     }
     delegate.write(bytes, offset, length);
@@ -78,7 +79,7 @@ final class CapturingOutputStream extends OutputStream {
       try {
         synchronized (this) {
           if (exchange.getResponseCode() == -1) {
-            execution.fail(Execution.NO_RESPONSE);
+            execution.fail(ReleaseReason.NO_RESPONSE);
           } else {
             if (expected == UNKNOWN) {
               expected = expectedLength();
@@ -88,7 +89,7 @@ final class CapturingOutputStream extends OutputStream {
         }
       } catch (Throwable t) {
         IdempotencyFilters.recordError("completing a response", t);
-        execution.fail(Execution.AGENT_ERROR);
+        execution.fail(ReleaseReason.AGENT_ERROR);
       }
     }
     delegate.close();
@@ -96,7 +97,7 @@ final class CapturingOutputStream extends OutputStream {
 
   /** The handler threw: unless its response was already complete, release the claim. */
   void handlerFailed() {
-    execution.fail(Execution.HANDLER_THREW);
+    execution.fail(ReleaseReason.HANDLER_THREW);
   }
 
   /** The handler returned: a body-less response is complete now; others end with their stream. */
@@ -116,7 +117,7 @@ final class CapturingOutputStream extends OutputStream {
       }
     } catch (Throwable t) {
       IdempotencyFilters.recordError("completing a response", t);
-      execution.fail(Execution.AGENT_ERROR);
+      execution.fail(ReleaseReason.AGENT_ERROR);
     }
   }
 

@@ -5,6 +5,7 @@ import com.sun.net.httpserver.Headers;
 import com.sun.net.httpserver.HttpExchange;
 import io.hotkey.agent.idempotency.Decision;
 import io.hotkey.agent.idempotency.Execution;
+import io.hotkey.agent.idempotency.ReleaseReason;
 import io.hotkey.agent.idempotency.HttpAnswer;
 import io.hotkey.agent.idempotency.IdempotencyEngine;
 import io.hotkey.agent.idempotency.Outcome;
@@ -78,7 +79,7 @@ public final class IdempotencyFilter extends Filter {
       exchange.setStreams(new ByteArrayInputStream(body.bytes()), capture);
     } catch (Throwable t) {
       IdempotencyFilters.recordError("wrapping the exchange", t);
-      execution.fail(Execution.AGENT_ERROR);
+      execution.fail(ReleaseReason.AGENT_ERROR);
       body.restore();
       chain.doFilter(exchange);
       return;

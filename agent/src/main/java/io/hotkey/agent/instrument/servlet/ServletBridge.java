@@ -6,6 +6,7 @@ import io.hotkey.agent.idempotency.Execution;
 import io.hotkey.agent.idempotency.HttpAnswer;
 import io.hotkey.agent.idempotency.IdempotencyEngine;
 import io.hotkey.agent.idempotency.Outcome;
+import io.hotkey.agent.idempotency.ReleaseReason;
 import io.hotkey.agent.idempotency.RequestHead;
 import io.hotkey.config.RoutePattern;
 import java.io.ByteArrayOutputStream;
@@ -185,8 +186,7 @@ public final class ServletBridge {
     ((Execution) execution).finish(status, headers, body, captured);
   }
 
-  /** @param why one of {@link Execution}'s reasons */
-  public static void fail(Object execution, String why) {
+  public static void fail(Object execution, ReleaseReason why) {
     ((Execution) execution).fail(why);
   }
 

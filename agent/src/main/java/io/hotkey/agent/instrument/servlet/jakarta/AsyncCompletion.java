@@ -1,6 +1,7 @@
 package io.hotkey.agent.instrument.servlet.jakarta;
 
 import io.hotkey.agent.idempotency.Execution;
+import io.hotkey.agent.idempotency.ReleaseReason;
 import jakarta.servlet.AsyncEvent;
 import jakarta.servlet.AsyncListener;
 
@@ -26,7 +27,7 @@ public final class AsyncCompletion implements AsyncListener {
    */
   void dispatchReturned(Throwable thrown) {
     if (thrown != null) {
-      response.failed(Execution.HANDLER_THREW);
+      response.failed(ReleaseReason.HANDLER_THREW);
     } else if (!response.request().isAsyncStarted()) {
       response.completed();
     }
@@ -39,12 +40,12 @@ public final class AsyncCompletion implements AsyncListener {
 
   @Override
   public void onTimeout(AsyncEvent event) {
-    response.failed(Execution.ASYNC_TIMEOUT);
+    response.failed(ReleaseReason.ASYNC_TIMEOUT);
   }
 
   @Override
   public void onError(AsyncEvent event) {
-    response.failed(Execution.ASYNC_ERROR);
+    response.failed(ReleaseReason.ASYNC_ERROR);
   }
 
   @Override

@@ -1,6 +1,7 @@
 package io.hotkey.agent.instrument.servlet.jakarta;
 
 import io.hotkey.agent.idempotency.Execution;
+import io.hotkey.agent.idempotency.ReleaseReason;
 import io.hotkey.agent.instrument.servlet.ServletBridge;
 import jakarta.servlet.AsyncContext;
 import jakarta.servlet.DispatcherType;
@@ -85,7 +86,7 @@ public final class Idempotency {
       ResponseWrapper captured = new ResponseWrapper(request, response, execution);
       return new Object[] {new RequestWrapper(request, body), captured, captured, null};
     } catch (Throwable t) {
-      ServletBridge.fail(execution, Execution.AGENT_ERROR);
+      ServletBridge.fail(execution, ReleaseReason.AGENT_ERROR);
       throw t;
     }
   }
@@ -98,7 +99,7 @@ public final class Idempotency {
     }
     ResponseWrapper response = (ResponseWrapper) state;
     if (thrown != null) {
-      response.failed(Execution.HANDLER_THREW);
+      response.failed(ReleaseReason.HANDLER_THREW);
     } else if (response.request().isAsyncStarted()) {
       followAsync(response);
     } else {

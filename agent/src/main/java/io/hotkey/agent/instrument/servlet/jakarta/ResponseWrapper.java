@@ -2,6 +2,7 @@ package io.hotkey.agent.instrument.servlet.jakarta;
 
 import io.hotkey.agent.idempotency.BodyCapture;
 import io.hotkey.agent.idempotency.Execution;
+import io.hotkey.agent.idempotency.ReleaseReason;
 import io.hotkey.agent.instrument.servlet.ServletBridge;
 import jakarta.servlet.ServletOutputStream;
 import jakarta.servlet.http.HttpServletRequest;
@@ -176,7 +177,7 @@ public final class ResponseWrapper extends HttpServletResponseWrapper {
     } catch (Throwable t) {
       ServletBridge.error("capturing a response", t);
       ended = true;
-      ServletBridge.fail(execution, Execution.AGENT_ERROR);
+      ServletBridge.fail(execution, ReleaseReason.AGENT_ERROR);
     }
   }
 
@@ -202,12 +203,12 @@ public final class ResponseWrapper extends HttpServletResponseWrapper {
     } catch (Throwable t) {
       ServletBridge.error("completing a response", t);
       ended = true;
-      ServletBridge.fail(execution, Execution.AGENT_ERROR);
+      ServletBridge.fail(execution, ReleaseReason.AGENT_ERROR);
     }
   }
 
   /** The call threw: release the claim unless the response was already complete. */
-  synchronized void failed(String why) {
+  synchronized void failed(ReleaseReason why) {
     if (ended) {
       return; // e.g. the client went away after its answer was stored at the end of the async dispatch
     }
@@ -218,7 +219,7 @@ public final class ResponseWrapper extends HttpServletResponseWrapper {
   /** The request went async and cannot be followed: release the claim. */
   synchronized void abandon() {
     ended = true;
-    ServletBridge.fail(execution, Execution.NOT_FOLLOWED);
+    ServletBridge.fail(execution, ReleaseReason.NOT_FOLLOWED);
   }
 
   private void end(boolean whole) {
