@@ -15,7 +15,7 @@ import java.util.concurrent.atomic.AtomicLong;
 /**
  * The Idempotency-Key layer, independent of any server: adapters match the route, hand over the request
  * head and (lazily) its body, and act on the {@link Decision}. Semantics follow
- * draft-ietf-httpapi-idempotency-key-header and DESIGN.md:
+ * draft-ietf-httpapi-idempotency-key-header and docs/architecture.md:
  *
  * <ul>
  *   <li>record key = route pattern + method + SHA-256 of the scope headers' values + key, so different
