@@ -17,6 +17,11 @@
 #   AGENT_OPTS    system properties for the agent run (default "-Dhotkey.detect.threshold=1")
 #   MVN_ARGS      extra Maven arguments (e.g. "-o" when ~/.m2 is already populated)
 #   FORK_TIMEOUT  seconds before surefire kills a test JVM (default 3600)
+#   RUN_ORDER     surefire runOrder (default alphabetical: both runs, and runs on different
+#                 machines, see the classes in the same order; the agent keeps state across the
+#                 classes of one JVM, so the order changes which tests it breaks)
+#   REUSE_FORKS   true (default): all test classes in one JVM, as the release's build does; false:
+#                 a fresh JVM per class (the agent's state then cannot carry from class to class)
 #   SKIP_BASELINE=1 with BASELINE_REPORTS=<dir>: reuse the reports of an earlier run without the agent
 #
 # exit: 0 no agent-only failure, 1 agent-only failures (or tests lost with the agent), 2 setup error
@@ -38,6 +43,8 @@ VERSION=$(git -C "$SRC" describe --tags 2>/dev/null || sed -n 's:.*<version>\(.*
 OUT_DIR=${OUT_DIR:-/tmp/client-suites/jedis-${VERSION}-$(date +%Y%m%d-%H%M%S)}
 AGENT_OPTS=${AGENT_OPTS:--Dhotkey.detect.threshold=1}
 FORK_TIMEOUT=${FORK_TIMEOUT:-3600}
+RUN_ORDER=${RUN_ORDER:-alphabetical}
+REUSE_FORKS=${REUSE_FORKS:-true}
 mkdir -p "$OUT_DIR"
 REDIS_TMP=$(mktemp -d /tmp/jedis-suite-redis.XXXXXX)
 trap 'stop_redis_all; rm -rf "$REDIS_TMP"' EXIT
@@ -127,7 +134,7 @@ ARGPROP=$(argline_property "$SRC")
 MVN_COMMON=(-B -T 1 -Djacoco.skip=true -Dformatter.skip=true -Dmaven.test.failure.ignore=true
             -DfailIfNoTests=false -Dsurefire.failIfNoSpecifiedTests=false
             -DexcludedGroupsForUnitTests=none -DskipUnitTests=false
-            -Dsurefire.timeout="$FORK_TIMEOUT")
+            -Dsurefire.timeout="$FORK_TIMEOUT" -Dsurefire.runOrder="$RUN_ORDER" -DforkCount=1 -DreuseForks="$REUSE_FORKS")
 # shellcheck disable=SC2206
 [ -n "${MVN_ARGS:-}" ] && MVN_COMMON+=($MVN_ARGS)
 
