@@ -113,3 +113,18 @@ copy_reports() {
 }
 
 fmt_secs() { printf '%dm%02ds' $(($1 / 60)) $(($1 % 60)); }
+
+# parse_suite_args ARTIFACT LABEL USAGE_LAST_LINE "$@": the arguments both suite scripts take
+# (<src-dir> <agent-jar> [pattern]); sets SRC, JAR, PATTERN and VERSION, or prints the usage and exits 2.
+parse_suite_args() {
+  local artifact=$1 label=$2 usage_end=$3
+  shift 3
+  [ $# -ge 2 ] || { sed -n "2,${usage_end}p" "$0" | sed 's/^# \{0,1\}//'; exit 2; }
+  SRC=$(cd "$1" && pwd) || die "no such directory: $1"
+  JAR=$(cd "$(dirname "$2")" && pwd)/$(basename "$2")
+  PATTERN=${3:-}
+  [ -f "$SRC/pom.xml" ] && grep -q "<artifactId>$artifact</artifactId>" "$SRC/pom.xml" || die "$SRC is not a $label checkout"
+  [ -f "$JAR" ] || die "agent jar not found: $2"
+  require_tools mvn java python3 "$REDIS_SERVER" "$REDIS_CLI"
+  VERSION=$(git -C "$SRC" describe --tags 2>/dev/null || sed -n 's:.*<version>\(.*\)</version>.*:\1:p' "$SRC/pom.xml" | head -1)
+}

@@ -31,15 +31,7 @@ HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 # shellcheck source=common.sh
 . "$HERE/common.sh"
 
-[ $# -ge 2 ] || { sed -n '2,25p' "$0" | sed 's/^# \{0,1\}//'; exit 2; }
-SRC=$(cd "$1" && pwd) || die "no such directory: $1"
-JAR=$(cd "$(dirname "$2")" && pwd)/$(basename "$2")
-PATTERN=${3:-}
-[ -f "$SRC/pom.xml" ] && grep -q '<artifactId>jedis</artifactId>' "$SRC/pom.xml" || die "$SRC is not a Jedis checkout"
-[ -f "$JAR" ] || die "agent jar not found: $2"
-require_tools mvn java python3 "$REDIS_SERVER" "$REDIS_CLI"
-
-VERSION=$(git -C "$SRC" describe --tags 2>/dev/null || sed -n 's:.*<version>\(.*\)</version>.*:\1:p' "$SRC/pom.xml" | head -1)
+parse_suite_args jedis Jedis 25 "$@"
 OUT_DIR=${OUT_DIR:-/tmp/client-suites/jedis-${VERSION}-$(date +%Y%m%d-%H%M%S)}
 AGENT_OPTS=${AGENT_OPTS:--Dhotkey.detect.threshold=1}
 FORK_TIMEOUT=${FORK_TIMEOUT:-3600}
