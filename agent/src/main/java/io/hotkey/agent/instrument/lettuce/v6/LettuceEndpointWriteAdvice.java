@@ -32,6 +32,14 @@ public final class LettuceEndpointWriteAdvice {
     if (!RedisHooks.active()) {
       return;
     }
+    if (!(written instanceof Collection)) {
+      // the common case, a dispatched command, returns here without allocating
+      CommandArgs single = ((RedisCommand) written).getArgs();
+      if (!(single instanceof EncodedArgsField)
+          || ((EncodedArgsField) single).hotkey$encodedArgs() == EncodedArgsField.DISPATCHED) {
+        return;
+      }
+    }
     Collection<?> commands = written instanceof Collection ? (Collection<?>) written : Collections.singleton(written);
     for (Object element : commands) {
       RedisCommand command = (RedisCommand) element;
