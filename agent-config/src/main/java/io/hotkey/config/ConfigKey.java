@@ -4,115 +4,188 @@ import java.util.Locale;
 import java.util.Optional;
 import java.util.function.Function;
 
-/** Every configuration key with its default, its meaning and how its value is read: the single source of truth. */
+/**
+ * Every configuration key with its default, its meaning and how its value is read: the single
+ * source of truth.
+ */
 public enum ConfigKey {
-    ENABLED("hotkey.enabled", "true", "master switch; false leaves the application untouched",
-            ValueParsers::bool),
-    FAIL_FAST("hotkey.fail-fast", "false", "let a bad configuration fail the JVM start instead of leaving the agent inactive",
-            ValueParsers::bool),
-    DETECT_WINDOW("hotkey.detect.window", "1s", "sliding window over which key access rates are measured",
-            ValueParsers::positiveDuration),
-    DETECT_THRESHOLD("hotkey.detect.threshold", "1000", "accesses per second (per JVM) that make a key hot",
-            ValueParsers.longAtLeast(1)),
-    DETECT_TOP_K("hotkey.detect.top-k", "100", "most keys that can be hot at once",
-            ValueParsers.intBetween(1, 10_000)),
-    DETECT_COOL_DOWN("hotkey.detect.cool-down", "10s", "how long a key stays hot below the threshold",
-            Durations::parse),
-    DETECT_SAMPLING("hotkey.detect.sampling", "auto",
-            "count one access in N (a power of two; 1 counts all); auto: the sparsest that counts 50 per window at the threshold",
-            ValueParsers::sampling),
-    CACHE_ENABLED("hotkey.cache.enabled", "true", "serve hot keys from a local cache",
-            ValueParsers::bool),
-    CACHE_TTL("hotkey.cache.ttl", "5s", "longest age of a locally served value",
-            ValueParsers::positiveDuration),
-    CACHE_MAX_BYTES("hotkey.cache.max-bytes", "64MB", "bound of the local cache",
-            ValueParsers::positiveSize),
-    CACHE_MAX_ENTRY_BYTES("hotkey.cache.max-entry-bytes", "256KB", "larger replies are never cached; at most max-bytes",
-            ValueParsers::positiveSize),
-    CACHE_INCLUDE("hotkey.cache.include", "*", "comma-separated globs of keys that may be cached",
-            ValueParsers::nonEmptyGlobs),
-    CACHE_EXCLUDE("hotkey.cache.exclude", "", "comma-separated globs of keys that are never cached",
-            Glob::parseList),
-    REPORT_INTERVAL("hotkey.report.interval", "60s", "period of the top-keys log line; 0 turns it off",
-            Durations::parse),
-    IDEMPOTENCY_ROUTES("hotkey.idempotency.routes", "", "comma-separated routes that deduplicate retries, e.g. POST /orders/**",
-            RouteTable::parse),
-    IDEMPOTENCY_HEADER("hotkey.idempotency.header", "Idempotency-Key", "request header carrying the idempotency key",
-            ValueParsers::headerName),
-    IDEMPOTENCY_SCOPE_HEADERS("hotkey.idempotency.scope-headers", "Authorization",
-            "request headers whose hashed values scope a key to its caller", ValueParsers::headerNames),
-    IDEMPOTENCY_REQUIRE_KEY("hotkey.idempotency.require-key", "false", "answer 400 when a configured route gets no key",
-            ValueParsers::bool),
-    IDEMPOTENCY_STORE("hotkey.idempotency.store", "memory", "where idempotency records live: memory or redis",
-            ValueParsers.oneOf(IdempotencyStore.class)),
-    IDEMPOTENCY_REDIS_URI("hotkey.idempotency.redis.uri", "", "redis://host:port[/db] of the redis store; required for it",
-            ValueParsers::redisUri),
-    IDEMPOTENCY_TTL("hotkey.idempotency.ttl", "24h", "how long a completed response is replayed",
-            ValueParsers::positiveDuration),
-    IDEMPOTENCY_LEASE("hotkey.idempotency.lease", "30s", "how long an unfinished claim blocks retries",
-            ValueParsers::positiveDuration),
-    IDEMPOTENCY_MAX_BODY("hotkey.idempotency.max-body", "1MB", "largest response body that is stored for replay",
-            ValueParsers::positiveSize),
-    IDEMPOTENCY_ON_STORE_FAILURE("hotkey.idempotency.on-store-failure", "reject",
-            "when the store is unreachable: reject (503) or allow (pass through)", ValueParsers.oneOf(StoreFailurePolicy.class)),
-    CONFIG("hotkey.config", "", "properties file to read further keys from",
-            ValueParsers::path),
-    DEBUG_FAIL_EVERY("hotkey.debug.fail-every", "0", "diagnostic: every Nth agent hook throws internally; 0 never",
-            ValueParsers.intBetween(0, Integer.MAX_VALUE));
+  ENABLED(
+      "hotkey.enabled",
+      "true",
+      "master switch; false leaves the application untouched",
+      ValueParsers::bool),
+  FAIL_FAST(
+      "hotkey.fail-fast",
+      "false",
+      "let a bad configuration fail the JVM start instead of leaving the agent inactive",
+      ValueParsers::bool),
+  DETECT_WINDOW(
+      "hotkey.detect.window",
+      "1s",
+      "sliding window over which key access rates are measured",
+      ValueParsers::positiveDuration),
+  DETECT_THRESHOLD(
+      "hotkey.detect.threshold",
+      "1000",
+      "accesses per second (per JVM) that make a key hot",
+      ValueParsers.longAtLeast(1)),
+  DETECT_TOP_K(
+      "hotkey.detect.top-k",
+      "100",
+      "most keys that can be hot at once",
+      ValueParsers.intBetween(1, 10_000)),
+  DETECT_COOL_DOWN(
+      "hotkey.detect.cool-down",
+      "10s",
+      "how long a key stays hot below the threshold",
+      Durations::parse),
+  DETECT_SAMPLING(
+      "hotkey.detect.sampling",
+      "auto",
+      "count one access in N (a power of two; 1 counts all); auto: the sparsest that counts 50 per window at the threshold",
+      ValueParsers::sampling),
+  CACHE_ENABLED(
+      "hotkey.cache.enabled", "true", "serve hot keys from a local cache", ValueParsers::bool),
+  CACHE_TTL(
+      "hotkey.cache.ttl",
+      "5s",
+      "longest age of a locally served value",
+      ValueParsers::positiveDuration),
+  CACHE_MAX_BYTES(
+      "hotkey.cache.max-bytes", "64MB", "bound of the local cache", ValueParsers::positiveSize),
+  CACHE_MAX_ENTRY_BYTES(
+      "hotkey.cache.max-entry-bytes",
+      "256KB",
+      "larger replies are never cached; at most max-bytes",
+      ValueParsers::positiveSize),
+  CACHE_INCLUDE(
+      "hotkey.cache.include",
+      "*",
+      "comma-separated globs of keys that may be cached",
+      ValueParsers::nonEmptyGlobs),
+  CACHE_EXCLUDE(
+      "hotkey.cache.exclude",
+      "",
+      "comma-separated globs of keys that are never cached",
+      Glob::parseList),
+  REPORT_INTERVAL(
+      "hotkey.report.interval",
+      "60s",
+      "period of the top-keys log line; 0 turns it off",
+      Durations::parse),
+  IDEMPOTENCY_ROUTES(
+      "hotkey.idempotency.routes",
+      "",
+      "comma-separated routes that deduplicate retries, e.g. POST /orders/**",
+      RouteTable::parse),
+  IDEMPOTENCY_HEADER(
+      "hotkey.idempotency.header",
+      "Idempotency-Key",
+      "request header carrying the idempotency key",
+      ValueParsers::headerName),
+  IDEMPOTENCY_SCOPE_HEADERS(
+      "hotkey.idempotency.scope-headers",
+      "Authorization",
+      "request headers whose hashed values scope a key to its caller",
+      ValueParsers::headerNames),
+  IDEMPOTENCY_REQUIRE_KEY(
+      "hotkey.idempotency.require-key",
+      "false",
+      "answer 400 when a configured route gets no key",
+      ValueParsers::bool),
+  IDEMPOTENCY_STORE(
+      "hotkey.idempotency.store",
+      "memory",
+      "where idempotency records live: memory or redis",
+      ValueParsers.oneOf(IdempotencyStore.class)),
+  IDEMPOTENCY_REDIS_URI(
+      "hotkey.idempotency.redis.uri",
+      "",
+      "redis://host:port[/db] of the redis store; required for it",
+      ValueParsers::redisUri),
+  IDEMPOTENCY_TTL(
+      "hotkey.idempotency.ttl",
+      "24h",
+      "how long a completed response is replayed",
+      ValueParsers::positiveDuration),
+  IDEMPOTENCY_LEASE(
+      "hotkey.idempotency.lease",
+      "30s",
+      "how long an unfinished claim blocks retries",
+      ValueParsers::positiveDuration),
+  IDEMPOTENCY_MAX_BODY(
+      "hotkey.idempotency.max-body",
+      "1MB",
+      "largest response body that is stored for replay",
+      ValueParsers::positiveSize),
+  IDEMPOTENCY_ON_STORE_FAILURE(
+      "hotkey.idempotency.on-store-failure",
+      "reject",
+      "when the store is unreachable: reject (503) or allow (pass through)",
+      ValueParsers.oneOf(StoreFailurePolicy.class)),
+  CONFIG("hotkey.config", "", "properties file to read further keys from", ValueParsers::path),
+  DEBUG_FAIL_EVERY(
+      "hotkey.debug.fail-every",
+      "0",
+      "diagnostic: every Nth agent hook throws internally; 0 never",
+      ValueParsers.intBetween(0, Integer.MAX_VALUE));
 
-    static final String PREFIX = "hotkey.";
-    static final String ENV_PREFIX = "HOTKEY_";
+  static final String PREFIX = "hotkey.";
+  static final String ENV_PREFIX = "HOTKEY_";
 
-    private final String key;
-    private final String defaultValue;
-    private final String description;
-    private final Function<String, ?> parser;
+  private final String key;
+  private final String defaultValue;
+  private final String description;
+  private final Function<String, ?> parser;
 
-    ConfigKey(String key, String defaultValue, String description, Function<String, ?> parser) {
-        this.key = key;
-        this.defaultValue = defaultValue;
-        this.description = description;
-        this.parser = parser;
+  ConfigKey(String key, String defaultValue, String description, Function<String, ?> parser) {
+    this.key = key;
+    this.defaultValue = defaultValue;
+    this.description = description;
+    this.parser = parser;
+  }
+
+  /** The property name, e.g. {@code hotkey.detect.top-k}. */
+  public String key() {
+    return key;
+  }
+
+  /** The environment variable name, e.g. {@code HOTKEY_DETECT_TOP_K}. */
+  public String envName() {
+    return key.toUpperCase(Locale.ROOT).replace('.', '_').replace('-', '_');
+  }
+
+  public String defaultValue() {
+    return defaultValue;
+  }
+
+  public String description() {
+    return description;
+  }
+
+  public static Optional<ConfigKey> byKey(String key) {
+    for (ConfigKey candidate : values()) {
+      if (candidate.key.equals(key)) {
+        return Optional.of(candidate);
+      }
     }
+    return Optional.empty();
+  }
 
-    /** The property name, e.g. {@code hotkey.detect.top-k}. */
-    public String key() {
-        return key;
+  /**
+   * Environment names lose the dot/dash distinction, so they are matched against each key's env
+   * form.
+   */
+  public static Optional<ConfigKey> byEnvName(String envName) {
+    for (ConfigKey candidate : values()) {
+      if (candidate.envName().equals(envName)) {
+        return Optional.of(candidate);
+      }
     }
+    return Optional.empty();
+  }
 
-    /** The environment variable name, e.g. {@code HOTKEY_DETECT_TOP_K}. */
-    public String envName() {
-        return key.toUpperCase(Locale.ROOT).replace('.', '_').replace('-', '_');
-    }
-
-    public String defaultValue() {
-        return defaultValue;
-    }
-
-    public String description() {
-        return description;
-    }
-
-    public static Optional<ConfigKey> byKey(String key) {
-        for (ConfigKey candidate : values()) {
-            if (candidate.key.equals(key)) {
-                return Optional.of(candidate);
-            }
-        }
-        return Optional.empty();
-    }
-
-    /** Environment names lose the dot/dash distinction, so they are matched against each key's env form. */
-    public static Optional<ConfigKey> byEnvName(String envName) {
-        for (ConfigKey candidate : values()) {
-            if (candidate.envName().equals(envName)) {
-                return Optional.of(candidate);
-            }
-        }
-        return Optional.empty();
-    }
-
-    Object parse(String text) {
-        return parser.apply(text);
-    }
+  Object parse(String text) {
+    return parser.apply(text);
+  }
 }

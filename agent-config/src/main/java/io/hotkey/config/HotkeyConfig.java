@@ -12,188 +12,197 @@ import java.util.OptionalInt;
 import java.util.stream.Collectors;
 
 /**
- * The agent's effective configuration: immutable, fully validated, with typed getters named after the keys
- * (see {@link ConfigKey} for keys, defaults and meanings).
+ * The agent's effective configuration: immutable, fully validated, with typed getters named after
+ * the keys (see {@link ConfigKey} for keys, defaults and meanings).
  */
 public final class HotkeyConfig {
-    private final Map<ConfigKey, Object> values;
-    private final Map<ConfigKey, Setting> settings;
-    private final List<String> warnings;
-    private final KeyFilter cacheKeyFilter;
+  private final Map<ConfigKey, Object> values;
+  private final Map<ConfigKey, Setting> settings;
+  private final List<String> warnings;
+  private final KeyFilter cacheKeyFilter;
 
-    HotkeyConfig(Map<ConfigKey, Object> values, Map<ConfigKey, Setting> settings, List<String> warnings) {
-        this.values = new EnumMap<>(values);
-        this.settings = new EnumMap<>(settings);
-        this.warnings = List.copyOf(warnings);
-        this.cacheKeyFilter = new KeyFilter(cacheInclude(), cacheExclude());
-    }
+  HotkeyConfig(
+      Map<ConfigKey, Object> values, Map<ConfigKey, Setting> settings, List<String> warnings) {
+    this.values = new EnumMap<>(values);
+    this.settings = new EnumMap<>(settings);
+    this.warnings = List.copyOf(warnings);
+    this.cacheKeyFilter = new KeyFilter(cacheInclude(), cacheExclude());
+  }
 
-    /**
-     * Reads the configuration from its sources, highest first: system properties {@code hotkey.*},
-     * environment {@code HOTKEY_*}, agent arguments ({@code hotkey.*=v} pairs) and the properties file
-     * they name ({@code config=/path} or {@code hotkey.config}), then defaults.
-     *
-     * @param agentArgs comma-separated {@code k=v} pairs as passed to premain/agentmain; may be null
-     * @throws ConfigException listing every invalid value, one per line
-     */
-    public static HotkeyConfig load(String agentArgs, Map<String, String> systemProperties,
-                                    Map<String, String> environment) throws ConfigException {
-        return new ConfigLoader().load(agentArgs, systemProperties, environment);
-    }
+  /**
+   * Reads the configuration from its sources, highest first: system properties {@code hotkey.*},
+   * environment {@code HOTKEY_*}, agent arguments ({@code hotkey.*=v} pairs) and the properties
+   * file they name ({@code config=/path} or {@code hotkey.config}), then defaults.
+   *
+   * @param agentArgs comma-separated {@code k=v} pairs as passed to premain/agentmain; may be null
+   * @throws ConfigException listing every invalid value, one per line
+   */
+  public static HotkeyConfig load(
+      String agentArgs, Map<String, String> systemProperties, Map<String, String> environment)
+      throws ConfigException {
+    return new ConfigLoader().load(agentArgs, systemProperties, environment);
+  }
 
-    public static HotkeyConfig defaults() {
-        try {
-            return load(null, Map.of(), Map.of());
-        } catch (ConfigException e) {
-            throw new IllegalStateException("a default in ConfigKey is invalid: " + e.getMessage(), e);
-        }
+  public static HotkeyConfig defaults() {
+    try {
+      return load(null, Map.of(), Map.of());
+    } catch (ConfigException e) {
+      throw new IllegalStateException("a default in ConfigKey is invalid: " + e.getMessage(), e);
     }
+  }
 
-    public static List<String> knownKeys() {
-        return Arrays.stream(ConfigKey.values()).map(ConfigKey::key).collect(Collectors.toUnmodifiableList());
-    }
+  public static List<String> knownKeys() {
+    return Arrays.stream(ConfigKey.values())
+        .map(ConfigKey::key)
+        .collect(Collectors.toUnmodifiableList());
+  }
 
-    /** Unknown keys found in any source, each with the nearest valid key when one is close. */
-    public List<String> warnings() {
-        return warnings;
-    }
+  /** Unknown keys found in any source, each with the nearest valid key when one is close. */
+  public List<String> warnings() {
+    return warnings;
+  }
 
-    /** One {@code key = value (source)} line per key, for the startup log. */
-    public String describe() {
-        StringBuilder out = new StringBuilder();
-        for (Setting setting : settings.values()) {
-            String value = setting.value.trim();
-            if (setting.key == ConfigKey.IDEMPOTENCY_REDIS_URI) {
-                value = hidePassword(value);
-            }
-            out.append(setting.key.key()).append(" = ").append(value.isEmpty() ? "\"\"" : value)
-                    .append(" (").append(setting.origin).append(")\n");
-        }
-        return out.toString();
+  /** One {@code key = value (source)} line per key, for the startup log. */
+  public String describe() {
+    StringBuilder out = new StringBuilder();
+    for (Setting setting : settings.values()) {
+      String value = setting.value.trim();
+      if (setting.key == ConfigKey.IDEMPOTENCY_REDIS_URI) {
+        value = hidePassword(value);
+      }
+      out.append(setting.key.key())
+          .append(" = ")
+          .append(value.isEmpty() ? "\"\"" : value)
+          .append(" (")
+          .append(setting.origin)
+          .append(")\n");
     }
+    return out.toString();
+  }
 
-    // the startup log must not leak the Redis password of redis://user:password@host
-    private static String hidePassword(String uri) {
-        return uri.replaceFirst("//[^/@]*@", "//***@");
-    }
+  // the startup log must not leak the Redis password of redis://user:password@host
+  private static String hidePassword(String uri) {
+    return uri.replaceFirst("//[^/@]*@", "//***@");
+  }
 
-    public boolean enabled() {
-        return value(ConfigKey.ENABLED);
-    }
+  public boolean enabled() {
+    return value(ConfigKey.ENABLED);
+  }
 
-    public boolean failFast() {
-        return value(ConfigKey.FAIL_FAST);
-    }
+  public boolean failFast() {
+    return value(ConfigKey.FAIL_FAST);
+  }
 
-    public Duration detectWindow() {
-        return value(ConfigKey.DETECT_WINDOW);
-    }
+  public Duration detectWindow() {
+    return value(ConfigKey.DETECT_WINDOW);
+  }
 
-    public long detectThreshold() {
-        return value(ConfigKey.DETECT_THRESHOLD);
-    }
+  public long detectThreshold() {
+    return value(ConfigKey.DETECT_THRESHOLD);
+  }
 
-    public int detectTopK() {
-        return value(ConfigKey.DETECT_TOP_K);
-    }
+  public int detectTopK() {
+    return value(ConfigKey.DETECT_TOP_K);
+  }
 
-    public Duration detectCoolDown() {
-        return value(ConfigKey.DETECT_COOL_DOWN);
-    }
+  public Duration detectCoolDown() {
+    return value(ConfigKey.DETECT_COOL_DOWN);
+  }
 
-    /** One access in this many is counted; empty for {@code auto}. */
-    public OptionalInt detectSampling() {
-        return value(ConfigKey.DETECT_SAMPLING);
-    }
+  /** One access in this many is counted; empty for {@code auto}. */
+  public OptionalInt detectSampling() {
+    return value(ConfigKey.DETECT_SAMPLING);
+  }
 
-    public boolean cacheEnabled() {
-        return value(ConfigKey.CACHE_ENABLED);
-    }
+  public boolean cacheEnabled() {
+    return value(ConfigKey.CACHE_ENABLED);
+  }
 
-    public Duration cacheTtl() {
-        return value(ConfigKey.CACHE_TTL);
-    }
+  public Duration cacheTtl() {
+    return value(ConfigKey.CACHE_TTL);
+  }
 
-    public long cacheMaxBytes() {
-        return value(ConfigKey.CACHE_MAX_BYTES);
-    }
+  public long cacheMaxBytes() {
+    return value(ConfigKey.CACHE_MAX_BYTES);
+  }
 
-    public long cacheMaxEntryBytes() {
-        return value(ConfigKey.CACHE_MAX_ENTRY_BYTES);
-    }
+  public long cacheMaxEntryBytes() {
+    return value(ConfigKey.CACHE_MAX_ENTRY_BYTES);
+  }
 
-    public List<Glob> cacheInclude() {
-        return value(ConfigKey.CACHE_INCLUDE);
-    }
+  public List<Glob> cacheInclude() {
+    return value(ConfigKey.CACHE_INCLUDE);
+  }
 
-    public List<Glob> cacheExclude() {
-        return value(ConfigKey.CACHE_EXCLUDE);
-    }
+  public List<Glob> cacheExclude() {
+    return value(ConfigKey.CACHE_EXCLUDE);
+  }
 
-    /** {@link #cacheInclude()} and {@link #cacheExclude()} combined. */
-    public KeyFilter cacheKeyFilter() {
-        return cacheKeyFilter;
-    }
+  /** {@link #cacheInclude()} and {@link #cacheExclude()} combined. */
+  public KeyFilter cacheKeyFilter() {
+    return cacheKeyFilter;
+  }
 
-    /** Zero means the periodic report is off. */
-    public Duration reportInterval() {
-        return value(ConfigKey.REPORT_INTERVAL);
-    }
+  /** Zero means the periodic report is off. */
+  public Duration reportInterval() {
+    return value(ConfigKey.REPORT_INTERVAL);
+  }
 
-    public RouteTable idempotencyRoutes() {
-        return value(ConfigKey.IDEMPOTENCY_ROUTES);
-    }
+  public RouteTable idempotencyRoutes() {
+    return value(ConfigKey.IDEMPOTENCY_ROUTES);
+  }
 
-    public String idempotencyHeader() {
-        return value(ConfigKey.IDEMPOTENCY_HEADER);
-    }
+  public String idempotencyHeader() {
+    return value(ConfigKey.IDEMPOTENCY_HEADER);
+  }
 
-    public List<String> idempotencyScopeHeaders() {
-        return value(ConfigKey.IDEMPOTENCY_SCOPE_HEADERS);
-    }
+  public List<String> idempotencyScopeHeaders() {
+    return value(ConfigKey.IDEMPOTENCY_SCOPE_HEADERS);
+  }
 
-    public boolean idempotencyRequireKey() {
-        return value(ConfigKey.IDEMPOTENCY_REQUIRE_KEY);
-    }
+  public boolean idempotencyRequireKey() {
+    return value(ConfigKey.IDEMPOTENCY_REQUIRE_KEY);
+  }
 
-    public IdempotencyStore idempotencyStore() {
-        return value(ConfigKey.IDEMPOTENCY_STORE);
-    }
+  public IdempotencyStore idempotencyStore() {
+    return value(ConfigKey.IDEMPOTENCY_STORE);
+  }
 
-    /** Present whenever {@link #idempotencyStore()} is {@link IdempotencyStore#REDIS}. */
-    public Optional<URI> idempotencyRedisUri() {
-        return value(ConfigKey.IDEMPOTENCY_REDIS_URI);
-    }
+  /** Present whenever {@link #idempotencyStore()} is {@link IdempotencyStore#REDIS}. */
+  public Optional<URI> idempotencyRedisUri() {
+    return value(ConfigKey.IDEMPOTENCY_REDIS_URI);
+  }
 
-    public Duration idempotencyTtl() {
-        return value(ConfigKey.IDEMPOTENCY_TTL);
-    }
+  public Duration idempotencyTtl() {
+    return value(ConfigKey.IDEMPOTENCY_TTL);
+  }
 
-    public Duration idempotencyLease() {
-        return value(ConfigKey.IDEMPOTENCY_LEASE);
-    }
+  public Duration idempotencyLease() {
+    return value(ConfigKey.IDEMPOTENCY_LEASE);
+  }
 
-    public long idempotencyMaxBody() {
-        return value(ConfigKey.IDEMPOTENCY_MAX_BODY);
-    }
+  public long idempotencyMaxBody() {
+    return value(ConfigKey.IDEMPOTENCY_MAX_BODY);
+  }
 
-    public StoreFailurePolicy idempotencyOnStoreFailure() {
-        return value(ConfigKey.IDEMPOTENCY_ON_STORE_FAILURE);
-    }
+  public StoreFailurePolicy idempotencyOnStoreFailure() {
+    return value(ConfigKey.IDEMPOTENCY_ON_STORE_FAILURE);
+  }
 
-    /** The properties file that was read, if any ({@code hotkey.config}). */
-    public Optional<Path> configFile() {
-        return value(ConfigKey.CONFIG);
-    }
+  /** The properties file that was read, if any ({@code hotkey.config}). */
+  public Optional<Path> configFile() {
+    return value(ConfigKey.CONFIG);
+  }
 
-    /** Diagnostic: every Nth agent hook throws internally; 0 never. */
-    public int debugFailEvery() {
-        return value(ConfigKey.DEBUG_FAIL_EVERY);
-    }
+  /** Diagnostic: every Nth agent hook throws internally; 0 never. */
+  public int debugFailEvery() {
+    return value(ConfigKey.DEBUG_FAIL_EVERY);
+  }
 
-    // the value's type is fixed by the key's parser in ConfigKey; the getters' tests cover each pairing
-    @SuppressWarnings("unchecked")
-    private <T> T value(ConfigKey key) {
-        return (T) values.get(key);
-    }
+  // the value's type is fixed by the key's parser in ConfigKey; the getters' tests cover each
+  // pairing
+  @SuppressWarnings("unchecked")
+  private <T> T value(ConfigKey key) {
+    return (T) values.get(key);
+  }
 }

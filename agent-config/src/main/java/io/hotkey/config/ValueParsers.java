@@ -15,140 +15,163 @@ import java.util.function.Function;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 
-/** The typed readers behind {@link ConfigKey}: each turns raw text into a value or an {@link InvalidValueException}. */
+/**
+ * The typed readers behind {@link ConfigKey}: each turns raw text into a value or an {@link
+ * InvalidValueException}.
+ */
 final class ValueParsers {
-    static final String REDIS_URI_EXPECTED = "expected redis://host:port[/db], e.g. redis://localhost:6379/0";
+  static final String REDIS_URI_EXPECTED =
+      "expected redis://host:port[/db], e.g. redis://localhost:6379/0";
 
-    private static final String HEADER_EXPECTED = "expected an HTTP header name, e.g. Idempotency-Key";
-    private static final Pattern HEADER_NAME = Pattern.compile("[!#$%&'*+.^_`|~0-9A-Za-z-]+");
-    private static final Pattern DATABASE = Pattern.compile("/?|/\\d+");
+  private static final String HEADER_EXPECTED =
+      "expected an HTTP header name, e.g. Idempotency-Key";
+  private static final Pattern HEADER_NAME = Pattern.compile("[!#$%&'*+.^_`|~0-9A-Za-z-]+");
+  private static final Pattern DATABASE = Pattern.compile("/?|/\\d+");
 
-    private ValueParsers() {
+  private ValueParsers() {}
+
+  static Boolean bool(String text) {
+    String t = text.trim();
+    // stricter than Boolean.parseBoolean, which reads every typo as false
+    if (t.equalsIgnoreCase("true") || t.equalsIgnoreCase("false")) {
+      return Boolean.valueOf(t);
     }
+    throw new InvalidValueException(text, "is not a boolean; expected true or false");
+  }
 
-    static Boolean bool(String text) {
-        String t = text.trim();
-        // stricter than Boolean.parseBoolean, which reads every typo as false
-        if (t.equalsIgnoreCase("true") || t.equalsIgnoreCase("false")) {
-            return Boolean.valueOf(t);
-        }
-        throw new InvalidValueException(text, "is not a boolean; expected true or false");
+  static Duration positiveDuration(String text) {
+    Duration duration = Durations.parse(text);
+    if (duration.isZero()) {
+      throw new InvalidValueException(text, "is zero; expected a duration greater than 0, e.g. 5s");
     }
+    return duration;
+  }
 
-    static Duration positiveDuration(String text) {
-        Duration duration = Durations.parse(text);
-        if (duration.isZero()) {
-            throw new InvalidValueException(text, "is zero; expected a duration greater than 0, e.g. 5s");
-        }
-        return duration;
+  static long positiveSize(String text) {
+    long size = Sizes.parse(text);
+    if (size == 0) {
+      throw new InvalidValueException(text, "is zero; expected a size greater than 0, e.g. 64MB");
     }
+    return size;
+  }
 
-    static long positiveSize(String text) {
-        long size = Sizes.parse(text);
-        if (size == 0) {
-            throw new InvalidValueException(text, "is zero; expected a size greater than 0, e.g. 64MB");
-        }
-        return size;
-    }
+  static Function<String, Long> longAtLeast(long min) {
+    return text -> wholeNumber(text, min, Long.MAX_VALUE, "a whole number of at least " + min);
+  }
 
-    static Function<String, Long> longAtLeast(long min) {
-        return text -> wholeNumber(text, min, Long.MAX_VALUE, "a whole number of at least " + min);
-    }
+  static Function<String, Integer> intBetween(int min, int max) {
+    return text -> (int) wholeNumber(text, min, max, "a whole number from " + min + " to " + max);
+  }
 
-    static Function<String, Integer> intBetween(int min, int max) {
-        return text -> (int) wholeNumber(text, min, max, "a whole number from " + min + " to " + max);
+  private static long wholeNumber(String text, long min, long max, String expected) {
+    long value;
+    try {
+      value = Long.parseLong(text.trim());
+    } catch (NumberFormatException e) {
+      throw new InvalidValueException(text, "is not a whole number; expected " + expected);
     }
+    if (value < min || value > max) {
+      throw new InvalidValueException(text, "is out of range; expected " + expected);
+    }
+    return value;
+  }
 
-    private static long wholeNumber(String text, long min, long max, String expected) {
-        long value;
-        try {
-            value = Long.parseLong(text.trim());
-        } catch (NumberFormatException e) {
-            throw new InvalidValueException(text, "is not a whole number; expected " + expected);
-        }
-        if (value < min || value > max) {
-            throw new InvalidValueException(text, "is out of range; expected " + expected);
-        }
-        return value;
+  /**
+   * {@code auto} (empty: the detector derives it) or one access in N, N a power of two up to 65536.
+   */
+  static OptionalInt sampling(String text) {
+    if (text.trim().equalsIgnoreCase("auto")) {
+      return OptionalInt.empty();
     }
+    String expected =
+        "auto, or a power of two from 1 to 65536 (one access in that many is counted)";
+    int n = (int) wholeNumber(text, 1, 1 << 16, expected);
+    if (Integer.bitCount(n) != 1) {
+      throw new InvalidValueException(text, "is not a power of two; expected " + expected);
+    }
+    return OptionalInt.of(n);
+  }
 
-    /** {@code auto} (empty: the detector derives it) or one access in N, N a power of two up to 65536. */
-    static OptionalInt sampling(String text) {
-        if (text.trim().equalsIgnoreCase("auto")) {
-            return OptionalInt.empty();
-        }
-        String expected = "auto, or a power of two from 1 to 65536 (one access in that many is counted)";
-        int n = (int) wholeNumber(text, 1, 1 << 16, expected);
-        if (Integer.bitCount(n) != 1) {
-            throw new InvalidValueException(text, "is not a power of two; expected " + expected);
-        }
-        return OptionalInt.of(n);
+  static List<Glob> nonEmptyGlobs(String text) {
+    List<Glob> globs = Glob.parseList(text);
+    if (globs.isEmpty()) {
+      throw new InvalidValueException(
+          text,
+          "is empty, so no key could ever be cached; "
+              + "expected one or more comma-separated globs, e.g. * (use hotkey.cache.enabled=false to cache nothing)");
     }
+    return globs;
+  }
 
-    static List<Glob> nonEmptyGlobs(String text) {
-        List<Glob> globs = Glob.parseList(text);
-        if (globs.isEmpty()) {
-            throw new InvalidValueException(text, "is empty, so no key could ever be cached; "
-                    + "expected one or more comma-separated globs, e.g. * (use hotkey.cache.enabled=false to cache nothing)");
-        }
-        return globs;
+  static String headerName(String text) {
+    String t = text.trim();
+    if (!HEADER_NAME.matcher(t).matches()) {
+      throw new InvalidValueException(text, "is not a header name; " + HEADER_EXPECTED);
     }
+    return t;
+  }
 
-    static String headerName(String text) {
-        String t = text.trim();
-        if (!HEADER_NAME.matcher(t).matches()) {
-            throw new InvalidValueException(text, "is not a header name; " + HEADER_EXPECTED);
-        }
-        return t;
+  static List<String> headerNames(String text) {
+    List<String> names = new ArrayList<>();
+    for (String entry :
+        CommaList.split(
+            text, "expected comma-separated HTTP header names, e.g. Authorization,Cookie")) {
+      names.add(headerName(entry));
     }
+    return List.copyOf(names);
+  }
 
-    static List<String> headerNames(String text) {
-        List<String> names = new ArrayList<>();
-        for (String entry : CommaList.split(text, "expected comma-separated HTTP header names, e.g. Authorization,Cookie")) {
-            names.add(headerName(entry));
+  static <E extends Enum<E>> Function<String, E> oneOf(Class<E> type) {
+    return text -> {
+      for (E constant : type.getEnumConstants()) {
+        if (constant.name().equalsIgnoreCase(text.trim())) {
+          return constant;
         }
-        return List.copyOf(names);
-    }
+      }
+      throw new InvalidValueException(
+          text,
+          "is not one of the choices; expected "
+              + Arrays.stream(type.getEnumConstants())
+                  .map(c -> c.name().toLowerCase(Locale.ROOT))
+                  .collect(Collectors.joining(" or ")));
+    };
+  }
 
-    static <E extends Enum<E>> Function<String, E> oneOf(Class<E> type) {
-        return text -> {
-            for (E constant : type.getEnumConstants()) {
-                if (constant.name().equalsIgnoreCase(text.trim())) {
-                    return constant;
-                }
-            }
-            throw new InvalidValueException(text, "is not one of the choices; expected " + Arrays.stream(type.getEnumConstants())
-                    .map(c -> c.name().toLowerCase(Locale.ROOT)).collect(Collectors.joining(" or ")));
-        };
+  /**
+   * Blank means "not set"; whether it is required depends on the store, which the loader checks.
+   */
+  static Optional<URI> redisUri(String text) {
+    String t = text.trim();
+    if (t.isEmpty()) {
+      return Optional.empty();
     }
+    try {
+      URI uri = new URI(t);
+      if ("redis".equals(uri.getScheme())
+          && uri.getHost() != null
+          && uri.getPort() > 0
+          && uri.getPort() <= 65535
+          && DATABASE.matcher(uri.getRawPath()).matches()
+          && uri.getRawQuery() == null
+          && uri.getRawFragment() == null) {
+        return Optional.of(uri);
+      }
+    } catch (URISyntaxException e) {
+      // reported below with the expected form, which says more than the parser's message
+    }
+    throw new InvalidValueException(text, "is not a Redis URI; " + REDIS_URI_EXPECTED);
+  }
 
-    /** Blank means "not set"; whether it is required depends on the store, which the loader checks. */
-    static Optional<URI> redisUri(String text) {
-        String t = text.trim();
-        if (t.isEmpty()) {
-            return Optional.empty();
-        }
-        try {
-            URI uri = new URI(t);
-            if ("redis".equals(uri.getScheme()) && uri.getHost() != null && uri.getPort() > 0 && uri.getPort() <= 65535
-                    && DATABASE.matcher(uri.getRawPath()).matches() && uri.getRawQuery() == null && uri.getRawFragment() == null) {
-                return Optional.of(uri);
-            }
-        } catch (URISyntaxException e) {
-            // reported below with the expected form, which says more than the parser's message
-        }
-        throw new InvalidValueException(text, "is not a Redis URI; " + REDIS_URI_EXPECTED);
+  static Optional<Path> path(String text) {
+    String t = text.trim();
+    if (t.isEmpty()) {
+      return Optional.empty();
     }
-
-    static Optional<Path> path(String text) {
-        String t = text.trim();
-        if (t.isEmpty()) {
-            return Optional.empty();
-        }
-        try {
-            return Optional.of(Path.of(t));
-        } catch (InvalidPathException e) {
-            throw new InvalidValueException(text, "is not a file path (" + e.getReason() + "); expected e.g. /etc/hotkey.properties");
-        }
+    try {
+      return Optional.of(Path.of(t));
+    } catch (InvalidPathException e) {
+      throw new InvalidValueException(
+          text, "is not a file path (" + e.getReason() + "); expected e.g. /etc/hotkey.properties");
     }
+  }
 }

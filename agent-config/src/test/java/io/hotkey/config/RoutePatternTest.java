@@ -13,8 +13,10 @@ import org.junit.jupiter.params.provider.ValueSource;
 
 class RoutePatternTest {
 
-    @ParameterizedTest
-    @CsvSource(delimiter = '|', value = {
+  @ParameterizedTest
+  @CsvSource(
+      delimiter = '|',
+      value = {
         "POST /orders|POST|/orders|true",
         "POST /orders|POST|/orders/|true",
         "POST /orders|GET|/orders|false",
@@ -37,42 +39,51 @@ class RoutePatternTest {
         "GET /|GET|/|true",
         "GET /|GET|/x|false",
         "GET /**|GET|/|true",
-    })
-    void matches(String pattern, String method, String path, boolean expected) {
-        assertEquals(expected, RoutePattern.parse(pattern).matches(method, path), pattern + " vs " + method + " " + path);
-    }
+      })
+  void matches(String pattern, String method, String path, boolean expected) {
+    assertEquals(
+        expected,
+        RoutePattern.parse(pattern).matches(method, path),
+        pattern + " vs " + method + " " + path);
+  }
 
-    @Test
-    void manyDoubleStarsStayFast() {
-        RoutePattern pattern = RoutePattern.parse("POST " + "/**/a".repeat(50) + "/b");
-        String path = "/a".repeat(5_000);
-        assertTimeoutPreemptively(Duration.ofSeconds(2), () -> assertEquals(false, pattern.matches("POST", path)));
-    }
+  @Test
+  void manyDoubleStarsStayFast() {
+    RoutePattern pattern = RoutePattern.parse("POST " + "/**/a".repeat(50) + "/b");
+    String path = "/a".repeat(5_000);
+    assertTimeoutPreemptively(
+        Duration.ofSeconds(2), () -> assertEquals(false, pattern.matches("POST", path)));
+  }
 
-    @Test
-    void toStringIsCanonical() {
-        assertEquals("POST /orders/**", RoutePattern.parse("  POST   /orders//**/  ").toString());
-        assertEquals("* /", RoutePattern.parse("* /").toString());
-    }
+  @Test
+  void toStringIsCanonical() {
+    assertEquals("POST /orders/**", RoutePattern.parse("  POST   /orders//**/  ").toString());
+    assertEquals("* /", RoutePattern.parse("* /").toString());
+  }
 
-    @ParameterizedTest
-    @ValueSource(strings = {"/orders", "POST", "POST orders", "POST /a /b", ""})
-    void rejectsWrongShape(String text) {
-        InvalidValueException e = assertThrows(InvalidValueException.class, () -> RoutePattern.parse(text));
-        assertEquals(text, e.value());
-        assertEquals("is not a route pattern; " + RoutePattern.EXPECTED, e.problem());
-    }
+  @ParameterizedTest
+  @ValueSource(strings = {"/orders", "POST", "POST orders", "POST /a /b", ""})
+  void rejectsWrongShape(String text) {
+    InvalidValueException e =
+        assertThrows(InvalidValueException.class, () -> RoutePattern.parse(text));
+    assertEquals(text, e.value());
+    assertEquals("is not a route pattern; " + RoutePattern.EXPECTED, e.problem());
+  }
 
-    @ParameterizedTest
-    @ValueSource(strings = {"post /orders", "P@ST /orders", "-POST /x"})
-    void rejectsMethodsThatAreNotUpperCaseTokens(String text) {
-        assertTrue(assertThrows(InvalidValueException.class, () -> RoutePattern.parse(text)).problem()
-                .startsWith("has an invalid method"));
-    }
+  @ParameterizedTest
+  @ValueSource(strings = {"post /orders", "P@ST /orders", "-POST /x"})
+  void rejectsMethodsThatAreNotUpperCaseTokens(String text) {
+    assertTrue(
+        assertThrows(InvalidValueException.class, () -> RoutePattern.parse(text))
+            .problem()
+            .startsWith("has an invalid method"));
+  }
 
-    @Test
-    void rejectsStarsInsideASegment() {
-        assertTrue(assertThrows(InvalidValueException.class, () -> RoutePattern.parse("GET /orders/*.json")).problem()
-                .startsWith("mixes * with other characters in segment *.json"));
-    }
+  @Test
+  void rejectsStarsInsideASegment() {
+    assertTrue(
+        assertThrows(InvalidValueException.class, () -> RoutePattern.parse("GET /orders/*.json"))
+            .problem()
+            .startsWith("mixes * with other characters in segment *.json"));
+  }
 }

@@ -41,14 +41,23 @@ import net.bytebuddy.dynamic.loading.ClassInjector;
 import net.bytebuddy.matcher.ElementMatcher;
 import net.bytebuddy.utility.JavaModule;
 
-/** Wires the core from a valid configuration, starts its scheduler and installs the instrumentations. */
+/**
+ * Wires the core from a valid configuration, starts its scheduler and installs the
+ * instrumentations.
+ */
 final class AgentInstaller {
   private static final List<ClientInstrumentation> INSTRUMENTATIONS =
-      List.of(new JedisConnectionInstrumentation(), new Jedis3ConnectionInstrumentation(), new LettuceInstrumentation());
+      List.of(
+          new JedisConnectionInstrumentation(),
+          new Jedis3ConnectionInstrumentation(),
+          new LettuceInstrumentation());
 
   private static final ElementMatcher.Junction<TypeDescription> IGNORED =
-      nameStartsWith("io.hotkey.").or(nameStartsWith("java.")).or(nameStartsWith("jdk."))
-          .or(nameStartsWith("sun.").and(not(nameStartsWith("sun.net.httpserver.")))).or(isSynthetic());
+      nameStartsWith("io.hotkey.")
+          .or(nameStartsWith("java."))
+          .or(nameStartsWith("jdk."))
+          .or(nameStartsWith("sun.").and(not(nameStartsWith("sun.net.httpserver."))))
+          .or(isSynthetic());
 
   private AgentInstaller() {}
 
@@ -56,23 +65,30 @@ final class AgentInstaller {
     AgentErrors errors = new AgentErrors(config.debugFailEvery());
     KeyVersions versions = new KeyVersions();
     HotKeyRegistry registry = new HotKeyRegistry(config.cacheEnabled(), config.cacheKeyFilter());
-    DetectorSettings settings = DetectorSettings.builder()
-        .window(config.detectWindow())
-        .threshold(config.detectThreshold())
-        .topK(config.detectTopK())
-        .coolDown(config.detectCoolDown())
-        .sampling(config.detectSampling().orElse(0)) // 0: the default, derived from threshold and window
-        .build();
+    DetectorSettings settings =
+        DetectorSettings.builder()
+            .window(config.detectWindow())
+            .threshold(config.detectThreshold())
+            .topK(config.detectTopK())
+            .coolDown(config.detectCoolDown())
+            .sampling(
+                config
+                    .detectSampling()
+                    .orElse(0)) // 0: the default, derived from threshold and window
+            .build();
     HotKeyDetector detector = new HotKeyDetector(settings, System::nanoTime, registry);
-    NearCache cache = config.cacheEnabled()
-        ? new NearCache(config.cacheMaxBytes(), config.cacheMaxEntryBytes(), config.cacheTtl(), versions)
-        : null;
+    NearCache cache =
+        config.cacheEnabled()
+            ? new NearCache(
+                config.cacheMaxBytes(), config.cacheMaxEntryBytes(), config.cacheTtl(), versions)
+            : null;
     RedisGateway gateway = new RedisGateway(detector, registry, cache, versions, errors);
 
     IdempotencyEngine idempotency = IdempotencyEngines.fromConfig(config);
 
-    AgentMeters meters = new AgentMeters(gateway, cache, registry, errors,
-        idempotency == null ? null : idempotency.meters());
+    AgentMeters meters =
+        new AgentMeters(
+            gateway, cache, registry, errors, idempotency == null ? null : idempotency.meters());
     JmxExporter.register(meters);
     MicrometerBridge micrometer = new MicrometerBridge(meters);
     registry.addObserver(micrometer);
@@ -87,31 +103,60 @@ final class AgentInstaller {
     }
     String clients = installInstrumentations(instrumentation, instrumentations, micrometer, errors);
 
-    AgentLog.info("active: version=" + HotkeyAgent.version() + " clients=" + clients
-        + " threshold=" + config.detectThreshold() + "/s window=" + config.detectWindow().toMillis() + "ms"
-        + " sampling=1/" + settings.sampling() + " cache=" + (config.cacheEnabled() ? "on" : "off"));
+    AgentLog.info(
+        "active: version="
+            + HotkeyAgent.version()
+            + " clients="
+            + clients
+            + " threshold="
+            + config.detectThreshold()
+            + "/s window="
+            + config.detectWindow().toMillis()
+            + "ms"
+            + " sampling=1/"
+            + settings.sampling()
+            + " cache="
+            + (config.cacheEnabled() ? "on" : "off"));
   }
 
-  private static void startScheduler(HotkeyConfig config, HotKeyDetector detector, MicrometerBridge micrometer,
+  private static void startScheduler(
+      HotkeyConfig config,
+      HotKeyDetector detector,
+      MicrometerBridge micrometer,
       AgentErrors errors) {
-    ScheduledExecutorService scheduler = Executors.newSingleThreadScheduledExecutor(task -> {
-      Thread thread = new Thread(task, "hotkey-agent");
-      thread.setDaemon(true);
-      return thread;
-    });
+    ScheduledExecutorService scheduler =
+        Executors.newSingleThreadScheduledExecutor(
+            task -> {
+              Thread thread = new Thread(task, "hotkey-agent");
+              thread.setDaemon(true);
+              return thread;
+            });
     long slotNanos = detector.settings().slot().toNanos();
-    scheduler.scheduleAtFixedRate(guarded("detector tick", errors, () -> {
-      detector.tick();
-      for (KeyRate key : detector.hotKeys()) {
-        micrometer.updateRate(key);
-      }
-    }), slotNanos, slotNanos, TimeUnit.NANOSECONDS);
-    scheduler.scheduleWithFixedDelay(guarded("Micrometer registration", errors, micrometer::attachIfReady),
-        1, 1, TimeUnit.SECONDS);
+    scheduler.scheduleAtFixedRate(
+        guarded(
+            "detector tick",
+            errors,
+            () -> {
+              detector.tick();
+              for (KeyRate key : detector.hotKeys()) {
+                micrometer.updateRate(key);
+              }
+            }),
+        slotNanos,
+        slotNanos,
+        TimeUnit.NANOSECONDS);
+    scheduler.scheduleWithFixedDelay(
+        guarded("Micrometer registration", errors, micrometer::attachIfReady),
+        1,
+        1,
+        TimeUnit.SECONDS);
     long reportNanos = config.reportInterval().toNanos();
     if (reportNanos > 0) {
-      scheduler.scheduleAtFixedRate(guarded("top keys report", errors, () -> reportTopKeys(detector)),
-          reportNanos, reportNanos, TimeUnit.NANOSECONDS);
+      scheduler.scheduleAtFixedRate(
+          guarded("top keys report", errors, () -> reportTopKeys(detector)),
+          reportNanos,
+          reportNanos,
+          TimeUnit.NANOSECONDS);
     }
   }
 
@@ -122,8 +167,14 @@ final class AgentInstaller {
     }
     StringJoiner line = new StringJoiner(", ", "top keys: ", "");
     for (KeyRate key : top) {
-      line.add("\"" + AgentLog.printable(key.key()) + "\" " + Math.round(key.ratePerSecond()) + "/s "
-          + Math.round(100 * key.readShare()) + "% reads");
+      line.add(
+          "\""
+              + AgentLog.printable(key.key())
+              + "\" "
+              + Math.round(key.ratePerSecond())
+              + "/s "
+              + Math.round(100 * key.readShare())
+              + "% reads");
     }
     AgentLog.info(line.toString());
   }
@@ -142,25 +193,31 @@ final class AgentInstaller {
     };
   }
 
-  private static String installInstrumentations(Instrumentation instrumentation,
-      List<ClientInstrumentation> instrumentations, MicrometerBridge micrometer, AgentErrors errors) {
-    // inlined advice needs no class injection; without this Byte Buddy probes sun.misc.Unsafe, which
+  private static String installInstrumentations(
+      Instrumentation instrumentation,
+      List<ClientInstrumentation> instrumentations,
+      MicrometerBridge micrometer,
+      AgentErrors errors) {
+    // inlined advice needs no class injection; without this Byte Buddy probes sun.misc.Unsafe,
+    // which
     // JDK 24+ reports on the application's stderr (the constant is the relocated property name)
     System.setProperty(ClassInjector.UsingUnsafe.SAFE_PROPERTY, "true");
     Listener listener = new Listener(micrometer, errors);
-    AgentBuilder builder = new AgentBuilder.Default()
-        .disableClassFormatChanges()
-        .with(AgentBuilder.RedefinitionStrategy.RETRANSFORMATION)
-        .with(AgentBuilder.InitializationStrategy.NoOp.INSTANCE)
-        .with(AgentBuilder.TypeStrategy.Default.DECORATE)
-        .with(listener)
-        .ignore(IGNORED);
+    AgentBuilder builder =
+        new AgentBuilder.Default()
+            .disableClassFormatChanges()
+            .with(AgentBuilder.RedefinitionStrategy.RETRANSFORMATION)
+            .with(AgentBuilder.InitializationStrategy.NoOp.INSTANCE)
+            .with(AgentBuilder.TypeStrategy.Default.DECORATE)
+            .with(listener)
+            .ignore(IGNORED);
     // members can be added only to classes not loaded yet, so this one never retransforms
-    AgentBuilder atLoad = new AgentBuilder.Default()
-        .with(AgentBuilder.InitializationStrategy.NoOp.INSTANCE)
-        .with(AgentBuilder.TypeStrategy.Default.REDEFINE)
-        .with(listener)
-        .ignore(IGNORED);
+    AgentBuilder atLoad =
+        new AgentBuilder.Default()
+            .with(AgentBuilder.InitializationStrategy.NoOp.INSTANCE)
+            .with(AgentBuilder.TypeStrategy.Default.REDEFINE)
+            .with(listener)
+            .ignore(IGNORED);
     AgentBuilder.Transformer.ForAdvice advice =
         new AgentBuilder.Transformer.ForAdvice().include(AgentInstaller.class.getClassLoader());
     StringJoiner names = new StringJoiner(",");
@@ -185,20 +242,30 @@ final class AgentInstaller {
     }
 
     @Override
-    public void onDiscovery(String typeName, ClassLoader classLoader, JavaModule module, boolean loaded) {
+    public void onDiscovery(
+        String typeName, ClassLoader classLoader, JavaModule module, boolean loaded) {
       if (MicrometerBridge.METRICS_CLASS.equals(typeName) && classLoader != null) {
         micrometer.micrometerSeen(classLoader);
       }
     }
 
     @Override
-    public void onTransformation(TypeDescription type, ClassLoader classLoader, JavaModule module, boolean loaded,
+    public void onTransformation(
+        TypeDescription type,
+        ClassLoader classLoader,
+        JavaModule module,
+        boolean loaded,
         DynamicType dynamicType) {
-      AgentLog.info("instrumented " + type.getName() + (loaded ? " (already loaded, retransformed)" : ""));
+      AgentLog.info(
+          "instrumented " + type.getName() + (loaded ? " (already loaded, retransformed)" : ""));
     }
 
     @Override
-    public void onError(String typeName, ClassLoader classLoader, JavaModule module, boolean loaded,
+    public void onError(
+        String typeName,
+        ClassLoader classLoader,
+        JavaModule module,
+        boolean loaded,
         Throwable throwable) {
       errors.record("instrumenting " + typeName, throwable);
     }

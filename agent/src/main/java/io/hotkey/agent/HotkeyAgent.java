@@ -10,19 +10,21 @@ import java.util.Map;
 import net.bytebuddy.agent.ByteBuddyAgent;
 
 /**
- * Entry points: {@code -javaagent:hotkey-agent.jar[=config=/path.properties]} (premain), attaching to
- * a running JVM (agentmain), and the command line ({@code java -jar hotkey-agent.jar}).
+ * Entry points: {@code -javaagent:hotkey-agent.jar[=config=/path.properties]} (premain), attaching
+ * to a running JVM (agentmain), and the command line ({@code java -jar hotkey-agent.jar}).
  */
 public final class HotkeyAgent {
-  private static final String USAGE = String.join(System.lineSeparator(),
-      "Hotkey Agent %s: finds hot Redis keys in Jedis/Lettuce applications and serves them locally.",
-      "",
-      "Usage:",
-      "  java -javaagent:hotkey-agent.jar[=config=/path/hotkey.properties] -jar your-app.jar",
-      "  java -jar hotkey-agent.jar attach <pid> [/path/hotkey.properties]",
-      "  java -jar hotkey-agent.jar version",
-      "",
-      "Configuration: -Dhotkey.<key>=<value>, HOTKEY_<KEY> environment variables, or the properties file.");
+  private static final String USAGE =
+      String.join(
+          System.lineSeparator(),
+          "Hotkey Agent %s: finds hot Redis keys in Jedis/Lettuce applications and serves them locally.",
+          "",
+          "Usage:",
+          "  java -javaagent:hotkey-agent.jar[=config=/path/hotkey.properties] -jar your-app.jar",
+          "  java -jar hotkey-agent.jar attach <pid> [/path/hotkey.properties]",
+          "  java -jar hotkey-agent.jar version",
+          "",
+          "Configuration: -Dhotkey.<key>=<value>, HOTKEY_<KEY> environment variables, or the properties file.");
 
   private static volatile boolean started;
 
@@ -45,9 +47,11 @@ public final class HotkeyAgent {
     try {
       config = HotkeyConfig.load(arguments, systemProperties(), System.getenv());
     } catch (ConfigException e) {
-      AgentLog.info("configuration error, agent inactive:" + System.lineSeparator() + indent(e.getMessage()));
+      AgentLog.info(
+          "configuration error, agent inactive:" + System.lineSeparator() + indent(e.getMessage()));
       if (failFastRequested(arguments)) {
-        throw new IllegalStateException("hotkey.fail-fast=true and the configuration is invalid", e);
+        throw new IllegalStateException(
+            "hotkey.fail-fast=true and the configuration is invalid", e);
       }
       return;
     }
@@ -101,11 +105,16 @@ public final class HotkeyAgent {
 
   public static void main(String[] args) throws Exception {
     if (args.length >= 2 && "attach".equals(args[0])) {
-      File jar = new File(HotkeyAgent.class.getProtectionDomain().getCodeSource().getLocation().toURI());
+      File jar =
+          new File(HotkeyAgent.class.getProtectionDomain().getCodeSource().getLocation().toURI());
       String arguments = args.length >= 3 ? "config=" + new File(args[2]).getAbsolutePath() : null;
       ByteBuddyAgent.attach(jar, args[1], arguments);
-      System.out.println("attached Hotkey Agent " + version() + " to JVM " + args[1]
-          + "; its log lines appear on that JVM's stderr");
+      System.out.println(
+          "attached Hotkey Agent "
+              + version()
+              + " to JVM "
+              + args[1]
+              + "; its log lines appear on that JVM's stderr");
       return;
     }
     if (args.length == 1 && "version".equals(args[0])) {

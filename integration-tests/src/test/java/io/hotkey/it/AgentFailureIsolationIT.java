@@ -13,24 +13,35 @@ import org.junit.jupiter.params.provider.ValueSource;
  */
 class AgentFailureIsolationIT extends RedisTestBase {
 
-    @ParameterizedTest(name = "jedis {0}")
-    @ValueSource(strings = {Clients.JEDIS_3, Clients.JEDIS_4, Clients.JEDIS_8})
-    void internalFailuresNeverReachTheApplication(String version) {
-        ChildRun c = AgentJvm.jedisApp(version).hotkeyTestDefaults()
-                .prop("hotkey.debug.fail-every", "3")
-                .name("failevery-" + version)
-                .args("--scenario", "basic", "--redis", redis.address(), "--millis", "1500")
-                .run();
-        Check.all(c, "agent failures isolated",
-                () -> assertFalse(c.timedOut(), () -> "timed out"),
-                () -> assertEquals(0, c.exitCode(), () -> "exit code"),
-                () -> assertEquals("true", c.result("done"), () -> "scenario did not complete"),
-                () -> assertEquals(0, c.resultLong("basic.errors"),
-                        () -> "wrong values: " + c.result("basic.errorSamples")),
-                () -> assertTrue(c.agentActiveLine(), () -> "agent not active"),
-                () -> assertTrue(c.stderrMatches("^\\[hotkey\\] internal error in \\S.* \\(\\d+ so far\\): "),
-                        () -> "no '[hotkey] internal error in <where> (<n> so far): <exception>' line"),
-                () -> assertTrue(c.resultLong("basic.jmx.AgentErrors") > 0,
-                        () -> "JMX AgentErrors=" + c.result("basic.jmx.AgentErrors")));
-    }
+  @ParameterizedTest(name = "jedis {0}")
+  @ValueSource(strings = {Clients.JEDIS_3, Clients.JEDIS_4, Clients.JEDIS_8})
+  void internalFailuresNeverReachTheApplication(String version) {
+    ChildRun c =
+        AgentJvm.jedisApp(version)
+            .hotkeyTestDefaults()
+            .prop("hotkey.debug.fail-every", "3")
+            .name("failevery-" + version)
+            .args("--scenario", "basic", "--redis", redis.address(), "--millis", "1500")
+            .run();
+    Check.all(
+        c,
+        "agent failures isolated",
+        () -> assertFalse(c.timedOut(), () -> "timed out"),
+        () -> assertEquals(0, c.exitCode(), () -> "exit code"),
+        () -> assertEquals("true", c.result("done"), () -> "scenario did not complete"),
+        () ->
+            assertEquals(
+                0,
+                c.resultLong("basic.errors"),
+                () -> "wrong values: " + c.result("basic.errorSamples")),
+        () -> assertTrue(c.agentActiveLine(), () -> "agent not active"),
+        () ->
+            assertTrue(
+                c.stderrMatches("^\\[hotkey\\] internal error in \\S.* \\(\\d+ so far\\): "),
+                () -> "no '[hotkey] internal error in <where> (<n> so far): <exception>' line"),
+        () ->
+            assertTrue(
+                c.resultLong("basic.jmx.AgentErrors") > 0,
+                () -> "JMX AgentErrors=" + c.result("basic.jmx.AgentErrors")));
+  }
 }

@@ -10,52 +10,81 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * (f) Invariant 1: a bad configuration leaves the application running unchanged (agent inactive, precise
- * message naming the key), unless hotkey.fail-fast=true, which stops the JVM.
+ * (f) Invariant 1: a bad configuration leaves the application running unchanged (agent inactive,
+ * precise message naming the key), unless hotkey.fail-fast=true, which stops the JVM.
  */
 class BadConfigIT extends RedisTestBase {
 
-    @ParameterizedTest(name = "jedis {0}")
-    @ValueSource(strings = {Clients.JEDIS_4, Clients.JEDIS_8})
-    void badValueLeavesTheApplicationUnchanged(String version) {
-        CommandStats before = redis.stats();
-        ChildRun c = AgentJvm.jedisApp(version).hotkeyTestDefaults()
-                .prop("hotkey.detect.window", "banana")
-                .name("badconfig-" + version)
-                .args("--scenario", "basic", "--redis", redis.address(), "--millis", "1500")
-                .run();
-        CommandStats used = redis.stats().minus(before);
-        List<String> err = c.stderr();
-        int errorLine = c.stderrIndexOf("^\\[hotkey\\] configuration error, agent inactive:");
-        Check.all(c, "bad configuration",
-                () -> assertFalse(c.timedOut(), () -> "timed out"),
-                () -> assertEquals(0, c.exitCode(), () -> "exit code"),
-                () -> assertEquals("true", c.result("done"), () -> "not done"),
-                () -> assertEquals(0, c.resultLong("basic.errors"),
-                        () -> "wrong values: " + c.result("basic.errorSamples")),
-                () -> assertTrue(errorLine >= 0, () -> "no '[hotkey] configuration error, agent inactive:' line"),
-                () -> assertTrue(errorLine >= 0 && err.stream().skip(errorLine).anyMatch(l -> l.contains("hotkey.detect.window")),
-                        () -> "the configuration error does not name hotkey.detect.window"),
-                () -> assertTrue(errorLine >= 0 && errorLine + 1 < err.size() && err.get(errorLine + 1).matches("^\\s+\\S.*"),
-                        () -> "the problems are not listed on indented lines after the header"),
-                () -> assertFalse(c.agentActiveLine(), () -> "agent says active"),
-                () -> assertFalse(c.stderrContains("[hotkey] hot key promoted"), () -> "inactive agent promoted a key"),
-                () -> assertEquals(c.resultLong("basic.gets"), used.calls("get"),
-                        () -> "every GET must reach Redis when the agent is inactive; commandstats " + used));
-    }
+  @ParameterizedTest(name = "jedis {0}")
+  @ValueSource(strings = {Clients.JEDIS_4, Clients.JEDIS_8})
+  void badValueLeavesTheApplicationUnchanged(String version) {
+    CommandStats before = redis.stats();
+    ChildRun c =
+        AgentJvm.jedisApp(version)
+            .hotkeyTestDefaults()
+            .prop("hotkey.detect.window", "banana")
+            .name("badconfig-" + version)
+            .args("--scenario", "basic", "--redis", redis.address(), "--millis", "1500")
+            .run();
+    CommandStats used = redis.stats().minus(before);
+    List<String> err = c.stderr();
+    int errorLine = c.stderrIndexOf("^\\[hotkey\\] configuration error, agent inactive:");
+    Check.all(
+        c,
+        "bad configuration",
+        () -> assertFalse(c.timedOut(), () -> "timed out"),
+        () -> assertEquals(0, c.exitCode(), () -> "exit code"),
+        () -> assertEquals("true", c.result("done"), () -> "not done"),
+        () ->
+            assertEquals(
+                0,
+                c.resultLong("basic.errors"),
+                () -> "wrong values: " + c.result("basic.errorSamples")),
+        () ->
+            assertTrue(
+                errorLine >= 0, () -> "no '[hotkey] configuration error, agent inactive:' line"),
+        () ->
+            assertTrue(
+                errorLine >= 0
+                    && err.stream()
+                        .skip(errorLine)
+                        .anyMatch(l -> l.contains("hotkey.detect.window")),
+                () -> "the configuration error does not name hotkey.detect.window"),
+        () ->
+            assertTrue(
+                errorLine >= 0
+                    && errorLine + 1 < err.size()
+                    && err.get(errorLine + 1).matches("^\\s+\\S.*"),
+                () -> "the problems are not listed on indented lines after the header"),
+        () -> assertFalse(c.agentActiveLine(), () -> "agent says active"),
+        () ->
+            assertFalse(
+                c.stderrContains("[hotkey] hot key promoted"),
+                () -> "inactive agent promoted a key"),
+        () ->
+            assertEquals(
+                c.resultLong("basic.gets"),
+                used.calls("get"),
+                () ->
+                    "every GET must reach Redis when the agent is inactive; commandstats " + used));
+  }
 
-    @ParameterizedTest(name = "jedis {0}")
-    @ValueSource(strings = {Clients.JEDIS_8})
-    void failFastStopsTheJvm(String version) {
-        ChildRun c = AgentJvm.jedisApp(version).hotkeyTestDefaults()
-                .prop("hotkey.detect.window", "banana")
-                .prop("hotkey.fail-fast", "true")
-                .name("failfast-" + version)
-                .args("--scenario", "basic", "--redis", redis.address(), "--millis", "300")
-                .run();
-        Check.all(c, "fail-fast",
-                () -> assertFalse(c.timedOut(), () -> "timed out"),
-                () -> assertNotEquals(0, c.exitCode(), () -> "fail-fast must stop the JVM"),
-                () -> assertTrue(c.stderrContains("hotkey.detect.window"), () -> "names the key"));
-    }
+  @ParameterizedTest(name = "jedis {0}")
+  @ValueSource(strings = {Clients.JEDIS_8})
+  void failFastStopsTheJvm(String version) {
+    ChildRun c =
+        AgentJvm.jedisApp(version)
+            .hotkeyTestDefaults()
+            .prop("hotkey.detect.window", "banana")
+            .prop("hotkey.fail-fast", "true")
+            .name("failfast-" + version)
+            .args("--scenario", "basic", "--redis", redis.address(), "--millis", "300")
+            .run();
+    Check.all(
+        c,
+        "fail-fast",
+        () -> assertFalse(c.timedOut(), () -> "timed out"),
+        () -> assertNotEquals(0, c.exitCode(), () -> "fail-fast must stop the JVM"),
+        () -> assertTrue(c.stderrContains("hotkey.detect.window"), () -> "names the key"));
+  }
 }

@@ -10,172 +10,229 @@ import java.util.stream.Collectors;
 
 /** What a child JVM did: exit code, output, its RESULT lines and the SYNC points it passed. */
 public final class ChildRun {
-    private final String label;
-    private final String command;
-    private final int exitCode;
-    private final boolean timedOut;
-    private final Duration took;
-    private final List<String> stdout;
-    private final List<String> stderr;
-    private final List<String> syncs;
-    private final Path stdoutFile;
-    private final Path stderrFile;
-    private final Throwable handlerFailure;
-    private final Map<String, String> results = new LinkedHashMap<>();
+  private final String label;
+  private final String command;
+  private final int exitCode;
+  private final boolean timedOut;
+  private final Duration took;
+  private final List<String> stdout;
+  private final List<String> stderr;
+  private final List<String> syncs;
+  private final Path stdoutFile;
+  private final Path stderrFile;
+  private final Throwable handlerFailure;
+  private final Map<String, String> results = new LinkedHashMap<>();
 
-    ChildRun(String label, String command, int exitCode, boolean timedOut, Duration took, List<String> stdout,
-             List<String> stderr, List<String> syncs, Path stdoutFile, Path stderrFile, Throwable handlerFailure) {
-        this.label = label;
-        this.command = command;
-        this.exitCode = exitCode;
-        this.timedOut = timedOut;
-        this.took = took;
-        this.stdout = stdout;
-        this.stderr = stderr;
-        this.syncs = syncs;
-        this.stdoutFile = stdoutFile;
-        this.stderrFile = stderrFile;
-        this.handlerFailure = handlerFailure;
-        for (String line : stdout) {
-            if (line.startsWith("RESULT ")) {
-                int eq = line.indexOf('=');
-                if (eq > 0) {
-                    results.put(line.substring(7, eq), unescape(line.substring(eq + 1)));
-                }
-            }
+  ChildRun(
+      String label,
+      String command,
+      int exitCode,
+      boolean timedOut,
+      Duration took,
+      List<String> stdout,
+      List<String> stderr,
+      List<String> syncs,
+      Path stdoutFile,
+      Path stderrFile,
+      Throwable handlerFailure) {
+    this.label = label;
+    this.command = command;
+    this.exitCode = exitCode;
+    this.timedOut = timedOut;
+    this.took = took;
+    this.stdout = stdout;
+    this.stderr = stderr;
+    this.syncs = syncs;
+    this.stdoutFile = stdoutFile;
+    this.stderrFile = stderrFile;
+    this.handlerFailure = handlerFailure;
+    for (String line : stdout) {
+      if (line.startsWith("RESULT ")) {
+        int eq = line.indexOf('=');
+        if (eq > 0) {
+          results.put(line.substring(7, eq), unescape(line.substring(eq + 1)));
         }
+      }
     }
+  }
 
-    private static String unescape(String s) {
-        StringBuilder b = new StringBuilder();
-        for (int i = 0; i < s.length(); i++) {
-            char c = s.charAt(i);
-            if (c == '\\' && i + 1 < s.length()) {
-                char n = s.charAt(++i);
-                b.append(n == 'n' ? '\n' : n == 'r' ? '\r' : n);
-            } else {
-                b.append(c);
-            }
-        }
-        return b.toString();
+  private static String unescape(String s) {
+    StringBuilder b = new StringBuilder();
+    for (int i = 0; i < s.length(); i++) {
+      char c = s.charAt(i);
+      if (c == '\\' && i + 1 < s.length()) {
+        char n = s.charAt(++i);
+        b.append(n == 'n' ? '\n' : n == 'r' ? '\r' : n);
+      } else {
+        b.append(c);
+      }
     }
+    return b.toString();
+  }
 
-    public int exitCode() {
-        return exitCode;
-    }
+  public int exitCode() {
+    return exitCode;
+  }
 
-    public boolean timedOut() {
-        return timedOut;
-    }
+  public boolean timedOut() {
+    return timedOut;
+  }
 
-    public Throwable handlerFailure() {
-        return handlerFailure;
-    }
+  public Throwable handlerFailure() {
+    return handlerFailure;
+  }
 
-    public List<String> stdout() {
-        return stdout;
-    }
+  public List<String> stdout() {
+    return stdout;
+  }
 
-    public List<String> stderr() {
-        return stderr;
-    }
+  public List<String> stderr() {
+    return stderr;
+  }
 
-    public List<String> syncs() {
-        return syncs;
-    }
+  public List<String> syncs() {
+    return syncs;
+  }
 
-    public Map<String, String> results() {
-        return results;
-    }
+  public Map<String, String> results() {
+    return results;
+  }
 
-    /** A RESULT value, or null. */
-    public String result(String key) {
-        return results.get(key);
-    }
+  /** A RESULT value, or null. */
+  public String result(String key) {
+    return results.get(key);
+  }
 
-    /** A numeric RESULT value; Long.MIN_VALUE when missing or not a number (so assertions fail visibly). */
-    public long resultLong(String key) {
-        try {
-            return Long.parseLong(results.get(key));
-        } catch (RuntimeException e) {
-            return Long.MIN_VALUE;
-        }
+  /**
+   * A numeric RESULT value; Long.MIN_VALUE when missing or not a number (so assertions fail
+   * visibly).
+   */
+  public long resultLong(String key) {
+    try {
+      return Long.parseLong(results.get(key));
+    } catch (RuntimeException e) {
+      return Long.MIN_VALUE;
     }
+  }
 
-    /**
-     * The agent's stderr lines, from {@code "[hotkey] "} on. The contract says lines are prefixed
-     * {@code "[hotkey] "}; a leading timestamp (digits, ':', '.', '-', 'T', spaces) is tolerated here so that the
-     * functional tests judge behaviour, and {@link #misprefixedHotkeyLines()} reports the deviation separately.
-     */
-    public List<String> hotkeyLines() {
-        return stderr.stream().map(ChildRun::hotkeyPart).filter(l -> l != null).collect(Collectors.toList());
-    }
+  /**
+   * The agent's stderr lines, from {@code "[hotkey] "} on. The contract says lines are prefixed
+   * {@code "[hotkey] "}; a leading timestamp (digits, ':', '.', '-', 'T', spaces) is tolerated here
+   * so that the functional tests judge behaviour, and {@link #misprefixedHotkeyLines()} reports the
+   * deviation separately.
+   */
+  public List<String> hotkeyLines() {
+    return stderr.stream()
+        .map(ChildRun::hotkeyPart)
+        .filter(l -> l != null)
+        .collect(Collectors.toList());
+  }
 
-    /** Stderr lines that carry "[hotkey] " but do not start with it (contract: one line each, prefixed). */
-    public List<String> misprefixedHotkeyLines() {
-        return stderr.stream().filter(l -> l.contains("[hotkey] ") && !l.startsWith("[hotkey] "))
-                .collect(Collectors.toList());
-    }
+  /**
+   * Stderr lines that carry "[hotkey] " but do not start with it (contract: one line each,
+   * prefixed).
+   */
+  public List<String> misprefixedHotkeyLines() {
+    return stderr.stream()
+        .filter(l -> l.contains("[hotkey] ") && !l.startsWith("[hotkey] "))
+        .collect(Collectors.toList());
+  }
 
-    static String hotkeyPart(String line) {
-        int i = line.indexOf("[hotkey] ");
-        if (i < 0 || !line.substring(0, i).matches("[0-9:.\\-T ]*")) {
-            return null;
-        }
-        return line.substring(i);
+  static String hotkeyPart(String line) {
+    int i = line.indexOf("[hotkey] ");
+    if (i < 0 || !line.substring(0, i).matches("[0-9:.\\-T ]*")) {
+      return null;
     }
+    return line.substring(i);
+  }
 
-    /** Index in stderr of the first agent line matching {@code regex} (after the prefix is normalised), or -1. */
-    public int stderrIndexOf(String regex) {
-        Pattern p = Pattern.compile(regex);
-        for (int i = 0; i < stderr.size(); i++) {
-            String h = hotkeyPart(stderr.get(i));
-            if (h != null && p.matcher(h).find()) {
-                return i;
-            }
-        }
-        return -1;
+  /**
+   * Index in stderr of the first agent line matching {@code regex} (after the prefix is
+   * normalised), or -1.
+   */
+  public int stderrIndexOf(String regex) {
+    Pattern p = Pattern.compile(regex);
+    for (int i = 0; i < stderr.size(); i++) {
+      String h = hotkeyPart(stderr.get(i));
+      if (h != null && p.matcher(h).find()) {
+        return i;
+      }
     }
+    return -1;
+  }
 
-    /** Whether an agent line (normalised to start at "[hotkey] ") matches {@code regex}. */
-    public boolean stderrMatches(String regex) {
-        Pattern p = Pattern.compile(regex);
-        return hotkeyLines().stream().anyMatch(l -> p.matcher(l).find());
-    }
+  /** Whether an agent line (normalised to start at "[hotkey] ") matches {@code regex}. */
+  public boolean stderrMatches(String regex) {
+    Pattern p = Pattern.compile(regex);
+    return hotkeyLines().stream().anyMatch(l -> p.matcher(l).find());
+  }
 
-    public boolean stderrContains(String text) {
-        return stderr.stream().anyMatch(l -> l.contains(text));
-    }
+  public boolean stderrContains(String text) {
+    return stderr.stream().anyMatch(l -> l.contains(text));
+  }
 
-    /** The promotion line for {@code key} (contract: [hotkey] hot key promoted: key="k" rate=N/s reads=N%). */
-    public boolean promoted(String key) {
-        return stderrMatches("^\\[hotkey\\] hot key promoted: key=\"" + Pattern.quote(key) + "\" rate=\\d+/s reads=\\d+%");
-    }
+  /**
+   * The promotion line for {@code key} (contract: [hotkey] hot key promoted: key="k" rate=N/s
+   * reads=N%).
+   */
+  public boolean promoted(String key) {
+    return stderrMatches(
+        "^\\[hotkey\\] hot key promoted: key=\""
+            + Pattern.quote(key)
+            + "\" rate=\\d+/s reads=\\d+%");
+  }
 
-    public boolean agentActiveLine() {
-        return stderrMatches("^\\[hotkey\\] active: version=\\S+ clients=\\S* threshold=\\d+/s window=\\S+ sampling=1/\\d+ cache=(on|off)");
-    }
+  public boolean agentActiveLine() {
+    return stderrMatches(
+        "^\\[hotkey\\] active: version=\\S+ clients=\\S* threshold=\\d+/s window=\\S+ sampling=1/\\d+ cache=(on|off)");
+  }
 
-    public String summary() {
-        return label + ": exit=" + exitCode + (timedOut ? " TIMED OUT" : "") + " in " + took.toMillis() + "ms, "
-                + results.size() + " results, syncs=" + syncs.size() + ", logs " + stderrFile;
-    }
+  public String summary() {
+    return label
+        + ": exit="
+        + exitCode
+        + (timedOut ? " TIMED OUT" : "")
+        + " in "
+        + took.toMillis()
+        + "ms, "
+        + results.size()
+        + " results, syncs="
+        + syncs.size()
+        + ", logs "
+        + stderrFile;
+  }
 
-    private static String tail(List<String> lines, int n) {
-        int from = Math.max(0, lines.size() - n);
-        return (from > 0 ? "  ... (" + from + " lines before)\n" : "")
-                + lines.subList(from, lines.size()).stream().map(l -> "  | " + l).collect(Collectors.joining("\n"));
-    }
+  private static String tail(List<String> lines, int n) {
+    int from = Math.max(0, lines.size() - n);
+    return (from > 0 ? "  ... (" + from + " lines before)\n" : "")
+        + lines.subList(from, lines.size()).stream()
+            .map(l -> "  | " + l)
+            .collect(Collectors.joining("\n"));
+  }
 
-    /** For assertion messages: what ran, how it ended, the [hotkey] lines and the tails of both streams. */
-    public String describe() {
-        List<String> hk = hotkeyLines();
-        return "\n--- child " + summary()
-                + "\n--- command: " + command
-                + (handlerFailure != null ? "\n--- test-side sync handler failed: " + handlerFailure : "")
-                + "\n--- [hotkey] lines (" + hk.size() + "):\n" + tail(hk, 25)
-                + "\n--- stderr tail:\n" + tail(stderr, 40)
-                + "\n--- stdout tail:\n" + tail(stdout, 25)
-                + "\n--- (full output: " + stdoutFile + " , " + stderrFile + ")\n";
-    }
+  /**
+   * For assertion messages: what ran, how it ended, the [hotkey] lines and the tails of both
+   * streams.
+   */
+  public String describe() {
+    List<String> hk = hotkeyLines();
+    return "\n--- child "
+        + summary()
+        + "\n--- command: "
+        + command
+        + (handlerFailure != null ? "\n--- test-side sync handler failed: " + handlerFailure : "")
+        + "\n--- [hotkey] lines ("
+        + hk.size()
+        + "):\n"
+        + tail(hk, 25)
+        + "\n--- stderr tail:\n"
+        + tail(stderr, 40)
+        + "\n--- stdout tail:\n"
+        + tail(stdout, 25)
+        + "\n--- (full output: "
+        + stdoutFile
+        + " , "
+        + stderrFile
+        + ")\n";
+  }
 }

@@ -7,50 +7,62 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Stream;
 
-/** Child classpaths: the scenario apps (target/classes) plus one Jedis version and its runtime deps. */
+/**
+ * Child classpaths: the scenario apps (target/classes) plus one Jedis version and its runtime deps.
+ */
 public final class Clients {
-    public static final String JEDIS_3 = "3.10.0";
-    public static final String JEDIS_4 = "4.4.8";
-    public static final String JEDIS_5 = "5.2.0";
-    public static final String JEDIS_6 = "6.2.0";
-    public static final String JEDIS_7 = "7.2.0";
-    public static final String JEDIS_8 = "8.0.2";
+  public static final String JEDIS_3 = "3.10.0";
+  public static final String JEDIS_4 = "4.4.8";
+  public static final String JEDIS_5 = "5.2.0";
+  public static final String JEDIS_6 = "6.2.0";
+  public static final String JEDIS_7 = "7.2.0";
+  public static final String JEDIS_8 = "8.0.2";
 
-    /** Versions whose hook point (Connection.executeCommand) supports local serving. */
-    public static final List<String> MODERN = List.of(JEDIS_4, JEDIS_5, JEDIS_6, JEDIS_7, JEDIS_8);
-    public static final List<String> ALL = List.of(JEDIS_3, JEDIS_4, JEDIS_5, JEDIS_6, JEDIS_7, JEDIS_8);
+  /** Versions whose hook point (Connection.executeCommand) supports local serving. */
+  public static final List<String> MODERN = List.of(JEDIS_4, JEDIS_5, JEDIS_6, JEDIS_7, JEDIS_8);
 
-    /** Not instrumented (the agent's Lettuce hook needs 6.0+): Lettuce5IT shows that it runs unchanged. */
-    public static final String LETTUCE_5 = "5.3.7.RELEASE";
-    public static final String LETTUCE_6 = "6.8.1.RELEASE";
-    public static final String LETTUCE_7 = "7.7.0.RELEASE";
-    public static final List<String> LETTUCE = List.of(LETTUCE_6, LETTUCE_7);
+  public static final List<String> ALL =
+      List.of(JEDIS_3, JEDIS_4, JEDIS_5, JEDIS_6, JEDIS_7, JEDIS_8);
 
-    private Clients() {
+  /**
+   * Not instrumented (the agent's Lettuce hook needs 6.0+): Lettuce5IT shows that it runs
+   * unchanged.
+   */
+  public static final String LETTUCE_5 = "5.3.7.RELEASE";
+
+  public static final String LETTUCE_6 = "6.8.1.RELEASE";
+  public static final String LETTUCE_7 = "7.7.0.RELEASE";
+  public static final List<String> LETTUCE = List.of(LETTUCE_6, LETTUCE_7);
+
+  private Clients() {}
+
+  public static String jedisClasspath(String version) {
+    return classpath("jedis", version);
+  }
+
+  public static String lettuceClasspath(String version) {
+    return classpath("lettuce-core", version);
+  }
+
+  private static String classpath(String client, String version) {
+    String folder = client.equals("jedis") ? "jedis" : "lettuce";
+    Path dir = ItConfig.clientsDir().resolve(folder + "-" + version);
+    List<String> entries = new ArrayList<>();
+    entries.add(ItConfig.appClasses().toString());
+    try (Stream<Path> jars = Files.list(dir)) {
+      jars.filter(p -> p.toString().endsWith(".jar"))
+          .sorted()
+          .forEach(p -> entries.add(p.toString()));
+    } catch (Exception e) {
+      throw new IllegalStateException(
+          "no client jars in "
+              + dir
+              + " (they are copied by maven-dependency-plugin in process-test-resources)",
+          e);
     }
-
-    public static String jedisClasspath(String version) {
-        return classpath("jedis", version);
+    if (entries.stream().noneMatch(e -> e.contains(client + "-" + version + ".jar"))) {
+      throw new IllegalStateException(client + "-" + version + ".jar missing from " + dir);
     }
-
-    public static String lettuceClasspath(String version) {
-        return classpath("lettuce-core", version);
-    }
-
-    private static String classpath(String client, String version) {
-        String folder = client.equals("jedis") ? "jedis" : "lettuce";
-        Path dir = ItConfig.clientsDir().resolve(folder + "-" + version);
-        List<String> entries = new ArrayList<>();
-        entries.add(ItConfig.appClasses().toString());
-        try (Stream<Path> jars = Files.list(dir)) {
-            jars.filter(p -> p.toString().endsWith(".jar")).sorted().forEach(p -> entries.add(p.toString()));
-        } catch (Exception e) {
-            throw new IllegalStateException("no client jars in " + dir
-                    + " (they are copied by maven-dependency-plugin in process-test-resources)", e);
-        }
-        if (entries.stream().noneMatch(e -> e.contains(client + "-" + version + ".jar"))) {
-            throw new IllegalStateException(client + "-" + version + ".jar missing from " + dir);
-        }
-        return String.join(File.pathSeparator, entries);
-    }
+    return String.join(File.pathSeparator, entries);
+  }
 }

@@ -12,79 +12,99 @@ import org.junit.jupiter.params.provider.ValueSource;
 import redis.clients.jedis.JedisCluster;
 
 /**
- * (h) JedisCluster against a real 3-master Redis Cluster (local redis-server processes, cluster mode,
- * slots assigned and nodes met by the test): hot keys detected, served locally, values correct, writes
- * invalidate.
+ * (h) JedisCluster against a real 3-master Redis Cluster (local redis-server processes, cluster
+ * mode, slots assigned and nodes met by the test): hot keys detected, served locally, values
+ * correct, writes invalidate.
  */
 class ClusterIT {
-    static final int N = 2000;
-    static RedisCluster cluster;
+  static final int N = 2000;
+  static RedisCluster cluster;
 
-    @BeforeAll
-    static void startCluster() {
-        cluster = RedisServers.startCluster(3);
-        System.out.println("[it] cluster " + cluster.addresses());
-    }
+  @BeforeAll
+  static void startCluster() {
+    cluster = RedisServers.startCluster(3);
+    System.out.println("[it] cluster " + cluster.addresses());
+  }
 
-    @AfterAll
-    static void stopCluster() {
-        if (cluster != null) {
-            cluster.close();
-        }
+  @AfterAll
+  static void stopCluster() {
+    if (cluster != null) {
+      cluster.close();
     }
+  }
 
-    @BeforeEach
-    void reset() {
-        cluster.reset();
-    }
+  @BeforeEach
+  void reset() {
+    cluster.reset();
+  }
 
-    @ParameterizedTest(name = "jedis {0}")
-    @ValueSource(strings = {Clients.JEDIS_4, Clients.JEDIS_6, Clients.JEDIS_8})
-    void hotKeysOfAClusterAreServedLocally(String version) {
-        String key = "cl:hot";
-        String hash = "cl:hash";
-        try (JedisCluster c = cluster.client()) {
-            c.set(key, "cluster-value");
-            c.hset(hash, "f", "field-value");
-        }
-        Snapshots snaps = new Snapshots(cluster::stats);
-        ChildRun c = AgentJvm.clusterApp(version).hotkeyTestDefaults()
-                .name("cluster-" + version)
-                .args("--nodes", cluster.addresses(), "--key", key, "--hash", hash, "--n", Integer.toString(N))
-                .run(snaps);
-        String[] after = new String[2];
-        try (JedisCluster j = cluster.client()) {
-            after[0] = j.get(key);
-            after[1] = j.hget(hash, "f");
-        }
-        Check.all(c, "cluster",
-                () -> assertFalse(c.timedOut(), () -> "timed out"),
-                () -> assertEquals(0, c.exitCode(), () -> "exit code"),
-                () -> assertEquals("true", c.result("done"), () -> "not done"),
-                () -> assertTrue(c.promoted(key), () -> key + " not promoted"),
-                () -> assertTrue(c.promoted(hash), () -> hash + " not promoted"),
-                () -> assertEquals("cluster-value", c.result("cluster.initial"), () -> "initial"),
-                () -> assertEquals(0, c.resultLong("cluster.mismatches"), () -> "wrong values"),
-                () -> {
-                    long n = c.resultLong("cluster.get.n");
-                    long reached = snaps.calls("get", "reads", "reads-done");
-                    assertTrue(n > 0 && reached < n * 0.05, () -> reached + " of " + n
-                            + " GETs of a hot key reached the cluster");
-                },
-                () -> {
-                    long n = c.resultLong("cluster.hget.n");
-                    long reached = snaps.calls("hget", "reads", "reads-done");
-                    assertTrue(n > 0 && reached < n * 0.05, () -> reached + " of " + n
-                            + " HGETs of a hot key reached the cluster");
-                },
-                () -> assertEquals("cluster-written", c.result("cluster.write.readBack"),
-                        () -> "read after write"),
-                () -> assertEquals("field-written", c.result("cluster.hset.readBack"),
-                        () -> "read after hset"),
-                () -> assertEquals("ok", c.result("redirect.abandonedPipeline"), "write after an abandoned cluster pipeline"),
-                () -> assertEquals("ok", c.result("redirect.ask"), "write redirected with ASK"),
-                () -> assertEquals("ok", c.result("redirect.moved"), "write redirected with MOVED"),
-                () -> assertEquals("after-migration", after[0]),
-                () -> assertEquals("field-written", after[1]));
+  @ParameterizedTest(name = "jedis {0}")
+  @ValueSource(strings = {Clients.JEDIS_4, Clients.JEDIS_6, Clients.JEDIS_8})
+  void hotKeysOfAClusterAreServedLocally(String version) {
+    String key = "cl:hot";
+    String hash = "cl:hash";
+    try (JedisCluster c = cluster.client()) {
+      c.set(key, "cluster-value");
+      c.hset(hash, "f", "field-value");
     }
+    Snapshots snaps = new Snapshots(cluster::stats);
+    ChildRun c =
+        AgentJvm.clusterApp(version)
+            .hotkeyTestDefaults()
+            .name("cluster-" + version)
+            .args(
+                "--nodes",
+                cluster.addresses(),
+                "--key",
+                key,
+                "--hash",
+                hash,
+                "--n",
+                Integer.toString(N))
+            .run(snaps);
+    String[] after = new String[2];
+    try (JedisCluster j = cluster.client()) {
+      after[0] = j.get(key);
+      after[1] = j.hget(hash, "f");
+    }
+    Check.all(
+        c,
+        "cluster",
+        () -> assertFalse(c.timedOut(), () -> "timed out"),
+        () -> assertEquals(0, c.exitCode(), () -> "exit code"),
+        () -> assertEquals("true", c.result("done"), () -> "not done"),
+        () -> assertTrue(c.promoted(key), () -> key + " not promoted"),
+        () -> assertTrue(c.promoted(hash), () -> hash + " not promoted"),
+        () -> assertEquals("cluster-value", c.result("cluster.initial"), () -> "initial"),
+        () -> assertEquals(0, c.resultLong("cluster.mismatches"), () -> "wrong values"),
+        () -> {
+          long n = c.resultLong("cluster.get.n");
+          long reached = snaps.calls("get", "reads", "reads-done");
+          assertTrue(
+              n > 0 && reached < n * 0.05,
+              () -> reached + " of " + n + " GETs of a hot key reached the cluster");
+        },
+        () -> {
+          long n = c.resultLong("cluster.hget.n");
+          long reached = snaps.calls("hget", "reads", "reads-done");
+          assertTrue(
+              n > 0 && reached < n * 0.05,
+              () -> reached + " of " + n + " HGETs of a hot key reached the cluster");
+        },
+        () ->
+            assertEquals(
+                "cluster-written", c.result("cluster.write.readBack"), () -> "read after write"),
+        () ->
+            assertEquals(
+                "field-written", c.result("cluster.hset.readBack"), () -> "read after hset"),
+        () ->
+            assertEquals(
+                "ok",
+                c.result("redirect.abandonedPipeline"),
+                "write after an abandoned cluster pipeline"),
+        () -> assertEquals("ok", c.result("redirect.ask"), "write redirected with ASK"),
+        () -> assertEquals("ok", c.result("redirect.moved"), "write redirected with MOVED"),
+        () -> assertEquals("after-migration", after[0]),
+        () -> assertEquals("field-written", after[1]));
+  }
 }

@@ -22,96 +22,134 @@ import org.junit.jupiter.params.provider.MethodSource;
  */
 class ConnectionLifecycleIT extends RedisTestBase {
 
-    static Stream<String> jedisVersions() {
-        return Clients.MODERN.stream();
-    }
+  static Stream<String> jedisVersions() {
+    return Clients.MODERN.stream();
+  }
 
-    static Stream<String> lettuceVersions() {
-        return Clients.LETTUCE.stream();
-    }
+  static Stream<String> lettuceVersions() {
+    return Clients.LETTUCE.stream();
+  }
 
-    static Stream<Arguments> jedisVersionsAndJdks() {
-        return Stream.concat(Clients.MODERN.stream().map(v -> Arguments.of(v, Jdk.JDK17)),
-                Stream.of(Arguments.of(Clients.JEDIS_8, Jdk.JDK25)));
-    }
+  static Stream<Arguments> jedisVersionsAndJdks() {
+    return Stream.concat(
+        Clients.MODERN.stream().map(v -> Arguments.of(v, Jdk.JDK17)),
+        Stream.of(Arguments.of(Clients.JEDIS_8, Jdk.JDK25)));
+  }
 
-    @ParameterizedTest(name = "jedis {0} on {1}")
-    @MethodSource("jedisVersionsAndJdks")
-    void writesAfterAnAbandonedPipelineOrTransactionAreSeenAtOnce(String version, Jdk jdk) {
-        ChildRun c = jedis(version, "abandon").jdk(jdk).run();
-        assertEveryCaseOk(c, 9);
-    }
+  @ParameterizedTest(name = "jedis {0} on {1}")
+  @MethodSource("jedisVersionsAndJdks")
+  void writesAfterAnAbandonedPipelineOrTransactionAreSeenAtOnce(String version, Jdk jdk) {
+    ChildRun c = jedis(version, "abandon").jdk(jdk).run();
+    assertEveryCaseOk(c, 9);
+  }
 
-    @ParameterizedTest(name = "jedis {0}")
-    @MethodSource("jedisVersions")
-    void aJedisConnectionIsOnlyServedWhatItsOwnIdentityMayRead(String version) {
-        ChildRun c = jedis(version, "identity").run();
-        assertEveryCaseOk(c, 5);
-    }
+  @ParameterizedTest(name = "jedis {0}")
+  @MethodSource("jedisVersions")
+  void aJedisConnectionIsOnlyServedWhatItsOwnIdentityMayRead(String version) {
+    ChildRun c = jedis(version, "identity").run();
+    assertEveryCaseOk(c, 5);
+  }
 
-    @ParameterizedTest(name = "lettuce {0}")
-    @MethodSource("lettuceVersions")
-    void aLettuceConnectionIsOnlyServedWhatItsOwnIdentityMayRead(String version) {
-        ChildRun c = AgentJvm.app("lettuce-lifecycle-" + version, Clients.lettuceClasspath(version),
-                        "io.hotkey.it.app.LettuceLifecycleApp")
-                .prop("hotkey.detect.threshold", "1")
-                .args("--redis", redis.address())
-                .run();
-        assertEveryCaseOk(c, 6);
-    }
+  @ParameterizedTest(name = "lettuce {0}")
+  @MethodSource("lettuceVersions")
+  void aLettuceConnectionIsOnlyServedWhatItsOwnIdentityMayRead(String version) {
+    ChildRun c =
+        AgentJvm.app(
+                "lettuce-lifecycle-" + version,
+                Clients.lettuceClasspath(version),
+                "io.hotkey.it.app.LettuceLifecycleApp")
+            .prop("hotkey.detect.threshold", "1")
+            .args("--redis", redis.address())
+            .run();
+    assertEveryCaseOk(c, 6);
+  }
 
-    /**
-     * Seeded random sequences of commands, pipelines, transactions, abandons and closes on three threads;
-     * {@code -Dhotkey.it.seed=N} replays one.
-     */
-    @ParameterizedTest(name = "jedis {0}")
-    @MethodSource("jedisVersions")
-    void randomSequencesNeverReadOlderThanAReturnedWrite(String version) {
-        long seed = Long.getLong("hotkey.it.seed", System.nanoTime());
-        ChildRun c = AgentJvm.app("jedis-random-" + version, Clients.jedisClasspath(version),
-                        "io.hotkey.it.app.JedisRandomApp")
-                .prop("hotkey.detect.threshold", "1")
-                .args("--redis", redis.address(), "--seed", String.valueOf(seed), "--millis", "6000")
-                .run();
-        String replay = " (seed " + seed + ": -Dhotkey.it.seed=" + seed + " replays it)";
-        Check.all(c, "random sequences" + replay,
-                () -> assertEquals(false, c.timedOut(), "timed out"),
-                () -> assertEquals(0, c.exitCode(), "exit code"),
-                () -> assertEquals("true", c.result("done"), "not done"),
-                () -> assertEquals(0, c.resultLong("random.violations"),
-                        () -> c.result("random.violations") + " violations" + replay + ": " + c.result("random.examples")),
-                () -> assertTrue(c.resultLong("random.reads") > 1000, () -> "too few reads: " + c.result("random.reads")),
-                () -> assertTrue(Long.parseLong(c.result("end.jmx.CacheHits")) > c.resultLong("random.reads") / 10,
-                        () -> "the cache was hardly used: " + c.result("end.jmx.CacheHits") + " hits"),
-                () -> assertEquals("0", c.result("end.jmx.AgentErrors"), "agent errors"));
-    }
+  /**
+   * Seeded random sequences of commands, pipelines, transactions, abandons and closes on three
+   * threads; {@code -Dhotkey.it.seed=N} replays one.
+   */
+  @ParameterizedTest(name = "jedis {0}")
+  @MethodSource("jedisVersions")
+  void randomSequencesNeverReadOlderThanAReturnedWrite(String version) {
+    long seed = Long.getLong("hotkey.it.seed", System.nanoTime());
+    ChildRun c =
+        AgentJvm.app(
+                "jedis-random-" + version,
+                Clients.jedisClasspath(version),
+                "io.hotkey.it.app.JedisRandomApp")
+            .prop("hotkey.detect.threshold", "1")
+            .args("--redis", redis.address(), "--seed", String.valueOf(seed), "--millis", "6000")
+            .run();
+    String replay = " (seed " + seed + ": -Dhotkey.it.seed=" + seed + " replays it)";
+    Check.all(
+        c,
+        "random sequences" + replay,
+        () -> assertEquals(false, c.timedOut(), "timed out"),
+        () -> assertEquals(0, c.exitCode(), "exit code"),
+        () -> assertEquals("true", c.result("done"), "not done"),
+        () ->
+            assertEquals(
+                0,
+                c.resultLong("random.violations"),
+                () ->
+                    c.result("random.violations")
+                        + " violations"
+                        + replay
+                        + ": "
+                        + c.result("random.examples")),
+        () ->
+            assertTrue(
+                c.resultLong("random.reads") > 1000,
+                () -> "too few reads: " + c.result("random.reads")),
+        () ->
+            assertTrue(
+                Long.parseLong(c.result("end.jmx.CacheHits")) > c.resultLong("random.reads") / 10,
+                () -> "the cache was hardly used: " + c.result("end.jmx.CacheHits") + " hits"),
+        () -> assertEquals("0", c.result("end.jmx.AgentErrors"), "agent errors"));
+  }
 
-    private static AgentJvm jedis(String version, String scenario) {
-        return AgentJvm.app("jedis-" + scenario + "-" + version, Clients.jedisClasspath(version),
-                        "io.hotkey.it.app.JedisLifecycleApp")
-                .prop("hotkey.detect.threshold", "1")
-                .args("--scenario", scenario, "--redis", redis.address());
-    }
+  private static AgentJvm jedis(String version, String scenario) {
+    return AgentJvm.app(
+            "jedis-" + scenario + "-" + version,
+            Clients.jedisClasspath(version),
+            "io.hotkey.it.app.JedisLifecycleApp")
+        .prop("hotkey.detect.threshold", "1")
+        .args("--scenario", scenario, "--redis", redis.address());
+  }
 
-    /** Every {@code case.X} is "ok", each one was served locally before (where it says), and there are as many as expected. */
-    private static void assertEveryCaseOk(ChildRun c, int expectedCases) {
-        Map<String, String> cases = new TreeMap<>(c.results().entrySet().stream()
+  /**
+   * Every {@code case.X} is "ok", each one was served locally before (where it says), and there are
+   * as many as expected.
+   */
+  private static void assertEveryCaseOk(ChildRun c, int expectedCases) {
+    Map<String, String> cases =
+        new TreeMap<>(
+            c.results().entrySet().stream()
                 .filter(e -> e.getKey().startsWith("case."))
                 .collect(Collectors.toMap(Map.Entry::getKey, Map.Entry::getValue)));
-        Map<String, String> outcomes = new TreeMap<>(cases);
-        outcomes.keySet().removeIf(k -> k.endsWith(".servedLocally"));
-        Stream<Executable> ran = Stream.of(
-                () -> assertEquals(false, c.timedOut(), "timed out"),
-                () -> assertEquals(0, c.exitCode(), "exit code"),
-                () -> assertEquals("true", c.result("done"), "not done"),
-                () -> assertEquals(expectedCases, outcomes.size(), () -> "cases reported: " + outcomes.keySet()),
-                () -> assertEquals("0", c.result("end.jmx.AgentErrors"), "agent errors"));
-        Stream<Executable> each = outcomes.entrySet().stream()
-                .map(e -> () -> assertEquals("ok", e.getValue(), e.getKey()));
-        Stream<Executable> served = cases.entrySet().stream()
-                .filter(e -> e.getKey().endsWith(".servedLocally"))
-                .map(e -> () -> assertTrue(Boolean.parseBoolean(e.getValue()),
-                        e.getKey() + ": the key was never served locally, so the case proves nothing"));
-        Check.all(c, "lifecycle cases", Stream.of(ran, each, served).flatMap(s -> s));
-    }
+    Map<String, String> outcomes = new TreeMap<>(cases);
+    outcomes.keySet().removeIf(k -> k.endsWith(".servedLocally"));
+    Stream<Executable> ran =
+        Stream.of(
+            () -> assertEquals(false, c.timedOut(), "timed out"),
+            () -> assertEquals(0, c.exitCode(), "exit code"),
+            () -> assertEquals("true", c.result("done"), "not done"),
+            () ->
+                assertEquals(
+                    expectedCases, outcomes.size(), () -> "cases reported: " + outcomes.keySet()),
+            () -> assertEquals("0", c.result("end.jmx.AgentErrors"), "agent errors"));
+    Stream<Executable> each =
+        outcomes.entrySet().stream().map(e -> () -> assertEquals("ok", e.getValue(), e.getKey()));
+    Stream<Executable> served =
+        cases.entrySet().stream()
+            .filter(e -> e.getKey().endsWith(".servedLocally"))
+            .map(
+                e ->
+                    () ->
+                        assertTrue(
+                            Boolean.parseBoolean(e.getValue()),
+                            e.getKey()
+                                + ": the key was never served locally, so the case proves nothing"));
+    Check.all(c, "lifecycle cases", Stream.of(ran, each, served).flatMap(s -> s));
+  }
 }

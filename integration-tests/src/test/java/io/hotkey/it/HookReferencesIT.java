@@ -32,228 +32,251 @@ import org.junit.jupiter.params.provider.MethodSource;
 /**
  * The idea of OpenTelemetry's muzzle: for every client version the tests pin, every class, method
  * and field of the client that the shipped agent's advice and helpers reference resolves against
- * that version's jars, and every field an advice reads with {@code @Advice.FieldValue} exists on the
- * class it is woven into. A client release that renames or removes what a hook needs then fails
+ * that version's jars, and every field an advice reads with {@code @Advice.FieldValue} exists on
+ * the class it is woven into. A client release that renames or removes what a hook needs then fails
  * here, with the missing references named, before any JVM runs it.
  */
 class HookReferencesIT {
-    private static final String[] CLIENT_PACKAGES = {"redis/clients/", "io/lettuce/", "io/netty/", "reactor/"};
-    /** Where each advice that reads a field is woven, for its {@code @Advice.FieldValue} names. */
-    private static final Map<String, String> WOVEN_INTO = Map.of(
-            "JedisExecuteCommandAdvice", "redis.clients.jedis.Connection",
-            "LettuceAddKeyAdvice", "io.lettuce.core.protocol.CommandArgs",
-            "LettuceAddValueAdvice", "io.lettuce.core.protocol.CommandArgs",
-            "LettuceEndpointWriteAdvice", "io.lettuce.core.protocol.DefaultEndpoint",
-            "LettuceCommandDoneAdvice", "io.lettuce.core.protocol.Command");
+  private static final String[] CLIENT_PACKAGES = {
+    "redis/clients/", "io/lettuce/", "io/netty/", "reactor/"
+  };
 
-    static Stream<Arguments> clients() {
-        List<Arguments> a = new ArrayList<>();
-        a.add(Arguments.of("jedis", Clients.JEDIS_3, List.of("jedis/v3/", "jedis/common/")));
-        for (String v : Clients.MODERN) {
-            a.add(Arguments.of("jedis", v, List.of("jedis/v4/", "jedis/common/")));
+  /** Where each advice that reads a field is woven, for its {@code @Advice.FieldValue} names. */
+  private static final Map<String, String> WOVEN_INTO =
+      Map.of(
+          "JedisExecuteCommandAdvice", "redis.clients.jedis.Connection",
+          "LettuceAddKeyAdvice", "io.lettuce.core.protocol.CommandArgs",
+          "LettuceAddValueAdvice", "io.lettuce.core.protocol.CommandArgs",
+          "LettuceEndpointWriteAdvice", "io.lettuce.core.protocol.DefaultEndpoint",
+          "LettuceCommandDoneAdvice", "io.lettuce.core.protocol.Command");
+
+  static Stream<Arguments> clients() {
+    List<Arguments> a = new ArrayList<>();
+    a.add(Arguments.of("jedis", Clients.JEDIS_3, List.of("jedis/v3/", "jedis/common/")));
+    for (String v : Clients.MODERN) {
+      a.add(Arguments.of("jedis", v, List.of("jedis/v4/", "jedis/common/")));
+    }
+    for (String v : Clients.LETTUCE) {
+      a.add(Arguments.of("lettuce", v, List.of("lettuce/v6/")));
+    }
+    return a.stream();
+  }
+
+  @ParameterizedTest(name = "{0} {1}")
+  @MethodSource("clients")
+  void everyClientReferenceOfTheAdviceResolves(String client, String version, List<String> packages)
+      throws IOException {
+    TreeSet<String> missing = new TreeSet<>();
+    int checked = check(client, version, packages, missing);
+    assertTrue(checked >= 3, "too few references checked: " + checked);
+    assertEquals(
+        new TreeSet<>(),
+        missing,
+        client + " " + version + ": references of the agent that do not resolve");
+  }
+
+  /** The check bites: Lettuce 5, which the hooks are gated off, lacks what they reference. */
+  @org.junit.jupiter.api.Test
+  void aClientLineTheHooksDoNotFitIsCaught() throws IOException {
+    TreeSet<String> missing = new TreeSet<>();
+    check("lettuce", Clients.LETTUCE_5, List.of("lettuce/v6/"), missing);
+    assertTrue(!missing.isEmpty(), "Lettuce 5 resolved every reference of the Lettuce 6 hooks");
+  }
+
+  private static int check(
+      String client, String version, List<String> packages, TreeSet<String> missing)
+      throws IOException {
+    String classpath =
+        client.equals("jedis")
+            ? Clients.jedisClasspath(version)
+            : Clients.lettuceClasspath(version);
+    List<ClassFileLocator> jars = new ArrayList<>();
+    for (String entry : classpath.split(File.pathSeparator)) {
+      if (entry.endsWith(".jar")) {
+        jars.add(ClassFileLocator.ForJarFile.of(new File(entry)));
+      }
+    }
+    jars.add(ClassFileLocator.ForClassLoader.ofPlatformLoader());
+    TypePool pool = TypePool.Default.of(new ClassFileLocator.Compound(jars));
+    int checked = 0;
+    try (JarFile agent = new JarFile(ItConfig.agentJar().toFile())) {
+      Enumeration<JarEntry> entries = agent.entries();
+      while (entries.hasMoreElements()) {
+        JarEntry entry = entries.nextElement();
+        String name = entry.getName();
+        if (!name.endsWith(".class")
+            || packages.stream().noneMatch(p -> name.contains("/instrument/" + p))) {
+          continue;
         }
-        for (String v : Clients.LETTUCE) {
-            a.add(Arguments.of("lettuce", v, List.of("lettuce/v6/")));
+        try (InputStream in = agent.getInputStream(entry)) {
+          References refs = new References();
+          new ClassReader(in.readAllBytes()).accept(refs, ClassReader.SKIP_FRAMES);
+          checked += refs.check(pool, missing);
         }
-        return a.stream();
+      }
+    }
+    return checked;
+  }
+
+  /**
+   * The client references one agent class makes: types, methods, fields, and its advice's field
+   * values.
+   */
+  private static final class References extends ClassVisitor {
+    private final List<String[]> methods = new ArrayList<>();
+    private final List<String[]> fields = new ArrayList<>();
+    private final List<String> types = new ArrayList<>();
+    private final List<String> fieldValues = new ArrayList<>();
+    private String simpleName;
+
+    References() {
+      super(Opcodes.ASM9);
     }
 
-    @ParameterizedTest(name = "{0} {1}")
-    @MethodSource("clients")
-    void everyClientReferenceOfTheAdviceResolves(String client, String version, List<String> packages)
-            throws IOException {
-        TreeSet<String> missing = new TreeSet<>();
-        int checked = check(client, version, packages, missing);
-        assertTrue(checked >= 3, "too few references checked: " + checked);
-        assertEquals(new TreeSet<>(), missing, client + " " + version + ": references of the agent that do not resolve");
+    @Override
+    public void visit(
+        int version,
+        int access,
+        String name,
+        String signature,
+        String superName,
+        String[] interfaces) {
+      simpleName = name.substring(name.lastIndexOf('/') + 1);
     }
 
-    /** The check bites: Lettuce 5, which the hooks are gated off, lacks what they reference. */
-    @org.junit.jupiter.api.Test
-    void aClientLineTheHooksDoNotFitIsCaught() throws IOException {
-        TreeSet<String> missing = new TreeSet<>();
-        check("lettuce", Clients.LETTUCE_5, List.of("lettuce/v6/"), missing);
-        assertTrue(!missing.isEmpty(), "Lettuce 5 resolved every reference of the Lettuce 6 hooks");
-    }
-
-    private static int check(String client, String version, List<String> packages, TreeSet<String> missing)
-            throws IOException {
-        String classpath = client.equals("jedis") ? Clients.jedisClasspath(version) : Clients.lettuceClasspath(version);
-        List<ClassFileLocator> jars = new ArrayList<>();
-        for (String entry : classpath.split(File.pathSeparator)) {
-            if (entry.endsWith(".jar")) {
-                jars.add(ClassFileLocator.ForJarFile.of(new File(entry)));
-            }
-        }
-        jars.add(ClassFileLocator.ForClassLoader.ofPlatformLoader());
-        TypePool pool = TypePool.Default.of(new ClassFileLocator.Compound(jars));
-        int checked = 0;
-        try (JarFile agent = new JarFile(ItConfig.agentJar().toFile())) {
-            Enumeration<JarEntry> entries = agent.entries();
-            while (entries.hasMoreElements()) {
-                JarEntry entry = entries.nextElement();
-                String name = entry.getName();
-                if (!name.endsWith(".class") || packages.stream().noneMatch(p -> name.contains("/instrument/" + p))) {
-                    continue;
-                }
-                try (InputStream in = agent.getInputStream(entry)) {
-                    References refs = new References();
-                    new ClassReader(in.readAllBytes()).accept(refs, ClassReader.SKIP_FRAMES);
-                    checked += refs.check(pool, missing);
-                }
-            }
-        }
-        return checked;
-    }
-
-    /** The client references one agent class makes: types, methods, fields, and its advice's field values. */
-    private static final class References extends ClassVisitor {
-        private final List<String[]> methods = new ArrayList<>();
-        private final List<String[]> fields = new ArrayList<>();
-        private final List<String> types = new ArrayList<>();
-        private final List<String> fieldValues = new ArrayList<>();
-        private String simpleName;
-
-        References() {
-            super(Opcodes.ASM9);
+    @Override
+    public MethodVisitor visitMethod(
+        int access, String name, String descriptor, String signature, String[] exceptions) {
+      for (Type t : Type.getArgumentTypes(descriptor)) {
+        type(t);
+      }
+      type(Type.getReturnType(descriptor));
+      return new MethodVisitor(Opcodes.ASM9) {
+        @Override
+        public void visitMethodInsn(
+            int opcode, String owner, String method, String desc, boolean itf) {
+          if (isClient(owner)) {
+            methods.add(new String[] {owner, method, desc});
+          }
         }
 
         @Override
-        public void visit(int version, int access, String name, String signature, String superName,
-                          String[] interfaces) {
-            simpleName = name.substring(name.lastIndexOf('/') + 1);
+        public void visitFieldInsn(int opcode, String owner, String field, String desc) {
+          if (isClient(owner)) {
+            fields.add(new String[] {owner, field});
+          }
         }
 
         @Override
-        public MethodVisitor visitMethod(int access, String name, String descriptor, String signature,
-                                         String[] exceptions) {
-            for (Type t : Type.getArgumentTypes(descriptor)) {
-                type(t);
-            }
-            type(Type.getReturnType(descriptor));
-            return new MethodVisitor(Opcodes.ASM9) {
-                @Override
-                public void visitMethodInsn(int opcode, String owner, String method, String desc, boolean itf) {
-                    if (isClient(owner)) {
-                        methods.add(new String[] {owner, method, desc});
-                    }
-                }
-
-                @Override
-                public void visitFieldInsn(int opcode, String owner, String field, String desc) {
-                    if (isClient(owner)) {
-                        fields.add(new String[] {owner, field});
-                    }
-                }
-
-                @Override
-                public void visitTypeInsn(int opcode, String type) {
-                    type(Type.getObjectType(type));
-                }
-
-                @Override
-                public AnnotationVisitor visitParameterAnnotation(int parameter, String annotation, boolean visible) {
-                    if (!annotation.endsWith("asm/Advice$FieldValue;")) {
-                        return null;
-                    }
-                    return new AnnotationVisitor(Opcodes.ASM9) {
-                        @Override
-                        public void visit(String key, Object value) {
-                            if (key.equals("value")) {
-                                fieldValues.add((String) value);
-                            }
-                        }
-                    };
-                }
-            };
+        public void visitTypeInsn(int opcode, String type) {
+          type(Type.getObjectType(type));
         }
 
-        private void type(Type t) {
-            Type element = t.getSort() == Type.ARRAY ? t.getElementType() : t;
-            if (element.getSort() == Type.OBJECT && isClient(element.getInternalName())) {
-                types.add(element.getInternalName());
+        @Override
+        public AnnotationVisitor visitParameterAnnotation(
+            int parameter, String annotation, boolean visible) {
+          if (!annotation.endsWith("asm/Advice$FieldValue;")) {
+            return null;
+          }
+          return new AnnotationVisitor(Opcodes.ASM9) {
+            @Override
+            public void visit(String key, Object value) {
+              if (key.equals("value")) {
+                fieldValues.add((String) value);
+              }
             }
+          };
         }
-
-        private static boolean isClient(String internalName) {
-            for (String p : CLIENT_PACKAGES) {
-                if (internalName.startsWith(p)) {
-                    return true;
-                }
-            }
-            return false;
-        }
-
-        int check(TypePool pool, TreeSet<String> missing) {
-            for (String type : types) {
-                if (!pool.describe(type.replace('/', '.')).isResolved()) {
-                    missing.add(simpleName + ": class " + type);
-                }
-            }
-            for (String[] m : methods) {
-                TypePool.Resolution owner = pool.describe(m[0].replace('/', '.'));
-                if (!owner.isResolved()) {
-                    missing.add(simpleName + ": class " + m[0]);
-                } else if (!hasMethod(owner.resolve(), m[1], m[2])) {
-                    missing.add(simpleName + ": method " + m[0] + "." + m[1] + m[2]);
-                }
-            }
-            for (String[] f : fields) {
-                TypePool.Resolution owner = pool.describe(f[0].replace('/', '.'));
-                if (!owner.isResolved() || !hasField(owner.resolve(), f[1])) {
-                    missing.add(simpleName + ": field " + f[0] + "." + f[1]);
-                }
-            }
-            String wovenInto = WOVEN_INTO.get(simpleName);
-            if (!fieldValues.isEmpty() && wovenInto == null) {
-                missing.add(simpleName + ": reads fields " + fieldValues + " of a class this test does not know");
-            }
-            for (String field : fieldValues) {
-                if (wovenInto != null && !hasField(pool.describe(wovenInto).resolve(), field)) {
-                    missing.add(simpleName + ": field " + wovenInto + "." + field + " (@Advice.FieldValue)");
-                }
-            }
-            return types.size() + methods.size() + fields.size() + fieldValues.size();
-        }
-
-        private static boolean hasMethod(TypeDescription type, String name, String descriptor) {
-            for (TypeDescription t : hierarchy(type)) {
-                for (MethodDescription.InDefinedShape m : t.getDeclaredMethods()) {
-                    if (m.getInternalName().equals(name) && m.getDescriptor().equals(descriptor)) {
-                        return true;
-                    }
-                }
-            }
-            return false;
-        }
-
-        private static boolean hasField(TypeDescription type, String name) {
-            for (TypeDescription t : hierarchy(type)) {
-                for (FieldDescription.InDefinedShape f : t.getDeclaredFields()) {
-                    if (f.getName().equals(name)) {
-                        return true;
-                    }
-                }
-            }
-            return false;
-        }
-
-        /** The type, its superclasses and all their interfaces. */
-        private static List<TypeDescription> hierarchy(TypeDescription type) {
-            List<TypeDescription> all = new ArrayList<>();
-            List<TypeDescription> todo = new ArrayList<>(List.of(type));
-            while (!todo.isEmpty()) {
-                TypeDescription t = todo.remove(todo.size() - 1);
-                if (all.contains(t)) {
-                    continue;
-                }
-                all.add(t);
-                if (t.getSuperClass() != null) {
-                    todo.add(t.getSuperClass().asErasure());
-                }
-                todo.addAll(t.getInterfaces().asErasures());
-            }
-            return all;
-        }
+      };
     }
+
+    private void type(Type t) {
+      Type element = t.getSort() == Type.ARRAY ? t.getElementType() : t;
+      if (element.getSort() == Type.OBJECT && isClient(element.getInternalName())) {
+        types.add(element.getInternalName());
+      }
+    }
+
+    private static boolean isClient(String internalName) {
+      for (String p : CLIENT_PACKAGES) {
+        if (internalName.startsWith(p)) {
+          return true;
+        }
+      }
+      return false;
+    }
+
+    int check(TypePool pool, TreeSet<String> missing) {
+      for (String type : types) {
+        if (!pool.describe(type.replace('/', '.')).isResolved()) {
+          missing.add(simpleName + ": class " + type);
+        }
+      }
+      for (String[] m : methods) {
+        TypePool.Resolution owner = pool.describe(m[0].replace('/', '.'));
+        if (!owner.isResolved()) {
+          missing.add(simpleName + ": class " + m[0]);
+        } else if (!hasMethod(owner.resolve(), m[1], m[2])) {
+          missing.add(simpleName + ": method " + m[0] + "." + m[1] + m[2]);
+        }
+      }
+      for (String[] f : fields) {
+        TypePool.Resolution owner = pool.describe(f[0].replace('/', '.'));
+        if (!owner.isResolved() || !hasField(owner.resolve(), f[1])) {
+          missing.add(simpleName + ": field " + f[0] + "." + f[1]);
+        }
+      }
+      String wovenInto = WOVEN_INTO.get(simpleName);
+      if (!fieldValues.isEmpty() && wovenInto == null) {
+        missing.add(
+            simpleName + ": reads fields " + fieldValues + " of a class this test does not know");
+      }
+      for (String field : fieldValues) {
+        if (wovenInto != null && !hasField(pool.describe(wovenInto).resolve(), field)) {
+          missing.add(simpleName + ": field " + wovenInto + "." + field + " (@Advice.FieldValue)");
+        }
+      }
+      return types.size() + methods.size() + fields.size() + fieldValues.size();
+    }
+
+    private static boolean hasMethod(TypeDescription type, String name, String descriptor) {
+      for (TypeDescription t : hierarchy(type)) {
+        for (MethodDescription.InDefinedShape m : t.getDeclaredMethods()) {
+          if (m.getInternalName().equals(name) && m.getDescriptor().equals(descriptor)) {
+            return true;
+          }
+        }
+      }
+      return false;
+    }
+
+    private static boolean hasField(TypeDescription type, String name) {
+      for (TypeDescription t : hierarchy(type)) {
+        for (FieldDescription.InDefinedShape f : t.getDeclaredFields()) {
+          if (f.getName().equals(name)) {
+            return true;
+          }
+        }
+      }
+      return false;
+    }
+
+    /** The type, its superclasses and all their interfaces. */
+    private static List<TypeDescription> hierarchy(TypeDescription type) {
+      List<TypeDescription> all = new ArrayList<>();
+      List<TypeDescription> todo = new ArrayList<>(List.of(type));
+      while (!todo.isEmpty()) {
+        TypeDescription t = todo.remove(todo.size() - 1);
+        if (all.contains(t)) {
+          continue;
+        }
+        all.add(t);
+        if (t.getSuperClass() != null) {
+          todo.add(t.getSuperClass().asErasure());
+        }
+        todo.addAll(t.getInterfaces().asErasures());
+      }
+      return all;
+    }
+  }
 }

@@ -12,56 +12,86 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
-/** Smoke: the agent starts, logs its active line, promotes and keeps the app correct on JDK 17 and 25. */
+/**
+ * Smoke: the agent starts, logs its active line, promotes and keeps the app correct on JDK 17 and
+ * 25.
+ */
 class JdkSmokeIT extends RedisTestBase {
 
-    static Stream<Arguments> cases() {
-        List<Arguments> a = new ArrayList<>();
-        for (Jdk jdk : Jdk.values()) {
-            for (String v : List.of(Clients.JEDIS_5, Clients.JEDIS_6, Clients.JEDIS_7)) {
-                a.add(Arguments.of(v, jdk));
-            }
-        }
-        return a.stream();
+  static Stream<Arguments> cases() {
+    List<Arguments> a = new ArrayList<>();
+    for (Jdk jdk : Jdk.values()) {
+      for (String v : List.of(Clients.JEDIS_5, Clients.JEDIS_6, Clients.JEDIS_7)) {
+        a.add(Arguments.of(v, jdk));
+      }
     }
+    return a.stream();
+  }
 
-    @ParameterizedTest(name = "jedis {0} on {1}")
-    @MethodSource("cases")
-    void agentStartsAndAppIsCorrect(String version, Jdk jdk) {
-        CommandStats before = redis.stats();
-        ChildRun c = AgentJvm.jedisApp(version).jdk(jdk).hotkeyTestDefaults()
-                .name("smoke-" + version)
-                .args("--scenario", "basic", "--redis", redis.address(), "--millis", "1200")
-                .run();
-        CommandStats used = redis.stats().minus(before);
-        Check.all(c, "smoke",
-                () -> assertFalse(c.timedOut(), () -> "timed out"),
-                () -> assertEquals(0, c.exitCode(), () -> "exit code"),
-                () -> assertEquals("true", c.result("done"), () -> "not done"),
-                () -> assertTrue(c.result("java.version") != null
-                        && c.result("java.version").startsWith(jdk.major()),
-                        () -> "ran on " + c.result("java.version")),
-                () -> assertEquals(0, c.resultLong("basic.errors"),
-                        () -> "wrong values: " + c.result("basic.errorSamples")),
-                () -> assertTrue(c.agentActiveLine(), () -> "no '[hotkey] active:' line"),
-                () -> assertFalse(c.stderrContains("[hotkey] internal error"), () -> "internal errors"),
-                () -> assertTrue(c.promoted("basic:str"), () -> "basic:str not promoted"),
-                () -> assertTrue(used.calls("get") < c.resultLong("basic.gets") / 2,
-                        () -> "hot GETs were not served locally: " + used.calls("get") + " of "
-                                + c.result("basic.gets") + " reached Redis"));
-    }
+  @ParameterizedTest(name = "jedis {0} on {1}")
+  @MethodSource("cases")
+  void agentStartsAndAppIsCorrect(String version, Jdk jdk) {
+    CommandStats before = redis.stats();
+    ChildRun c =
+        AgentJvm.jedisApp(version)
+            .jdk(jdk)
+            .hotkeyTestDefaults()
+            .name("smoke-" + version)
+            .args("--scenario", "basic", "--redis", redis.address(), "--millis", "1200")
+            .run();
+    CommandStats used = redis.stats().minus(before);
+    Check.all(
+        c,
+        "smoke",
+        () -> assertFalse(c.timedOut(), () -> "timed out"),
+        () -> assertEquals(0, c.exitCode(), () -> "exit code"),
+        () -> assertEquals("true", c.result("done"), () -> "not done"),
+        () ->
+            assertTrue(
+                c.result("java.version") != null
+                    && c.result("java.version").startsWith(jdk.major()),
+                () -> "ran on " + c.result("java.version")),
+        () ->
+            assertEquals(
+                0,
+                c.resultLong("basic.errors"),
+                () -> "wrong values: " + c.result("basic.errorSamples")),
+        () -> assertTrue(c.agentActiveLine(), () -> "no '[hotkey] active:' line"),
+        () -> assertFalse(c.stderrContains("[hotkey] internal error"), () -> "internal errors"),
+        () -> assertTrue(c.promoted("basic:str"), () -> "basic:str not promoted"),
+        () ->
+            assertTrue(
+                used.calls("get") < c.resultLong("basic.gets") / 2,
+                () ->
+                    "hot GETs were not served locally: "
+                        + used.calls("get")
+                        + " of "
+                        + c.result("basic.gets")
+                        + " reached Redis"));
+  }
 
-    /** docs/observable-contract.md: "Log lines go to the application's stderr, one line each, prefixed [hotkey] ". */
-    @Test
-    void agentLogLinesStartWithTheContractPrefix() {
-        ChildRun c = AgentJvm.jedisApp(Clients.JEDIS_8).hotkeyTestDefaults()
-                .name("logformat")
-                .args("--scenario", "basic", "--redis", redis.address(), "--millis", "600")
-                .run();
-        Check.all(c, "log format",
-                () -> assertEquals(0, c.exitCode(), () -> "exit code"),
-                () -> assertFalse(c.hotkeyLines().isEmpty(), () -> "no [hotkey] lines at all"),
-                () -> assertEquals(List.of(), c.misprefixedHotkeyLines(),
-                        () -> "agent lines must start with '[hotkey] ' (nothing before it, e.g. no timestamp)"));
-    }
+  /**
+   * docs/observable-contract.md: "Log lines go to the application's stderr, one line each, prefixed
+   * [hotkey] ".
+   */
+  @Test
+  void agentLogLinesStartWithTheContractPrefix() {
+    ChildRun c =
+        AgentJvm.jedisApp(Clients.JEDIS_8)
+            .hotkeyTestDefaults()
+            .name("logformat")
+            .args("--scenario", "basic", "--redis", redis.address(), "--millis", "600")
+            .run();
+    Check.all(
+        c,
+        "log format",
+        () -> assertEquals(0, c.exitCode(), () -> "exit code"),
+        () -> assertFalse(c.hotkeyLines().isEmpty(), () -> "no [hotkey] lines at all"),
+        () ->
+            assertEquals(
+                List.of(),
+                c.misprefixedHotkeyLines(),
+                () ->
+                    "agent lines must start with '[hotkey] ' (nothing before it, e.g. no timestamp)"));
+  }
 }

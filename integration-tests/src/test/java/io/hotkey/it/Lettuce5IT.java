@@ -7,74 +7,136 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import org.junit.jupiter.api.Test;
 
 /**
- * Lettuce 5.3 (the last 5.x line). The agent's Lettuce hooks are gated on
- * {@code io.lettuce.core.protocol.ProtocolVersion} (6.0+), so on 5.x it instruments no Lettuce class: it is active, but sees, counts, detects and serves nothing, and
- * the application runs exactly as without it. The same workload on Lettuce 7 is the control: there it is
- * instrumented, detected and served, so the 5.x result is the missing hook, not a workload too cold to matter.
+ * Lettuce 5.3 (the last 5.x line). The agent's Lettuce hooks are gated on {@code
+ * io.lettuce.core.protocol.ProtocolVersion} (6.0+), so on 5.x it instruments no Lettuce class: it
+ * is active, but sees, counts, detects and serves nothing, and the application runs exactly as
+ * without it. The same workload on Lettuce 7 is the control: there it is instrumented, detected and
+ * served, so the 5.x result is the missing hook, not a workload too cold to matter.
  */
 class Lettuce5IT extends RedisTestBase {
-    /** Rounds of 8 reads (4 GETs, 1 HGETALL, 3 LRANGEs) of the same keys: far above the 200/s threshold. */
-    static final int N = 1500;
-    static final String FROM = "compat";
-    static final String TO = "compat-done";
+  /**
+   * Rounds of 8 reads (4 GETs, 1 HGETALL, 3 LRANGEs) of the same keys: far above the 200/s
+   * threshold.
+   */
+  static final int N = 1500;
 
-    private static ChildRun compat(AgentJvm jvm, Snapshots snaps) {
-        ChildRun c = jvm.args("--scenario", "compat", "--redis", redis.address(), "--n", Integer.toString(N))
-                .run(snaps);
-        LettuceIT.ran(c);
-        Check.all(c, "the application's own checks",
-                () -> assertEquals(0, c.resultLong("compat.mismatches"),
-                        () -> "values differ from Redis' or a write was not seen: " + c.result("compat.examples")),
-                () -> assertEquals(0, c.resultLong("compat.sharedObjects"), () -> "a result object was shared"));
-        return c;
-    }
+  static final String FROM = "compat";
+  static final String TO = "compat-done";
 
-    @Test
-    void lettuce5RunsUnchangedAndIsNotInstrumented() {
-        Snapshots withAgent = new Snapshots(redis::stats);
-        ChildRun c = compat(AgentJvm.lettuceApp(Clients.LETTUCE_5).hotkeyTestDefaults().name("lettuce5-agent"),
-                withAgent);
-        Snapshots withoutAgent = new Snapshots(redis::stats);
-        compat(AgentJvm.lettuceApp(Clients.LETTUCE_5).withoutAgent().name("lettuce5-no-agent"), withoutAgent);
-        long reads = c.resultLong("compat.reads");
-        long reached = withAgent.calls(LettuceIT.READS, FROM, TO);
-        CommandStats agent = withAgent.delta(FROM, TO);
-        CommandStats plain = withoutAgent.delta(FROM, TO);
-        System.out.println("[it] lettuce " + Clients.LETTUCE_5 + ": " + reached + " of " + reads
-                + " reads reached Redis; commands Redis saw with the agent " + agent + ", without " + plain
-                + "; jmx Commands=" + c.result("compat.jmx.Commands")
-                + " HotKeyCount=" + c.result("compat.jmx.HotKeyCount"));
-        Check.all(c, "lettuce 5 with the agent",
-                () -> assertTrue(c.agentActiveLine(), () -> "no active line"),
-                () -> assertFalse(c.stderrMatches("^\\[hotkey\\] instrumented io\\.lettuce\\."),
-                        () -> "a Lettuce 5 class was instrumented"),
-                () -> assertFalse(c.stderrMatches("^\\[hotkey\\] hot key promoted"), () -> "a key was promoted"),
-                () -> assertFalse(c.stderrContains("internal error"), () -> "an internal error line"),
-                () -> assertEquals("true", c.result("compat.jmx.registered"), () -> "no MBean: agent not active"),
-                () -> assertEquals("0", c.result("compat.jmx.Commands"), () -> "Lettuce 5 commands were counted"),
-                () -> assertEquals("0", c.result("compat.jmx.HotKeyCount"), () -> "hot keys"),
-                () -> assertEquals("0", c.result("compat.jmx.CacheHits"), () -> "cache hits"),
-                () -> assertEquals("0", c.result("compat.jmx.AgentErrors"), () -> "agent errors"),
-                () -> assertEquals(reads, reached, () -> "every read must reach Redis: " + reached + " of " + reads),
-                () -> assertEquals(plain.asMap(), agent.asMap(),
-                        () -> "Redis saw other commands with the agent than without it"));
-    }
+  private static ChildRun compat(AgentJvm jvm, Snapshots snaps) {
+    ChildRun c =
+        jvm.args("--scenario", "compat", "--redis", redis.address(), "--n", Integer.toString(N))
+            .run(snaps);
+    LettuceIT.ran(c);
+    Check.all(
+        c,
+        "the application's own checks",
+        () ->
+            assertEquals(
+                0,
+                c.resultLong("compat.mismatches"),
+                () ->
+                    "values differ from Redis' or a write was not seen: "
+                        + c.result("compat.examples")),
+        () ->
+            assertEquals(
+                0, c.resultLong("compat.sharedObjects"), () -> "a result object was shared"));
+    return c;
+  }
 
-    @Test
-    void theSameWorkloadIsServedOnLettuce7() {
-        Snapshots snaps = new Snapshots(redis::stats);
-        ChildRun c = compat(AgentJvm.lettuceApp(Clients.LETTUCE_7).hotkeyTestDefaults().name("lettuce5-control-7"),
-                snaps);
-        long reads = c.resultLong("compat.reads");
-        long reached = snaps.calls(LettuceIT.READS, FROM, TO);
-        System.out.println("[it] lettuce " + Clients.LETTUCE_7 + " (control): " + reached + " of " + reads
-                + " reads reached Redis; jmx Commands=" + c.result("compat.jmx.Commands")
-                + " CacheHits=" + c.result("compat.jmx.CacheHits"));
-        Check.all(c, "the same workload on lettuce 7",
-                () -> assertTrue(c.stderrContains("[hotkey] instrumented io.lettuce.core.RedisChannelHandler"),
-                        () -> "RedisChannelHandler not instrumented"),
-                () -> assertTrue(c.promoted("lt:str") && c.promoted("lt:json"), () -> "keys not promoted"),
-                () -> assertTrue(c.resultLong("compat.jmx.Commands") >= reads, () -> "commands not counted"),
-                () -> assertTrue(reached < reads / 2, () -> reached + " of " + reads + " reads reached Redis"));
-    }
+  @Test
+  void lettuce5RunsUnchangedAndIsNotInstrumented() {
+    Snapshots withAgent = new Snapshots(redis::stats);
+    ChildRun c =
+        compat(
+            AgentJvm.lettuceApp(Clients.LETTUCE_5).hotkeyTestDefaults().name("lettuce5-agent"),
+            withAgent);
+    Snapshots withoutAgent = new Snapshots(redis::stats);
+    compat(
+        AgentJvm.lettuceApp(Clients.LETTUCE_5).withoutAgent().name("lettuce5-no-agent"),
+        withoutAgent);
+    long reads = c.resultLong("compat.reads");
+    long reached = withAgent.calls(LettuceIT.READS, FROM, TO);
+    CommandStats agent = withAgent.delta(FROM, TO);
+    CommandStats plain = withoutAgent.delta(FROM, TO);
+    System.out.println(
+        "[it] lettuce "
+            + Clients.LETTUCE_5
+            + ": "
+            + reached
+            + " of "
+            + reads
+            + " reads reached Redis; commands Redis saw with the agent "
+            + agent
+            + ", without "
+            + plain
+            + "; jmx Commands="
+            + c.result("compat.jmx.Commands")
+            + " HotKeyCount="
+            + c.result("compat.jmx.HotKeyCount"));
+    Check.all(
+        c,
+        "lettuce 5 with the agent",
+        () -> assertTrue(c.agentActiveLine(), () -> "no active line"),
+        () ->
+            assertFalse(
+                c.stderrMatches("^\\[hotkey\\] instrumented io\\.lettuce\\."),
+                () -> "a Lettuce 5 class was instrumented"),
+        () ->
+            assertFalse(
+                c.stderrMatches("^\\[hotkey\\] hot key promoted"), () -> "a key was promoted"),
+        () -> assertFalse(c.stderrContains("internal error"), () -> "an internal error line"),
+        () ->
+            assertEquals(
+                "true", c.result("compat.jmx.registered"), () -> "no MBean: agent not active"),
+        () ->
+            assertEquals(
+                "0", c.result("compat.jmx.Commands"), () -> "Lettuce 5 commands were counted"),
+        () -> assertEquals("0", c.result("compat.jmx.HotKeyCount"), () -> "hot keys"),
+        () -> assertEquals("0", c.result("compat.jmx.CacheHits"), () -> "cache hits"),
+        () -> assertEquals("0", c.result("compat.jmx.AgentErrors"), () -> "agent errors"),
+        () ->
+            assertEquals(
+                reads, reached, () -> "every read must reach Redis: " + reached + " of " + reads),
+        () ->
+            assertEquals(
+                plain.asMap(),
+                agent.asMap(),
+                () -> "Redis saw other commands with the agent than without it"));
+  }
+
+  @Test
+  void theSameWorkloadIsServedOnLettuce7() {
+    Snapshots snaps = new Snapshots(redis::stats);
+    ChildRun c =
+        compat(
+            AgentJvm.lettuceApp(Clients.LETTUCE_7).hotkeyTestDefaults().name("lettuce5-control-7"),
+            snaps);
+    long reads = c.resultLong("compat.reads");
+    long reached = snaps.calls(LettuceIT.READS, FROM, TO);
+    System.out.println(
+        "[it] lettuce "
+            + Clients.LETTUCE_7
+            + " (control): "
+            + reached
+            + " of "
+            + reads
+            + " reads reached Redis; jmx Commands="
+            + c.result("compat.jmx.Commands")
+            + " CacheHits="
+            + c.result("compat.jmx.CacheHits"));
+    Check.all(
+        c,
+        "the same workload on lettuce 7",
+        () ->
+            assertTrue(
+                c.stderrContains("[hotkey] instrumented io.lettuce.core.RedisChannelHandler"),
+                () -> "RedisChannelHandler not instrumented"),
+        () -> assertTrue(c.promoted("lt:str") && c.promoted("lt:json"), () -> "keys not promoted"),
+        () ->
+            assertTrue(c.resultLong("compat.jmx.Commands") >= reads, () -> "commands not counted"),
+        () ->
+            assertTrue(
+                reached < reads / 2, () -> reached + " of " + reads + " reads reached Redis"));
+  }
 }

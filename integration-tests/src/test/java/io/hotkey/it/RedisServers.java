@@ -19,235 +19,266 @@ import java.util.stream.Stream;
 
 /**
  * Starts real Redis servers for the tests, bound to 127.0.0.1 on free ports:
+ *
  * <ol>
- *   <li>Testcontainers ({@code redis:7.2-alpine}) when a Docker engine answers;</li>
- *   <li>otherwise the Linux binary shipped inside the embedded-redis jar (6.2.6), run directly;</li>
- *   <li>otherwise {@code redis-server} on the PATH.</li>
+ *   <li>Testcontainers ({@code redis:7.2-alpine}) when a Docker engine answers;
+ *   <li>otherwise the Linux binary shipped inside the embedded-redis jar (6.2.6), run directly;
+ *   <li>otherwise {@code redis-server} on the PATH.
  * </ol>
- * Never skips: when nothing works it fails with what was tried. {@code -Dhotkey.it.redis=docker|embedded|path}
- * forces one way. Clusters, and servers the tests stop and restart ({@link #startPersistent}), always use a local
- * binary (embedded, then PATH).
+ *
+ * Never skips: when nothing works it fails with what was tried. {@code
+ * -Dhotkey.it.redis=docker|embedded|path} forces one way. Clusters, and servers the tests stop and
+ * restart ({@link #startPersistent}), always use a local binary (embedded, then PATH).
  */
 public final class RedisServers {
-    static final String EMBEDDED_RESOURCE = "redis-server-6.2.6-v5-linux-amd64";
-    private static Boolean dockerAvailable;
-    /** Set once Testcontainers failed although Docker answered (e.g. the image cannot be pulled): not retried. */
-    private static String dockerFailure;
+  static final String EMBEDDED_RESOURCE = "redis-server-6.2.6-v5-linux-amd64";
+  private static Boolean dockerAvailable;
 
-    private RedisServers() {
+  /**
+   * Set once Testcontainers failed although Docker answered (e.g. the image cannot be pulled): not
+   * retried.
+   */
+  private static String dockerFailure;
+
+  private RedisServers() {}
+
+  public static RedisServer start() {
+    String forced = System.getProperty("hotkey.it.redis", "").trim().toLowerCase(Locale.ROOT);
+    List<String> tried = new ArrayList<>();
+    if (forced.isEmpty() || forced.equals("docker")) {
+      if (dockerFailure != null) {
+        tried.add(dockerFailure);
+      } else if (dockerAvailable()) {
+        try {
+          return DockerRedis.start();
+        } catch (Throwable t) {
+          dockerFailure = "Testcontainers (Docker answered, but: " + t + ")";
+          tried.add(dockerFailure);
+        }
+      } else {
+        tried.add("Testcontainers (no Docker engine answers)");
+      }
     }
+    if (forced.isEmpty() || forced.equals("embedded") || forced.equals("path")) {
+      for (Path binary : binaries(tried, forced)) {
+        try {
+          RedisServer server = startProcess(binary, List.of(), "redis");
+          if (!tried.isEmpty()) {
+            System.out.println("[it] Redis from " + binary + " after: " + String.join("; ", tried));
+          }
+          return server;
+        } catch (Throwable t) {
+          tried.add(binary + " (" + t + ")");
+        }
+      }
+    }
+    throw new IllegalStateException(
+        "could not start a Redis server for the tests; tried: " + String.join("; ", tried));
+  }
 
-    public static RedisServer start() {
-        String forced = System.getProperty("hotkey.it.redis", "").trim().toLowerCase(Locale.ROOT);
-        List<String> tried = new ArrayList<>();
-        if (forced.isEmpty() || forced.equals("docker")) {
-            if (dockerFailure != null) {
-                tried.add(dockerFailure);
-            } else if (dockerAvailable()) {
+  /** A Redis Cluster of {@code masters} masters (no replicas), all slots assigned, state ok. */
+  public static RedisCluster startCluster(int masters) {
+    List<String> tried = new ArrayList<>();
+    for (Path binary : binaries(tried, "")) {
+      List<RedisServer> nodes = new ArrayList<>();
+      try {
+        for (int i = 0; i < masters; i++) {
+          nodes.add(
+              startProcess(
+                  binary,
+                  List.of(
+                      "--cluster-enabled",
+                      "yes",
+                      "--cluster-config-file",
+                      "nodes.conf",
+                      "--cluster-node-timeout",
+                      "5000"),
+                  "cluster-node-" + i));
+        }
+        return RedisCluster.form(nodes);
+      } catch (Throwable t) {
+        nodes.forEach(RedisServer::close);
+        tried.add(binary + " (" + t + ")");
+      }
+    }
+    throw new IllegalStateException(
+        "could not start a Redis Cluster; tried: " + String.join("; ", tried));
+  }
+
+  static synchronized boolean dockerAvailable() {
+    if (dockerAvailable == null) {
+      CompletableFuture<Boolean> f =
+          CompletableFuture.supplyAsync(
+              () -> {
                 try {
-                    return DockerRedis.start();
+                  return org.testcontainers.DockerClientFactory.instance().isDockerAvailable();
                 } catch (Throwable t) {
-                    dockerFailure = "Testcontainers (Docker answered, but: " + t + ")";
-                    tried.add(dockerFailure);
+                  return false;
                 }
-            } else {
-                tried.add("Testcontainers (no Docker engine answers)");
-            }
-        }
-        if (forced.isEmpty() || forced.equals("embedded") || forced.equals("path")) {
-            for (Path binary : binaries(tried, forced)) {
-                try {
-                    RedisServer server = startProcess(binary, List.of(), "redis");
-                    if (!tried.isEmpty()) {
-                        System.out.println("[it] Redis from " + binary + " after: " + String.join("; ", tried));
-                    }
-                    return server;
-                } catch (Throwable t) {
-                    tried.add(binary + " (" + t + ")");
-                }
-            }
-        }
-        throw new IllegalStateException("could not start a Redis server for the tests; tried: " + String.join("; ", tried));
+              });
+      try {
+        dockerAvailable = f.get(30, TimeUnit.SECONDS);
+      } catch (Exception e) {
+        dockerAvailable = false;
+      }
     }
+    return dockerAvailable;
+  }
 
-    /** A Redis Cluster of {@code masters} masters (no replicas), all slots assigned, state ok. */
-    public static RedisCluster startCluster(int masters) {
-        List<String> tried = new ArrayList<>();
-        for (Path binary : binaries(tried, "")) {
-            List<RedisServer> nodes = new ArrayList<>();
-            try {
-                for (int i = 0; i < masters; i++) {
-                    nodes.add(startProcess(binary, List.of("--cluster-enabled", "yes",
-                            "--cluster-config-file", "nodes.conf", "--cluster-node-timeout", "5000"), "cluster-node-" + i));
-                }
-                return RedisCluster.form(nodes);
-            } catch (Throwable t) {
-                nodes.forEach(RedisServer::close);
-                tried.add(binary + " (" + t + ")");
-            }
-        }
-        throw new IllegalStateException("could not start a Redis Cluster; tried: " + String.join("; ", tried));
+  private static List<Path> binaries(List<String> tried, String forced) {
+    List<Path> out = new ArrayList<>();
+    if (forced.isEmpty() || forced.equals("embedded")) {
+      try {
+        out.add(extractEmbedded());
+      } catch (Throwable t) {
+        tried.add("embedded-redis binary (" + t + ")");
+      }
     }
+    if (forced.isEmpty() || forced.equals("path")) {
+      Path onPath = onPath("redis-server");
+      if (onPath != null) {
+        out.add(onPath);
+      } else {
+        tried.add("redis-server on PATH (not found)");
+      }
+    }
+    return out;
+  }
 
-    static synchronized boolean dockerAvailable() {
-        if (dockerAvailable == null) {
-            CompletableFuture<Boolean> f = CompletableFuture.supplyAsync(() -> {
-                try {
-                    return org.testcontainers.DockerClientFactory.instance().isDockerAvailable();
-                } catch (Throwable t) {
-                    return false;
-                }
-            });
-            try {
-                dockerAvailable = f.get(30, TimeUnit.SECONDS);
-            } catch (Exception e) {
-                dockerAvailable = false;
-            }
-        }
-        return dockerAvailable;
+  static synchronized Path extractEmbedded() throws IOException {
+    String os = System.getProperty("os.name").toLowerCase(Locale.ROOT);
+    String arch = System.getProperty("os.arch").toLowerCase(Locale.ROOT);
+    if (!os.contains("linux") || !(arch.equals("amd64") || arch.equals("x86_64"))) {
+      throw new IOException("no embedded binary for " + os + "/" + arch);
     }
+    Path target = ItConfig.workDir().resolve("bin").resolve(EMBEDDED_RESOURCE);
+    if (!Files.isExecutable(target)) {
+      Files.createDirectories(target.getParent());
+      try (InputStream in =
+          RedisServers.class.getClassLoader().getResourceAsStream(EMBEDDED_RESOURCE)) {
+        if (in == null) {
+          throw new IOException(
+              "resource " + EMBEDDED_RESOURCE + " not on the test classpath (embedded-redis jar)");
+        }
+        Path tmp = Files.createTempFile(target.getParent(), "redis", ".tmp");
+        Files.copy(in, tmp, StandardCopyOption.REPLACE_EXISTING);
+        tmp.toFile().setExecutable(true);
+        Files.move(
+            tmp, target, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+      }
+    }
+    return target;
+  }
 
-    private static List<Path> binaries(List<String> tried, String forced) {
-        List<Path> out = new ArrayList<>();
-        if (forced.isEmpty() || forced.equals("embedded")) {
-            try {
-                out.add(extractEmbedded());
-            } catch (Throwable t) {
-                tried.add("embedded-redis binary (" + t + ")");
-            }
-        }
-        if (forced.isEmpty() || forced.equals("path")) {
-            Path onPath = onPath("redis-server");
-            if (onPath != null) {
-                out.add(onPath);
-            } else {
-                tried.add("redis-server on PATH (not found)");
-            }
-        }
-        return out;
+  private static Path onPath(String name) {
+    String path = System.getenv("PATH");
+    if (path == null) {
+      return null;
     }
+    for (String dir : path.split(java.io.File.pathSeparator)) {
+      Path p = Paths.get(dir, name);
+      if (Files.isExecutable(p)) {
+        return p;
+      }
+    }
+    return null;
+  }
 
-    static synchronized Path extractEmbedded() throws IOException {
-        String os = System.getProperty("os.name").toLowerCase(Locale.ROOT);
-        String arch = System.getProperty("os.arch").toLowerCase(Locale.ROOT);
-        if (!os.contains("linux") || !(arch.equals("amd64") || arch.equals("x86_64"))) {
-            throw new IOException("no embedded binary for " + os + "/" + arch);
-        }
-        Path target = ItConfig.workDir().resolve("bin").resolve(EMBEDDED_RESOURCE);
-        if (!Files.isExecutable(target)) {
-            Files.createDirectories(target.getParent());
-            try (InputStream in = RedisServers.class.getClassLoader().getResourceAsStream(EMBEDDED_RESOURCE)) {
-                if (in == null) {
-                    throw new IOException("resource " + EMBEDDED_RESOURCE + " not on the test classpath (embedded-redis jar)");
-                }
-                Path tmp = Files.createTempFile(target.getParent(), "redis", ".tmp");
-                Files.copy(in, tmp, StandardCopyOption.REPLACE_EXISTING);
-                tmp.toFile().setExecutable(true);
-                Files.move(tmp, target, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
-            }
-        }
-        return target;
+  /** A port that is free, and whose cluster bus port (+10000) is free too. */
+  static int freePort() throws IOException {
+    for (int attempt = 0; attempt < 200; attempt++) {
+      int p = ThreadLocalRandom.current().nextInt(20000, 50000);
+      if (free(p) && free(p + 10000)) {
+        return p;
+      }
     }
+    try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+      return s.getLocalPort();
+    }
+  }
 
-    private static Path onPath(String name) {
-        String path = System.getenv("PATH");
-        if (path == null) {
-            return null;
-        }
-        for (String dir : path.split(java.io.File.pathSeparator)) {
-            Path p = Paths.get(dir, name);
-            if (Files.isExecutable(p)) {
-                return p;
-            }
-        }
-        return null;
+  private static boolean free(int port) {
+    try (ServerSocket s = new ServerSocket(port, 1, InetAddress.getLoopbackAddress())) {
+      s.setReuseAddress(true);
+      return true;
+    } catch (IOException e) {
+      return false;
     }
+  }
 
-    /** A port that is free, and whose cluster bus port (+10000) is free too. */
-    static int freePort() throws IOException {
-        for (int attempt = 0; attempt < 200; attempt++) {
-            int p = ThreadLocalRandom.current().nextInt(20000, 50000);
-            if (free(p) && free(p + 10000)) {
-                return p;
-            }
-        }
-        try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-            return s.getLocalPort();
-        }
+  /**
+   * A local {@code redis-server} (embedded binary, then PATH; never Docker) with {@code appendonly
+   * yes} and {@code appendfsync always}, so {@link RedisServer#stop()} and {@link
+   * RedisServer#restart()} take it down and bring it back on the same port with every acknowledged
+   * write.
+   */
+  public static RedisServer startPersistent(String label) {
+    List<String> tried = new ArrayList<>();
+    for (Path binary : binaries(tried, "")) {
+      try {
+        return startProcess(
+            binary, List.of("--save", "", "--appendonly", "yes", "--appendfsync", "always"), label);
+      } catch (Throwable t) {
+        tried.add(binary + " (" + t + ")");
+      }
     }
+    throw new IllegalStateException(
+        "could not start a persistent Redis; tried: " + String.join("; ", tried));
+  }
 
-    private static boolean free(int port) {
-        try (ServerSocket s = new ServerSocket(port, 1, InetAddress.getLoopbackAddress())) {
-            s.setReuseAddress(true);
-            return true;
-        } catch (IOException e) {
-            return false;
-        }
+  /**
+   * Without persistence unless {@code options} ask for it (they follow the defaults, so they
+   * override them).
+   */
+  static RedisServer startProcess(Path binary, List<String> extra, String label) throws Exception {
+    List<String> options = new ArrayList<>(List.of("--save", "", "--appendonly", "no"));
+    options.addAll(extra);
+    Exception last = null;
+    for (int attempt = 0; attempt < 3; attempt++) {
+      int port = freePort();
+      Path dir = emptyDirectory(ItConfig.workDir().resolve("redis").resolve(label + "-" + port));
+      LocalRedisProcess process = new LocalRedisProcess(binary, port, dir, options);
+      try {
+        String version = process.start();
+        return new RedisServer(
+            "127.0.0.1", port, label + " (" + binary.getFileName() + ", " + version + ")", process);
+      } catch (Exception e) {
+        last = e;
+      }
     }
+    throw last;
+  }
 
-    /**
-     * A local {@code redis-server} (embedded binary, then PATH; never Docker) with {@code appendonly yes} and
-     * {@code appendfsync always}, so {@link RedisServer#stop()} and {@link RedisServer#restart()} take it down and bring
-     * it back on the same port with every acknowledged write.
-     */
-    public static RedisServer startPersistent(String label) {
-        List<String> tried = new ArrayList<>();
-        for (Path binary : binaries(tried, "")) {
-            try {
-                return startProcess(binary, List.of("--save", "", "--appendonly", "yes", "--appendfsync", "always"), label);
-            } catch (Throwable t) {
-                tried.add(binary + " (" + t + ")");
-            }
+  /**
+   * Creates {@code dir}, or empties what an earlier build left there (data files, cluster config,
+   * logs).
+   */
+  private static Path emptyDirectory(Path dir) throws IOException {
+    if (Files.isDirectory(dir)) {
+      try (Stream<Path> old = Files.walk(dir)) {
+        for (Path p : old.sorted(Comparator.reverseOrder()).filter(p -> !p.equals(dir)).toList()) {
+          Files.delete(p);
         }
-        throw new IllegalStateException("could not start a persistent Redis; tried: " + String.join("; ", tried));
+      }
     }
+    return Files.createDirectories(dir);
+  }
 
-    /** Without persistence unless {@code options} ask for it (they follow the defaults, so they override them). */
-    static RedisServer startProcess(Path binary, List<String> extra, String label) throws Exception {
-        List<String> options = new ArrayList<>(List.of("--save", "", "--appendonly", "no"));
-        options.addAll(extra);
-        Exception last = null;
-        for (int attempt = 0; attempt < 3; attempt++) {
-            int port = freePort();
-            Path dir = emptyDirectory(ItConfig.workDir().resolve("redis").resolve(label + "-" + port));
-            LocalRedisProcess process = new LocalRedisProcess(binary, port, dir, options);
-            try {
-                String version = process.start();
-                return new RedisServer("127.0.0.1", port, label + " (" + binary.getFileName() + ", " + version + ")",
-                        process);
-            } catch (Exception e) {
-                last = e;
-            }
-        }
-        throw last;
+  /** Testcontainers, loaded only when Docker answers. */
+  static final class DockerRedis {
+    @SuppressWarnings({"resource", "rawtypes", "unchecked"})
+    static RedisServer start() {
+      org.testcontainers.containers.GenericContainer c =
+          new org.testcontainers.containers.GenericContainer("redis:7.2-alpine")
+              .withExposedPorts(6379)
+              .withCommand("redis-server", "--save", "", "--appendonly", "no");
+      c.start();
+      String host = c.getHost();
+      if ("localhost".equals(host)) {
+        host = "127.0.0.1";
+      }
+      return new RedisServer(
+          host, c.getMappedPort(6379), "redis (Testcontainers redis:7.2-alpine)", c::stop);
     }
-
-    /** Creates {@code dir}, or empties what an earlier build left there (data files, cluster config, logs). */
-    private static Path emptyDirectory(Path dir) throws IOException {
-        if (Files.isDirectory(dir)) {
-            try (Stream<Path> old = Files.walk(dir)) {
-                for (Path p : old.sorted(Comparator.reverseOrder()).filter(p -> !p.equals(dir)).toList()) {
-                    Files.delete(p);
-                }
-            }
-        }
-        return Files.createDirectories(dir);
-    }
-
-    /** Testcontainers, loaded only when Docker answers. */
-    static final class DockerRedis {
-        @SuppressWarnings({"resource", "rawtypes", "unchecked"})
-        static RedisServer start() {
-            org.testcontainers.containers.GenericContainer c =
-                    new org.testcontainers.containers.GenericContainer("redis:7.2-alpine")
-                            .withExposedPorts(6379)
-                            .withCommand("redis-server", "--save", "", "--appendonly", "no");
-            c.start();
-            String host = c.getHost();
-            if ("localhost".equals(host)) {
-                host = "127.0.0.1";
-            }
-            return new RedisServer(host, c.getMappedPort(6379), "redis (Testcontainers redis:7.2-alpine)", c::stop);
-        }
-    }
+  }
 }

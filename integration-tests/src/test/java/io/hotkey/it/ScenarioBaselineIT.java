@@ -8,29 +8,46 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * The harness itself, without the agent: the scenario app runs on every Jedis version and the commandstats
- * accounting matches what the app says it sent. If this fails, the other failures are not the agent's.
+ * The harness itself, without the agent: the scenario app runs on every Jedis version and the
+ * commandstats accounting matches what the app says it sent. If this fails, the other failures are
+ * not the agent's.
  */
 class ScenarioBaselineIT extends RedisTestBase {
 
-    @ParameterizedTest(name = "jedis {0}")
-    @ValueSource(strings = {Clients.JEDIS_3, Clients.JEDIS_4, Clients.JEDIS_5, Clients.JEDIS_6, Clients.JEDIS_7,
-            Clients.JEDIS_8})
-    void scenarioRunsWithoutAgent(String version) {
-        CommandStats before = redis.stats();
-        ChildRun c = AgentJvm.jedisApp(version).withoutAgent()
-                .name("baseline-" + version)
-                .args("--scenario", "basic", "--redis", redis.address(), "--millis", "200")
-                .run();
-        CommandStats used = redis.stats().minus(before);
-        Check.all(c, "baseline",
-                () -> assertFalse(c.timedOut(), () -> "timed out"),
-                () -> assertEquals(0, c.exitCode(), () -> "exit code"),
-                () -> assertEquals("true", c.result("done"), () -> "not done"),
-                () -> assertEquals(0, c.resultLong("basic.errors"),
-                        () -> "wrong values: " + c.result("basic.errorSamples")),
-                () -> assertTrue(c.hotkeyLines().isEmpty(), () -> "[hotkey] lines without agent"),
-                () -> assertEquals("false", c.result("basic.jmx.registered"), () -> "MBean without agent"),
-                () -> assertEquals(c.resultLong("basic.gets"), used.calls("get"), () -> "GET accounting " + used));
-    }
+  @ParameterizedTest(name = "jedis {0}")
+  @ValueSource(
+      strings = {
+        Clients.JEDIS_3,
+        Clients.JEDIS_4,
+        Clients.JEDIS_5,
+        Clients.JEDIS_6,
+        Clients.JEDIS_7,
+        Clients.JEDIS_8
+      })
+  void scenarioRunsWithoutAgent(String version) {
+    CommandStats before = redis.stats();
+    ChildRun c =
+        AgentJvm.jedisApp(version)
+            .withoutAgent()
+            .name("baseline-" + version)
+            .args("--scenario", "basic", "--redis", redis.address(), "--millis", "200")
+            .run();
+    CommandStats used = redis.stats().minus(before);
+    Check.all(
+        c,
+        "baseline",
+        () -> assertFalse(c.timedOut(), () -> "timed out"),
+        () -> assertEquals(0, c.exitCode(), () -> "exit code"),
+        () -> assertEquals("true", c.result("done"), () -> "not done"),
+        () ->
+            assertEquals(
+                0,
+                c.resultLong("basic.errors"),
+                () -> "wrong values: " + c.result("basic.errorSamples")),
+        () -> assertTrue(c.hotkeyLines().isEmpty(), () -> "[hotkey] lines without agent"),
+        () -> assertEquals("false", c.result("basic.jmx.registered"), () -> "MBean without agent"),
+        () ->
+            assertEquals(
+                c.resultLong("basic.gets"), used.calls("get"), () -> "GET accounting " + used));
+  }
 }

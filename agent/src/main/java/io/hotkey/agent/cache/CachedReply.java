@@ -21,7 +21,8 @@ public final class CachedReply {
 
   /**
    * The stored reply itself, for adapters that only read it (a reply tape replayed into a client's
-   * decoder, which builds the caller's own objects). Must never be modified or handed to the application.
+   * decoder, which builds the caller's own objects). Must never be modified or handed to the
+   * application.
    */
   public Object shared() {
     return frozen;

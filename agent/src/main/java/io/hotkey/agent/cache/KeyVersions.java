@@ -35,8 +35,10 @@ public final class KeyVersions {
   private static final VarHandle WORDS = MethodHandles.arrayElementVarHandle(int[].class);
 
   private final AtomicLongArray stripes = new AtomicLongArray(STRIPES);
+
   /** One bit per stripe: whether a stamp ever covered it. */
   private final int[] stamped = new int[STRIPES / Integer.SIZE];
+
   private final AtomicLong epoch = new AtomicLong();
 
   /** Stamp layout: [epoch, version of hashes[0], version of hashes[1], ...]. */
@@ -64,7 +66,10 @@ public final class KeyVersions {
     return true;
   }
 
-  /** Whether, since {@code stamp} of {@code [hash]} was taken, exactly {@code bumps} bumps reached the hash's stripe and nothing bumped every key. */
+  /**
+   * Whether, since {@code stamp} of {@code [hash]} was taken, exactly {@code bumps} bumps reached
+   * the hash's stripe and nothing bumped every key.
+   */
   public boolean advancedBy(long[] stamp, int hash, int bumps) {
     return stamp[0] == epoch.get() && stamp[1] + bumps == stripes.get(hash & MASK);
   }

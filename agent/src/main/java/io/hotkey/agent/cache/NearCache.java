@@ -11,12 +11,13 @@ import java.util.concurrent.atomic.LongAdder;
 
 /**
  * The local copy of hot keys' replies: Caffeine bounded in bytes, entries expiring after the
- * configured TTL, a per-entry size cap, single-flight fills and stamp-checked hits (see
- * {@link KeyVersions} for why a hit is never older than a returned write).
+ * configured TTL, a per-entry size cap, single-flight fills and stamp-checked hits (see {@link
+ * KeyVersions} for why a hit is never older than a returned write).
  */
 public final class NearCache {
   /** How long a reader waits for another thread's fill before asking Redis itself. */
   private static final long FILL_WAIT_NANOS = TimeUnit.SECONDS.toNanos(1);
+
   private static final int ENTRY_OVERHEAD = 96;
 
   private final Cache<CacheKey, CachedReply> entries;
@@ -30,20 +31,24 @@ public final class NearCache {
   public NearCache(long maxBytes, long maxEntryBytes, Duration ttl, KeyVersions versions) {
     this.versions = versions;
     this.maxEntryBytes = maxEntryBytes;
-    this.entries = Caffeine.newBuilder()
-        // maintenance on the caller's thread: the bound holds at once, and the agent never queues
-        // work on the application's common ForkJoinPool (fills, the only writers, are rare)
-        .executor(Runnable::run)
-        .maximumWeight(maxBytes)
-        .weigher((CacheKey key, CachedReply reply) -> reply.weight())
-        .expireAfterWrite(ttl)
-        .evictionListener((CacheKey key, CachedReply reply, RemovalCause cause) -> {
-          // expiry is the TTL doing its job; the meter counts entries pushed out by the byte bound
-          if (cause == RemovalCause.SIZE) {
-            evictions.increment();
-          }
-        })
-        .build();
+    this.entries =
+        Caffeine.newBuilder()
+            // maintenance on the caller's thread: the bound holds at once, and the agent never
+            // queues
+            // work on the application's common ForkJoinPool (fills, the only writers, are rare)
+            .executor(Runnable::run)
+            .maximumWeight(maxBytes)
+            .weigher((CacheKey key, CachedReply reply) -> reply.weight())
+            .expireAfterWrite(ttl)
+            .evictionListener(
+                (CacheKey key, CachedReply reply, RemovalCause cause) -> {
+                  // expiry is the TTL doing its job; the meter counts entries pushed out by the
+                  // byte bound
+                  if (cause == RemovalCause.SIZE) {
+                    evictions.increment();
+                  }
+                })
+            .build();
   }
 
   /**
@@ -76,10 +81,10 @@ public final class NearCache {
    * clients). When a fill of the entry is running and nothing was written to its keys since it
    * started, returns its {@link ParkedReads}: the caller may park its read there and answer it with
    * the fill's reply. That reply is one Redis could give the parked read even if the fill is never
-   * stored (a write that lands meanwhile was not yet applied when the read was issued, or the stamps
-   * would differ). Returns null when the caller must ask Redis and not fill. A fill that has run
-   * longer than the wait a blocking reader would accept is presumed lost (its command failed without
-   * a reply) and is replaced.
+   * stored (a write that lands meanwhile was not yet applied when the read was issued, or the
+   * stamps would differ). Returns null when the caller must ask Redis and not fill. A fill that has
+   * run longer than the wait a blocking reader would accept is presumed lost (its command failed
+   * without a reply) and is replaced.
    */
   public Object lookupNoWait(CacheKey key, int[] keyHashes) {
     CachedReply cached = current(key, keyHashes);
@@ -107,15 +112,17 @@ public final class NearCache {
   }
 
   /**
-   * Stores the value a write just set, as the reply of the read that would return it, under a
-   * stamp taken after the write's own invalidation: the caller has checked that no other write to
-   * the keys was applied or answered while the write was in flight.
+   * Stores the value a write just set, as the reply of the read that would return it, under a stamp
+   * taken after the write's own invalidation: the caller has checked that no other write to the
+   * keys was applied or answered while the write was in flight.
    */
   public void putWritten(CacheKey key, Object raw, int[] keyHashes, long[] stamp) {
     store(key, raw, keyHashes, stamp);
   }
 
-  /** Parks a read on a running fill's queue (from {@link #lookupNoWait}); a refused read is a miss. */
+  /**
+   * Parks a read on a running fill's queue (from {@link #lookupNoWait}); a refused read is a miss.
+   */
   public boolean park(ParkedReads parked, Object connection, Object command) {
     if (parked.park(connection, command)) {
       return true;
@@ -124,7 +131,10 @@ public final class NearCache {
     return false;
   }
 
-  /** Counts the reads a {@link ParkedReads} queue handed back: hits if they got an answer, else misses. */
+  /**
+   * Counts the reads a {@link ParkedReads} queue handed back: hits if they got an answer, else
+   * misses.
+   */
   public void countResumed(java.util.List<Resumption> resumed) {
     for (Resumption read : resumed) {
       (read.answered() ? hits : misses).increment();
@@ -147,7 +157,10 @@ public final class NearCache {
     return maxEntryBytes;
   }
 
-  /** Stores the reply Redis gave the fill's reader, unless it is uncacheable, too big, or already outdated. */
+  /**
+   * Stores the reply Redis gave the fill's reader, unless it is uncacheable, too big, or already
+   * outdated.
+   */
   public void complete(ReadFill fill, Object raw) {
     try {
       CachedReply reply = store(fill.key, raw, fill.keyHashes, fill.stamp);
@@ -165,7 +178,8 @@ public final class NearCache {
       return null;
     }
     long weight = ENTRY_OVERHEAD + key.weight() + ReplySnapshots.weigh(frozen);
-    CachedReply reply = new CachedReply(frozen, keyHashes, stamp, (int) Math.min(weight, Integer.MAX_VALUE));
+    CachedReply reply =
+        new CachedReply(frozen, keyHashes, stamp, (int) Math.min(weight, Integer.MAX_VALUE));
     if (!versions.isCurrent(stamp, keyHashes)) {
       return null;
     }

@@ -21,7 +21,10 @@ public final class ParkedReads {
   /** Handed back instead of an answer: the parked reads must go to Redis. */
   public static final Object NO_ANSWER = new Object();
 
-  /** Reads waiting in one queue at most; beyond, they go to Redis rather than queue behind one slow reply. */
+  /**
+   * Reads waiting in one queue at most; beyond, they go to Redis rather than queue behind one slow
+   * reply.
+   */
   static final int MAX_PARKED = 4096;
 
   private Object[] parked; // connection, command, ...
@@ -77,7 +80,10 @@ public final class ParkedReads {
     return handBack(Integer.MAX_VALUE, mark -> answer);
   }
 
-  /** Hands back, in parking order, the parked reads marked at most {@code mark}, each with its answer. */
+  /**
+   * Hands back, in parking order, the parked reads marked at most {@code mark}, each with its
+   * answer.
+   */
   public synchronized List<Resumption> handBack(int mark, IntFunction<Object> answers) {
     int end = head;
     while (end < size && marks[end] <= mark) {

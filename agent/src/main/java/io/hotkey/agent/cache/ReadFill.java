@@ -7,8 +7,8 @@ import java.util.concurrent.TimeUnit;
 /**
  * One in-progress read of a hot entry from Redis. Other threads that miss the same entry meanwhile
  * wait for it instead of sending their own request (single flight), but only if nothing was written
- * to its keys between the fill's start and theirs: otherwise the fill may carry a value older than a
- * write they are entitled to see, and they go to Redis themselves.
+ * to its keys between the fill's start and theirs: otherwise the fill may carry a value older than
+ * a write they are entitled to see, and they go to Redis themselves.
  */
 public final class ReadFill {
   final CacheKey key;
@@ -29,7 +29,10 @@ public final class ReadFill {
     return startNanos - nanos < 0;
   }
 
-  /** Reads of non-blocking clients waiting for this fill's reply (see {@link NearCache#lookupNoWait}). */
+  /**
+   * Reads of non-blocking clients waiting for this fill's reply (see {@link
+   * NearCache#lookupNoWait}).
+   */
   public ParkedReads parked() {
     return parked;
   }

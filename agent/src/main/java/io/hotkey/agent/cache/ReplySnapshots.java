@@ -8,35 +8,40 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Freezes a client's raw protocol reply into a private copy and thaws a fresh copy for every hit, so
- * no caller ever shares a mutable object with the cache or with another caller.
+ * Freezes a client's raw protocol reply into a private copy and thaws a fresh copy for every hit,
+ * so no caller ever shares a mutable object with the cache or with another caller.
  *
  * <p>Only the shapes protocol replies decode to are accepted: bulk strings ({@code byte[]}),
- * integers ({@code Long}), doubles, booleans, nil, nested lists, and the immutable
- * {@code Map.Entry} pairs RESP3 maps decode to (rebuilt through their class's public
- * {@code (Object, Object)} constructor, so the client gets its own pair type back). Anything else
- * (error objects, unknown types) makes the reply uncacheable: serving it would mean guessing.
+ * integers ({@code Long}), doubles, booleans, nil, nested lists, and the immutable {@code
+ * Map.Entry} pairs RESP3 maps decode to (rebuilt through their class's public {@code (Object,
+ * Object)} constructor, so the client gets its own pair type back). Anything else (error objects,
+ * unknown types) makes the reply uncacheable: serving it would mean guessing.
  */
 public final class ReplySnapshots {
   /** Returned by {@link #freeze} for replies that must not be cached. */
   public static final Object UNCACHEABLE = new Object();
 
   private static final int NODE_OVERHEAD = 16;
-  private static final MethodType PAIR_CONSTRUCTOR = MethodType.methodType(void.class, Object.class, Object.class);
-  private static final ClassValue<MethodHandle> PAIR_CONSTRUCTORS = new ClassValue<>() {
-    @Override
-    protected MethodHandle computeValue(Class<?> type) {
-      try {
-        return MethodHandles.publicLookup().findConstructor(type, PAIR_CONSTRUCTOR);
-      } catch (ReflectiveOperationException | SecurityException e) {
-        return null;
-      }
-    }
-  };
+  private static final MethodType PAIR_CONSTRUCTOR =
+      MethodType.methodType(void.class, Object.class, Object.class);
+  private static final ClassValue<MethodHandle> PAIR_CONSTRUCTORS =
+      new ClassValue<>() {
+        @Override
+        protected MethodHandle computeValue(Class<?> type) {
+          try {
+            return MethodHandles.publicLookup().findConstructor(type, PAIR_CONSTRUCTOR);
+          } catch (ReflectiveOperationException | SecurityException e) {
+            return null;
+          }
+        }
+      };
 
   private ReplySnapshots() {}
 
-  /** Returns a private deep copy, or {@link #UNCACHEABLE} if the shape is unknown or the weight exceeds the cap. */
+  /**
+   * Returns a private deep copy, or {@link #UNCACHEABLE} if the shape is unknown or the weight
+   * exceeds the cap.
+   */
   public static Object freeze(Object raw, long maxBytes) {
     return copy(raw, new long[] {maxBytes});
   }
@@ -66,7 +71,10 @@ public final class ReplySnapshots {
   }
 
   private static Object copy(Object value, long[] budget) {
-    if (value == null || value instanceof Long || value instanceof Double || value instanceof Boolean) {
+    if (value == null
+        || value instanceof Long
+        || value instanceof Double
+        || value instanceof Boolean) {
       return spend(budget, NODE_OVERHEAD) ? value : UNCACHEABLE;
     }
     if (value instanceof byte[]) {

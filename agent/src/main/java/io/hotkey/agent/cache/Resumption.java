@@ -2,8 +2,8 @@ package io.hotkey.agent.cache;
 
 /**
  * A parked read handed back to its adapter: the client's own connection and command, opaque here,
- * and what to do with it: replay {@link #answer()} into it, or send it to Redis when that is
- * {@link ParkedReads#NO_ANSWER}.
+ * and what to do with it: replay {@link #answer()} into it, or send it to Redis when that is {@link
+ * ParkedReads#NO_ANSWER}.
  */
 public final class Resumption {
   private final Object answer;

@@ -16,7 +16,10 @@ public final class AgentErrors {
   private final long failEvery;
   private final AtomicLong hooks = new AtomicLong();
 
-  /** @param failEvery diagnostic {@code hotkey.debug.fail-every}: every Nth hook fails on purpose; 0 = never */
+  /**
+   * @param failEvery diagnostic {@code hotkey.debug.fail-every}: every Nth hook fails on purpose; 0
+   *     = never
+   */
   public AgentErrors(long failEvery) {
     this.failEvery = failEvery;
   }

@@ -7,20 +7,24 @@ import java.util.concurrent.atomic.AtomicLongArray;
  *
  * <p>Why not two {@code LongAdder}s: a {@code LongAdder} grows to as many cells as there are cores,
  * so on a 2-core machine eight application threads share two cells, and every command moved a cache
- * line between the cores (29 ns per command on the application's threads, in a profile of the Lettuce
- * async cold-key benchmark). Here a thread counts in the line of its id's stripe: thread pools hand
- * out consecutive ids, so up to {@value #STRIPES} threads each have a line of their own, and the
- * atomic add stays in the core's cache. Reads and writes of one thread share its line.
+ * line between the cores (29 ns per command on the application's threads, in a profile of the
+ * Lettuce async cold-key benchmark). Here a thread counts in the line of its id's stripe: thread
+ * pools hand out consecutive ids, so up to {@value #STRIPES} threads each have a line of their own,
+ * and the atomic add stays in the core's cache. Reads and writes of one thread share its line.
  */
 final class CommandCounts {
   private static final int STRIPES = 32;
-  /** Longs per stripe: 128 bytes, the pair of lines that adjacent-line prefetching moves together. */
+
+  /**
+   * Longs per stripe: 128 bytes, the pair of lines that adjacent-line prefetching moves together.
+   */
   private static final int STRIDE = 16;
 
   private final AtomicLongArray cells = new AtomicLongArray(STRIPES * STRIDE);
 
   void count(boolean write) {
-    @SuppressWarnings("deprecation") // Thread.threadId() arrived in Java 19; getId() is the same number
+    @SuppressWarnings(
+        "deprecation") // Thread.threadId() arrived in Java 19; getId() is the same number
     int stripe = (int) Thread.currentThread().getId() & (STRIPES - 1);
     cells.getAndIncrement(stripe * STRIDE + (write ? 1 : 0));
   }

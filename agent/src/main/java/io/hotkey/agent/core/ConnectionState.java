@@ -9,10 +9,10 @@ import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * What the agent must know about one client connection (or one pooled client instance, whose
- * connections all share its configuration) to decide whether a read may be served
- * locally: which server and database it talks to and in which protocol (cached replies are only
- * shared between identical namespaces), and whether it is in a state where a local answer would be
- * wrong (MULTI, WATCH, client-side tracking, Pub/Sub).
+ * connections all share its configuration) to decide whether a read may be served locally: which
+ * server and database it talks to and in which protocol (cached replies are only shared between
+ * identical namespaces), and whether it is in a state where a local answer would be wrong (MULTI,
+ * WATCH, client-side tracking, Pub/Sub).
  */
 final class ConnectionState {
   private static final AtomicLong INSTANCES = new AtomicLong();
@@ -22,23 +22,41 @@ final class ConnectionState {
   private volatile String namespace;
   private volatile long database;
   private volatile boolean resp3;
-  /** The ACL user the connection is authenticated as, part of the namespace: entries never cross users. */
+
+  /**
+   * The ACL user the connection is authenticated as, part of the namespace: entries never cross
+   * users.
+   */
   private volatile String user = DEFAULT_USER;
+
   private volatile boolean readOnly;
+
   /** An AUTH or HELLO was sent on this thread-bound connection and its reply is not read yet. */
   private volatile boolean identityUnconfirmed;
+
   private volatile boolean inMulti;
   private volatile boolean watching;
   private volatile boolean tracking;
   private volatile boolean subscribed;
-  /** Commands are buffered until the application flushes them (Lettuce's setAutoFlushCommands(false)). */
+
+  /**
+   * Commands are buffered until the application flushes them (Lettuce's
+   * setAutoFlushCommands(false)).
+   */
   private volatile boolean manualFlush;
+
   /** Writes queued inside MULTI on a multiplexed connection: applied when EXEC's reply arrives. */
   private WriteSet queuedInTransaction;
+
   /** The replies this thread-bound connection owes; null until it sends its first command. */
   private OwedReplies owed;
-  /** The pooled client whose reads this connection filled: told when this connection's identity changes. */
+
+  /**
+   * The pooled client whose reads this connection filled: told when this connection's identity
+   * changes.
+   */
   private volatile ConnectionState owner;
+
   /** For a pooled client: the identity of the connections its entries were filled through. */
   private String memberIdentity;
 
@@ -55,7 +73,10 @@ final class ConnectionState {
     String current = namespace;
     if (current == null) {
       if (endpoint == null) {
-        endpoint = endpointSource == null ? "instance-" + INSTANCES.incrementAndGet() : describe(endpointSource);
+        endpoint =
+            endpointSource == null
+                ? "instance-" + INSTANCES.incrementAndGet()
+                : describe(endpointSource);
         if (endpoint == null) {
           return null;
         }
@@ -68,7 +89,12 @@ final class ConnectionState {
 
   /** Everything but the endpoint that decides what a read on this connection returns. */
   private String identity() {
-    return "/db" + database + (resp3 ? "/resp3" : "/resp2") + "/user:" + user + (readOnly ? "/readonly" : "");
+    return "/db"
+        + database
+        + (resp3 ? "/resp3" : "/resp2")
+        + "/user:"
+        + user
+        + (readOnly ? "/readonly" : "");
   }
 
   synchronized OwedReplies owed() {
@@ -80,9 +106,9 @@ final class ConnectionState {
 
   /**
    * For a pooled client's state, before a fill read through {@code member} is stored under this
-   * client's namespace: true when the member has the identity of the connections earlier fills
-   * came through. A member of another identity (the pool re-authenticated, or was reconfigured)
-   * moves the client to a fresh namespace, so no earlier entry is served again, and its fill is dropped.
+   * client's namespace: true when the member has the identity of the connections earlier fills came
+   * through. A member of another identity (the pool re-authenticated, or was reconfigured) moves
+   * the client to a fresh namespace, so no earlier entry is served again, and its fill is dropped.
    */
   boolean admitsFillThrough(ConnectionState member, String client, Object memberEndpoint) {
     if (member.servableNamespace(client, memberEndpoint) == null) {
@@ -104,7 +130,9 @@ final class ConnectionState {
     return false;
   }
 
-  /** The connection's entries are left behind: its next read starts a namespace no entry is in yet. */
+  /**
+   * The connection's entries are left behind: its next read starts a namespace no entry is in yet.
+   */
   private void rescope() {
     if (endpoint != null && endpoint.startsWith("instance-")) {
       endpoint = null;
@@ -112,7 +140,10 @@ final class ConnectionState {
     namespace = null;
   }
 
-  /** The reply of the last AUTH or HELLO sent was read: an error leaves the identity unknown, so nothing is shared. */
+  /**
+   * The reply of the last AUTH or HELLO sent was read: an error leaves the identity unknown, so
+   * nothing is shared.
+   */
   void identityConfirmed(boolean failed) {
     if (failed) {
       user = "unconfirmed-" + INSTANCES.incrementAndGet();
@@ -168,7 +199,9 @@ final class ConnectionState {
         watching = false;
         return;
       case CLIENT_TRACKING:
-        tracking = argv.length > 2 && "ON".equalsIgnoreCase(new String(argv[2], StandardCharsets.US_ASCII));
+        tracking =
+            argv.length > 2
+                && "ON".equalsIgnoreCase(new String(argv[2], StandardCharsets.US_ASCII));
         return;
       case SUBSCRIBE:
       case MONITOR:
@@ -218,7 +251,10 @@ final class ConnectionState {
     }
   }
 
-  /** The connection was closed, lost or reset underneath the application: whoever it is next, it starts afresh. */
+  /**
+   * The connection was closed, lost or reset underneath the application: whoever it is next, it
+   * starts afresh.
+   */
   void onReset() {
     rescope();
     ConnectionState pooledClient = owner;
@@ -245,7 +281,8 @@ final class ConnectionState {
     }
     if (address instanceof InetSocketAddress) {
       InetSocketAddress inet = (InetSocketAddress) address;
-      String host = inet.getAddress() != null ? inet.getAddress().getHostAddress() : inet.getHostString();
+      String host =
+          inet.getAddress() != null ? inet.getAddress().getHostAddress() : inet.getHostString();
       return host + ":" + inet.getPort();
     }
     return address == null ? null : address.toString();

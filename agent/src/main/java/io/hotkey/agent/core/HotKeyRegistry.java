@@ -54,8 +54,14 @@ public final class HotKeyRegistry implements HotKeyListener {
   public synchronized void onPromoted(KeyRate key) {
     String name = AgentLog.printable(key.key());
     hot.put(name, key);
-    AgentLog.info("hot key promoted: key=\"" + name + "\" rate=" + Math.round(key.ratePerSecond())
-        + "/s reads=" + Math.round(100 * key.readShare()) + "%");
+    AgentLog.info(
+        "hot key promoted: key=\""
+            + name
+            + "\" rate="
+            + Math.round(key.ratePerSecond())
+            + "/s reads="
+            + Math.round(100 * key.readShare())
+            + "%");
     publish();
     for (Observer observer : observers) {
       observer.onPromoted(key);
@@ -66,7 +72,8 @@ public final class HotKeyRegistry implements HotKeyListener {
   public synchronized void onDemoted(KeyRate key) {
     String name = AgentLog.printable(key.key());
     hot.remove(name);
-    AgentLog.info("hot key demoted: key=\"" + name + "\" rate=" + Math.round(key.ratePerSecond()) + "/s");
+    AgentLog.info(
+        "hot key demoted: key=\"" + name + "\" rate=" + Math.round(key.ratePerSecond()) + "/s");
     publish();
     for (Observer observer : observers) {
       observer.onDemoted(key);
@@ -77,7 +84,8 @@ public final class HotKeyRegistry implements HotKeyListener {
     List<byte[]> cacheable = new ArrayList<>();
     for (KeyRate key : hot.values()) {
       // a truncated key cannot be matched exactly, so it is reported but never served
-      if (cacheEnabled && !key.truncated()
+      if (cacheEnabled
+          && !key.truncated()
           && cacheFilter.accepts(new String(key.key(), StandardCharsets.UTF_8))) {
         cacheable.add(key.key());
       }

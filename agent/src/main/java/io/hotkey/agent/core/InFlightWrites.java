@@ -7,8 +7,9 @@ import java.util.concurrent.atomic.AtomicReferenceArray;
 /**
  * Writes sent on multiplexed connections (by any thread) whose reply has not started yet, counted
  * per stripe of key hashes like {@code KeyVersions}. A write to every key (FLUSHALL...) in flight
- * stops all local answers; per key, a thread's own writes stop its own reads ({@link ThreadWrites}),
- * and these counts tell a {@link SetRun} whether its members are the only writes to the key in flight.
+ * stops all local answers; per key, a thread's own writes stop its own reads ({@link
+ * ThreadWrites}), and these counts tell a {@link SetRun} whether its members are the only writes to
+ * the key in flight.
  */
 final class InFlightWrites {
   private static final int STRIPES = 1 << 14;
@@ -16,6 +17,7 @@ final class InFlightWrites {
 
   private final AtomicIntegerArray stripes = new AtomicIntegerArray(STRIPES);
   private final AtomicInteger all = new AtomicInteger();
+
   /** The {@link SetRun} in flight per stripe, if any. */
   private final AtomicReferenceArray<SetRun> runs = new AtomicReferenceArray<>(STRIPES);
 
@@ -41,7 +43,10 @@ final class InFlightWrites {
     return all.get() > 0;
   }
 
-  /** Whether exactly {@code writes} writes are in flight on the stripe of {@code hash}, and no write to every key. */
+  /**
+   * Whether exactly {@code writes} writes are in flight on the stripe of {@code hash}, and no write
+   * to every key.
+   */
   boolean onlyWrites(int hash, int writes) {
     return stripes.get(hash & MASK) == writes && all.get() == 0;
   }

@@ -7,8 +7,8 @@ import io.hotkey.agent.cache.KeyVersions;
  * Redis answers a connection in order, so the reply that makes the count of replies read reach a
  * write's place in the count of commands sent is that write's own: only then has Redis surely
  * applied it, and only then are its keys' versions bumped (see {@code KeyVersions}). Writes queued
- * inside MULTI run only at EXEC, although their QUEUED replies may come before EXEC is even sent, so
- * they take EXEC's place.
+ * inside MULTI run only at EXEC, although their QUEUED replies may come before EXEC is even sent,
+ * so they take EXEC's place.
  *
  * <p>Everything here belongs to the connection, never to a thread: a pipeline or a transaction
  * abandoned on one connection leaves the next connection's writes untouched, and whatever it left
@@ -20,13 +20,20 @@ final class OwedReplies {
   private final ConnectionState connection;
   private long sent;
   private long read;
+
   /** Writes sent and not yet answered, and the place of the last of them. */
   private final WriteSet pending = new WriteSet();
+
   private long pendingUntil;
   private final WriteSet queuedInTransaction = new WriteSet();
   private boolean inTransaction;
-  /** The places of the AUTH or HELLO commands whose replies will confirm the connection's identity; 0 if none. */
+
+  /**
+   * The places of the AUTH or HELLO commands whose replies will confirm the connection's identity;
+   * 0 if none.
+   */
   private long confirmFrom;
+
   private long confirmUntil;
   private boolean confirmFailed;
 
@@ -65,7 +72,10 @@ final class OwedReplies {
     inTransaction = true;
   }
 
-  /** EXEC, DISCARD or RESET was sent at {@code place}: the queued writes are applied once its reply is read. */
+  /**
+   * EXEC, DISCARD or RESET was sent at {@code place}: the queued writes are applied once its reply
+   * is read.
+   */
   synchronized void transactionEnded(long place) {
     if (!queuedInTransaction.isEmpty()) {
       queuedInTransaction.addTo(pending);
@@ -75,7 +85,10 @@ final class OwedReplies {
     inTransaction = false;
   }
 
-  /** An AUTH or HELLO was sent at {@code place}: its reply tells whether the connection is who it asked to be. */
+  /**
+   * An AUTH or HELLO was sent at {@code place}: its reply tells whether the connection is who it
+   * asked to be.
+   */
   synchronized void identityChangeSent(long place) {
     if (confirmFrom == 0) {
       confirmFrom = place;
@@ -111,7 +124,8 @@ final class OwedReplies {
 
   /**
    * The connection was closed, lost, or handed back: no reply it owes will be read. Every write it
-   * sent may have been applied, so all of them invalidate now, and an identity it asked for is unknown.
+   * sent may have been applied, so all of them invalidate now, and an identity it asked for is
+   * unknown.
    */
   void settleAll(KeyVersions versions) {
     boolean unconfirmed;

@@ -22,10 +22,9 @@ import java.util.function.Supplier;
  * Where every client adapter reports what it sees, in client-neutral terms: the command as Redis'
  * argv, the connection as an opaque identity, the reply as the client's raw protocol objects.
  *
- * <p>Protocol of one locally servable read, as an adapter drives it:
- * {@link #beginRead} (may answer at once) → {@link #onSend} → {@link #onReplyRead} →
- * {@link #onRawReply} → {@link #endRead}. Every other command only passes {@link #onSend} and
- * {@link #onReplyRead}.
+ * <p>Protocol of one locally servable read, as an adapter drives it: {@link #beginRead} (may answer
+ * at once) → {@link #onSend} → {@link #onReplyRead} → {@link #onRawReply} → {@link #endRead}. Every
+ * other command only passes {@link #onSend} and {@link #onReplyRead}.
  */
 public final class RedisGateway {
   private final HotKeyDetector detector;
@@ -33,24 +32,39 @@ public final class RedisGateway {
   private final NearCache cache;
   private final KeyVersions versions;
   private final AgentErrors errors;
+
   /**
    * {@link AgentErrors#injectsFailures()}, copied here: every command reads this object's fields
-   * anyway, while reading the switch from {@code errors} cost one more cold cache line per command on
-   * the application's threads (10-30 ns in async-profiler, for a switch only tests turn on).
+   * anyway, while reading the switch from {@code errors} cost one more cold cache line per command
+   * on the application's threads (10-30 ns in async-profiler, for a switch only tests turn on).
    */
   private final boolean injectFailures;
+
   private final CommandCounts commands = new CommandCounts();
-  private final Cache<Object, ConnectionState> connections = Caffeine.newBuilder().weakKeys().build();
+  private final Cache<Object, ConnectionState> connections =
+      Caffeine.newBuilder().weakKeys().build();
   private final ThreadLocal<ThreadState> threads = ThreadLocal.withInitial(ThreadState::new);
+
   /** Per-command path: replies being waited for, by the identity of the command's reply object. */
   private final TrackedReplies tracked = new TrackedReplies();
+
   private final InFlightWrites inFlight = new InFlightWrites();
   private final Supplier<TrackedReply> newTrackedReply;
-  /** Threads between {@link #resume} calls; dispatch looks at its thread's state only when some are. */
+
+  /**
+   * Threads between {@link #resume} calls; dispatch looks at its thread's state only when some are.
+   */
   private final AtomicInteger resuming = new AtomicInteger();
 
-  /** @param cache null when local serving is off: commands are still counted and hot keys still reported */
-  public RedisGateway(HotKeyDetector detector, HotKeyRegistry hotKeys, NearCache cache, KeyVersions versions,
+  /**
+   * @param cache null when local serving is off: commands are still counted and hot keys still
+   *     reported
+   */
+  public RedisGateway(
+      HotKeyDetector detector,
+      HotKeyRegistry hotKeys,
+      NearCache cache,
+      KeyVersions versions,
       AgentErrors errors) {
     this.detector = detector;
     this.hotKeys = hotKeys;
@@ -67,7 +81,10 @@ public final class RedisGateway {
     }
   }
 
-  /** A command is about to be written to a thread-bound connection (pipelined and transactional ones included). */
+  /**
+   * A command is about to be written to a thread-bound connection (pipelined and transactional ones
+   * included).
+   */
   public void onSend(Object connection, Object arguments, byte[][] argv) {
     ThreadState thread = threads.get();
     if (thread.fill != null && thread.fillArguments == arguments) {
@@ -78,13 +95,15 @@ public final class RedisGateway {
     try {
       record(arguments, argv, thread, owed, place);
     } catch (RuntimeException | Error e) {
-      // the write, if it was one, can no longer be tied to its keys: invalidate everything once it is applied
+      // the write, if it was one, can no longer be tied to its keys: invalidate everything once it
+      // is applied
       owed.addWriteToEverything(place);
       throw e;
     }
   }
 
-  private void record(Object arguments, byte[][] argv, ThreadState thread, OwedReplies owed, long place) {
+  private void record(
+      Object arguments, byte[][] argv, ThreadState thread, OwedReplies owed, long place) {
     maybeInjectFailure();
     // a read that beginRead looked at already has its spec and key hashes
     boolean known = arguments != null && arguments == thread.readArguments;
@@ -110,10 +129,12 @@ public final class RedisGateway {
     }
   }
 
-  private static void onSessionCommand(OwedReplies owed, long place, CommandSpec.Session session, byte[][] argv) {
+  private static void onSessionCommand(
+      OwedReplies owed, long place, CommandSpec.Session session, byte[][] argv) {
     if (session == CommandSpec.Session.MULTI) {
       owed.transactionStarted();
-    } else if (session == CommandSpec.Session.EXEC || session == CommandSpec.Session.DISCARD
+    } else if (session == CommandSpec.Session.EXEC
+        || session == CommandSpec.Session.DISCARD
         || session == CommandSpec.Session.RESET) {
       owed.transactionEnded(place);
     } else if (session == CommandSpec.Session.AUTH || session == CommandSpec.Session.HELLO) {
@@ -134,7 +155,10 @@ public final class RedisGateway {
     return thread.lastOwed;
   }
 
-  /** The send failed: the connection is broken, and whatever it sent may or may not have been applied. */
+  /**
+   * The send failed: the connection is broken, and whatever it sent may or may not have been
+   * applied.
+   */
   public void onSendFailed(Object connection) {
     owedReplies(threads.get(), connection).settleAll(versions);
   }
@@ -178,13 +202,15 @@ public final class RedisGateway {
    * @param endpointSource the connection's socket or address, or null when {@code connection} is a
    *     pooled client instance (its connections share one configuration)
    */
-  public ServedReply beginRead(String client, Object connection, Object endpointSource, Object arguments,
-      byte[][] argv) {
+  public ServedReply beginRead(
+      String client, Object connection, Object endpointSource, Object arguments, byte[][] argv) {
     ThreadState thread = threads.get();
     if (thread.readDepth++ > 0 || cache == null) {
       // an outer level of the same call already decided; the inner level only carries it out
-      if (thread.fill != null && thread.fillClient != null && !thread.fillClient.admitsFillThrough(
-          connections.get(connection, c -> new ConnectionState()), client, endpointSource)) {
+      if (thread.fill != null
+          && thread.fillClient != null
+          && !thread.fillClient.admitsFillThrough(
+              connections.get(connection, c -> new ConnectionState()), client, endpointSource)) {
         abandonFill(thread);
       }
       return null;
@@ -219,7 +245,8 @@ public final class RedisGateway {
     }
     Object found = cache.lookup(new CacheKey(namespace, argv, keyPositions, hashes), hashes);
     if (found instanceof ReadFill) {
-      // a pooled client's fill is read through a connection it borrows: that one must be of its identity
+      // a pooled client's fill is read through a connection it borrows: that one must be of its
+      // identity
       thread.armFill((ReadFill) found, arguments, endpointSource == null ? state : null);
       return null;
     }
@@ -234,9 +261,9 @@ public final class RedisGateway {
   }
 
   /**
-   * A client thread mostly talks through one client instance or connection, so the last one's
-   * state is kept on the thread: a hit, or a write on a multiplexed connection, then skips the
-   * weak-keyed map lookup.
+   * A client thread mostly talks through one client instance or connection, so the last one's state
+   * is kept on the thread: a hit, or a write on a multiplexed connection, then skips the weak-keyed
+   * map lookup.
    */
   private ConnectionState connectionState(ThreadState thread, Object connection) {
     if (thread.lastConnection != connection) {
@@ -255,7 +282,10 @@ public final class RedisGateway {
     }
   }
 
-  /** Ends every {@link #beginRead}, served or not; the outermost end stores the fill if the read succeeded. */
+  /**
+   * Ends every {@link #beginRead}, served or not; the outermost end stores the fill if the read
+   * succeeded.
+   */
   public void endRead(boolean failed) {
     ThreadState thread = threads.get();
     if (thread.readDepth > 0 && --thread.readDepth > 0) {
@@ -277,7 +307,10 @@ public final class RedisGateway {
     }
   }
 
-  /** A fill must never stay registered once its reader has moved on, or that entry could never fill again. */
+  /**
+   * A fill must never stay registered once its reader has moved on, or that entry could never fill
+   * again.
+   */
   private void abandonFill(ThreadState thread) {
     if (thread.fill != null) {
       cache.abandon(thread.fill);
@@ -292,20 +325,27 @@ public final class RedisGateway {
 
   /**
    * A command is about to be written to a multiplexed connection. Counts it, remembers the keys it
-   * writes until its reply starts, and for a cacheable read of hot keys returns a recorded reply
-   * to replay into the command's own reply object instead of sending it (or registers the command
-   * as the fill of its entry).
+   * writes until its reply starts, and for a cacheable read of hot keys returns a recorded reply to
+   * replay into the command's own reply object instead of sending it (or registers the command as
+   * the fill of its entry).
    *
    * @param reply the command's reply object (its identity ties the reply events to this command);
    *     null for a command that expects no reply
    * @param name the command name as sent
    * @param encodedArgs the arguments as the client encodes them on the wire: {@code argCount} RESP
-   *     bulk strings; or, with {@code argCount} {@link RedisHooks#ONE_RAW_ARGUMENT}, the command's only
-   *     argument as it is, without RESP framing
+   *     bulk strings; or, with {@code argCount} {@link RedisHooks#ONE_RAW_ARGUMENT}, the command's
+   *     only argument as it is, without RESP framing
    * @param neverServe the connection or the call forbids a local answer (Pub/Sub, batches)
    */
-  public ReplyTape.Cursor dispatch(String client, Object connection, Object command, Object reply, byte[] name,
-      ByteBuffer encodedArgs, int argCount, boolean neverServe) {
+  public ReplyTape.Cursor dispatch(
+      String client,
+      Object connection,
+      Object command,
+      Object reply,
+      byte[] name,
+      ByteBuffer encodedArgs,
+      int argCount,
+      boolean neverServe) {
     byte[][] argv;
     try {
       argv = argv(name, encodedArgs, argCount);
@@ -321,7 +361,12 @@ public final class RedisGateway {
    * command already split into its name and arguments; {@code argv} is kept, not copied: the caller
    * must not change it.
    */
-  public ReplyTape.Cursor dispatch(String client, Object connection, Object command, Object reply, byte[][] argv,
+  public ReplyTape.Cursor dispatch(
+      String client,
+      Object connection,
+      Object command,
+      Object reply,
+      byte[][] argv,
       boolean neverServe) {
     CommandSpec spec;
     CommandSpec.Kind kind;
@@ -357,16 +402,25 @@ public final class RedisGateway {
         state = state != null ? state : connectionState(thread, connection);
         if (state.inMulti()) {
           state.queueInTransaction(written);
-        } else if (reply != null && cache != null && !neverServe && SetRun.isPlainSet(argv)
+        } else if (reply != null
+            && cache != null
+            && !neverServe
+            && SetRun.isPlainSet(argv)
             && hotKeys.isServable(argv[1], hashes[0])) {
           String namespace = state.servableNamespace(client, null);
-          track(reply).addWrites(written, thread.writesInFlight, namespace, namespace == null ? null : argv,
-              hashes[0]);
+          track(reply)
+              .addWrites(
+                  written,
+                  thread.writesInFlight,
+                  namespace,
+                  namespace == null ? null : argv,
+                  hashes[0]);
         } else {
           trackWrites(reply, written, thread.writesInFlight);
         }
       }
-      if (session == CommandSpec.Session.EXEC || session == CommandSpec.Session.DISCARD
+      if (session == CommandSpec.Session.EXEC
+          || session == CommandSpec.Session.DISCARD
           || session == CommandSpec.Session.RESET) {
         WriteSet queued = state.takeQueued();
         if (queued != null) {
@@ -377,8 +431,12 @@ public final class RedisGateway {
       invalidateEverythingOnReply(reply);
       throw e;
     }
-    if (cache == null || neverServe || reply == null || kind != CommandSpec.Kind.CACHEABLE_READ
-        || hashes.length == 0 || spec.blocking(argv)) {
+    if (cache == null
+        || neverServe
+        || reply == null
+        || kind != CommandSpec.Kind.CACHEABLE_READ
+        || hashes.length == 0
+        || spec.blocking(argv)) {
       return null;
     }
     long keyPositions = 0;
@@ -412,7 +470,9 @@ public final class RedisGateway {
     return new ReplyTape.Cursor((List<?>) ((CachedReply) found).shared());
   }
 
-  /** The command can no longer be tied to its keys: everything is invalidated once it is applied. */
+  /**
+   * The command can no longer be tied to its keys: everything is invalidated once it is applied.
+   */
   private void invalidateEverythingOnReply(Object reply) {
     WriteSet everything = new WriteSet();
     everything.addAll();
@@ -423,7 +483,8 @@ public final class RedisGateway {
    * A read that must see a write in flight (its own thread's, or one to every key): parked if it is
    * {@code GET key} behind a {@link SetRun} of the key, else sent.
    */
-  private boolean parkBehindSets(String namespace, byte[][] argv, int[] hashes, Object connection, Object command) {
+  private boolean parkBehindSets(
+      String namespace, byte[][] argv, int[] hashes, Object connection, Object command) {
     if (!SetRun.isGet(argv)) {
       return false;
     }
@@ -432,9 +493,9 @@ public final class RedisGateway {
   }
 
   /**
-   * If {@code command} is being resumed on this thread (see {@link #resume}), returns what to do with
-   * it: the answer to replay, or {@link ReplyTape#SEND} to send it to Redis; else null, and the
-   * command is dispatched as new.
+   * If {@code command} is being resumed on this thread (see {@link #resume}), returns what to do
+   * with it: the answer to replay, or {@link ReplyTape#SEND} to send it to Redis; else null, and
+   * the command is dispatched as new.
    */
   public ReplyTape.Cursor resumption(Object command) {
     if (resuming.get() == 0) {
@@ -465,7 +526,9 @@ public final class RedisGateway {
     thread.resumed = read;
   }
 
-  /** @param sender the sending thread's own writes in flight */
+  /**
+   * @param sender the sending thread's own writes in flight
+   */
   private void trackWrites(Object reply, WriteSet written, ThreadWrites sender) {
     if (written.isEmpty()) {
       return;
@@ -558,7 +621,9 @@ public final class RedisGateway {
     }
   }
 
-  /** The decoder opens an aggregate ({@link ReplyTape#OP_ARRAY}, {@code OP_SET} or {@code OP_MAP}). */
+  /**
+   * The decoder opens an aggregate ({@link ReplyTape#OP_ARRAY}, {@code OP_SET} or {@code OP_MAP}).
+   */
   public void onReplyAggregate(Object reply, int op, int count) {
     TrackedReply t = trackedFor(reply);
     if (t != null) {
@@ -574,8 +639,9 @@ public final class RedisGateway {
   }
 
   /**
-   * The command that owns this reply object ended, however it ended. Returns the reads parked behind
-   * it for the adapter to resume (see {@link ParkedReads#settle} and {@link #resume}), often none.
+   * The command that owns this reply object ended, however it ended. Returns the reads parked
+   * behind it for the adapter to resume (see {@link ParkedReads#settle} and {@link #resume}), often
+   * none.
    */
   public List<Resumption> onCommandDone(Object reply) {
     TrackedReply t = reply == null ? null : tracked.remove(reply);

@@ -9,7 +9,10 @@ import java.util.List;
  * agent. Parameters are client-neutral so advice can live in any class loader that sees this class.
  */
 public final class RedisHooks {
-  /** {@link #dispatch}'s {@code argCount} when {@code encodedArgs} is the command's only argument, unframed. */
+  /**
+   * {@link #dispatch}'s {@code argCount} when {@code encodedArgs} is the command's only argument,
+   * unframed.
+   */
   public static final int ONE_RAW_ARGUMENT = -1;
 
   private static volatile RedisGateway gateway;
@@ -90,8 +93,8 @@ public final class RedisHooks {
     }
   }
 
-  public static ServedReply beginRead(String client, Object connection, Object endpointSource, Object arguments,
-      byte[][] argv) {
+  public static ServedReply beginRead(
+      String client, Object connection, Object endpointSource, Object arguments, byte[][] argv) {
     RedisGateway g = gateway;
     if (g == null) {
       return null;
@@ -128,13 +131,16 @@ public final class RedisHooks {
     }
   }
 
-  /** The adapter could not decode a locally served reply; the command runs against Redis instead. */
+  /**
+   * The adapter could not decode a locally served reply; the command runs against Redis instead.
+   */
   public static void servedReplyRejected(Throwable cause) {
     RedisGateway g = gateway;
     if (g != null) {
       g.errors().record("decoding a local reply", cause);
     }
   }
+
   // Per-command path (multiplexed clients: Lettuce). See RedisGateway#dispatch.
 
   /**
@@ -142,14 +148,22 @@ public final class RedisHooks {
    * {@link ReplyTape#PARKED} when the command must not be sent because it will be resumed later
    * (see {@link #commandDone}), or null.
    */
-  public static ReplyTape.Cursor dispatch(String client, Object connection, Object command, Object reply,
-      byte[] name, java.nio.ByteBuffer encodedArgs, int argCount, boolean neverServe) {
+  public static ReplyTape.Cursor dispatch(
+      String client,
+      Object connection,
+      Object command,
+      Object reply,
+      byte[] name,
+      java.nio.ByteBuffer encodedArgs,
+      int argCount,
+      boolean neverServe) {
     RedisGateway g = gateway;
     if (g == null) {
       return null;
     }
     try {
-      return g.dispatch(client, connection, command, reply, name, encodedArgs, argCount, neverServe);
+      return g.dispatch(
+          client, connection, command, reply, name, encodedArgs, argCount, neverServe);
     } catch (Throwable t) {
       g.errors().record("command dispatch", t);
       return null;
@@ -157,11 +171,16 @@ public final class RedisHooks {
   }
 
   /**
-   * {@link #dispatch(String, Object, Object, Object, byte[], java.nio.ByteBuffer, int, boolean)} of a
-   * command already split into its name and arguments, kept as given.
+   * {@link #dispatch(String, Object, Object, Object, byte[], java.nio.ByteBuffer, int, boolean)} of
+   * a command already split into its name and arguments, kept as given.
    */
-  public static ReplyTape.Cursor dispatch(String client, Object connection, Object command, Object reply,
-      byte[][] argv, boolean neverServe) {
+  public static ReplyTape.Cursor dispatch(
+      String client,
+      Object connection,
+      Object command,
+      Object reply,
+      byte[][] argv,
+      boolean neverServe) {
     RedisGateway g = gateway;
     if (g == null) {
       return null;
@@ -186,7 +205,10 @@ public final class RedisHooks {
     }
   }
 
-  /** The decoder handed {@code reply} a bulk string, a simple string or nil ({@code bigNumber}: a RESP3 big number). */
+  /**
+   * The decoder handed {@code reply} a bulk string, a simple string or nil ({@code bigNumber}: a
+   * RESP3 big number).
+   */
   public static void replyBytes(Object reply, java.nio.ByteBuffer bytes, boolean bigNumber) {
     RedisGateway g = gateway;
     if (g == null) {
@@ -247,15 +269,19 @@ public final class RedisHooks {
     }
   }
 
-  /** @param method the decoder method opening an array, a set or a map */
+  /**
+   * @param method the decoder method opening an array, a set or a map
+   */
   public static void replyAggregate(Object reply, String method, int count) {
     RedisGateway g = gateway;
     if (g == null) {
       return;
     }
     try {
-      int op = method.endsWith("Map") ? ReplyTape.OP_MAP
-          : method.endsWith("Set") ? ReplyTape.OP_SET : ReplyTape.OP_ARRAY;
+      int op =
+          method.endsWith("Map")
+              ? ReplyTape.OP_MAP
+              : method.endsWith("Set") ? ReplyTape.OP_SET : ReplyTape.OP_ARRAY;
       g.onReplyAggregate(reply, op, count);
     } catch (Throwable t) {
       g.errors().record("reply event", t);

@@ -1,6 +1,8 @@
 package io.hotkey.agent.core;
 
-/** How the read of one reply from a thread-bound connection ended, as its client adapter tells it. */
+/**
+ * How the read of one reply from a thread-bound connection ended, as its client adapter tells it.
+ */
 public enum ReplyOutcome {
   /** Any reply but an error. */
   VALUE,

@@ -9,11 +9,12 @@ import java.util.List;
  * Lettuce: the {@code CommandOutput} callbacks of its {@code RedisStateMachine}), so that a later
  * command's own reply object can be fed the same callbacks and decode them with its own codec.
  *
- * <p>The tape is a flat list in the shapes {@code ReplySnapshots} freezes and thaws: a bulk string is
- * a {@code byte[]}, a nil is {@code null}, integers, doubles and booleans are boxed, and everything
- * else (aggregate headers, big numbers) is a two-element list {@code [opcode, argument]}. The
- * {@code complete(depth)} calls the decoder makes after every element are not stored: they follow
- * from the structure and are regenerated on replay exactly as the decoder makes them.
+ * <p>The tape is a flat list in the shapes {@code ReplySnapshots} freezes and thaws: a bulk string
+ * is a {@code byte[]}, a nil is {@code null}, integers, doubles and booleans are boxed, and
+ * everything else (aggregate headers, big numbers) is a two-element list {@code [opcode,
+ * argument]}. The {@code complete(depth)} calls the decoder makes after every element are not
+ * stored: they follow from the structure and are regenerated on replay exactly as the decoder makes
+ * them.
  */
 public final class ReplyTape {
   public static final int OP_BULK = 0;
@@ -139,9 +140,9 @@ public final class ReplyTape {
   }
 
   /**
-   * Walks a tape for an adapter that replays it: {@link #next()} then {@link #op()} and the matching
-   * accessor, {@code complete(depth)} calls included. Each byte argument is a read-only view, so the
-   * stored tape is never changed by a codec.
+   * Walks a tape for an adapter that replays it: {@link #next()} then {@link #op()} and the
+   * matching accessor, {@code complete(depth)} calls included. Each byte argument is a read-only
+   * view, so the stored tape is never changed by a codec.
    */
   public static final class Cursor {
     private final List<?> tape;
@@ -232,7 +233,10 @@ public final class ReplyTape {
       return value instanceof Integer ? (Integer) value : ((Long) value).intValue();
     }
 
-    /** The decoder calls {@code complete(stack size)} after each element, and again for each aggregate it closes. */
+    /**
+     * The decoder calls {@code complete(stack size)} after each element, and again for each
+     * aggregate it closes.
+     */
     private void elementDone() {
       addComplete(depth);
       while (depth > 0) {

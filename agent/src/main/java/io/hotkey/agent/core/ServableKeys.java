@@ -6,8 +6,8 @@ import java.util.function.ToIntFunction;
 
 /**
  * The keys whose reads may be answered locally: an immutable open-addressing set rebuilt on every
- * promotion or demotion (rare) and read without a lock on every cacheable command (often). The empty
- * set answers in one branch, which is what cold-key traffic pays.
+ * promotion or demotion (rare) and read without a lock on every cacheable command (often). The
+ * empty set answers in one branch, which is what cold-key traffic pays.
  */
 final class ServableKeys {
   static final ServableKeys EMPTY = new ServableKeys(new byte[0][], new int[0]);

@@ -10,32 +10,53 @@ import io.hotkey.agent.redis.CommandSpec;
  * for belongs to the connection ({@link OwedReplies}), never to the thread.
  */
 final class ThreadState {
-  /** Nesting of local-read attempts: a pooled client's call reaches its connection's call inside it. */
+  /**
+   * Nesting of local-read attempts: a pooled client's call reaches its connection's call inside it.
+   */
   int readDepth;
-  /** The connection (or client) this thread read through last, and its state; holds one object per thread alive. */
+
+  /**
+   * The connection (or client) this thread read through last, and its state; holds one object per
+   * thread alive.
+   */
   Object lastConnection;
+
   ConnectionState lastState;
+
   /** The thread-bound connection this thread sent on last, and its replies. */
   Object lastSent;
+
   OwedReplies lastOwed;
+
   /**
-   * The arguments of the read in progress with the spec and key hashes beginRead found for them,
-   * so that sending the same command does not look them up and hash its keys again.
+   * The arguments of the read in progress with the spec and key hashes beginRead found for them, so
+   * that sending the same command does not look them up and hash its keys again.
    */
   Object readArguments;
+
   CommandSpec readSpec;
   int[] readHashes;
 
-  /** A parked read being resumed on this thread (see {@link RedisGateway#resume}), until its dispatch takes it. */
+  /**
+   * A parked read being resumed on this thread (see {@link RedisGateway#resume}), until its
+   * dispatch takes it.
+   */
   Resumption resumed;
+
   /** This thread's writes in flight on multiplexed connections. */
   final ThreadWrites writesInFlight = new ThreadWrites();
+
   boolean resuming;
 
   ReadFill fill;
   Object fillArguments;
-  /** The pooled client whose fill this is, which checks the connection it borrows for it; null for a connection's own. */
+
+  /**
+   * The pooled client whose fill this is, which checks the connection it borrows for it; null for a
+   * connection's own.
+   */
   ConnectionState fillClient;
+
   boolean fillSent;
   Object fillReply;
   boolean fillReplied;

@@ -5,11 +5,11 @@ import java.util.concurrent.atomic.AtomicIntegerArray;
 /**
  * The writes one thread sent on multiplexed connections whose reply has not started yet. A read the
  * same thread sends afterwards must see them (Redis answers a connection in order, and the thread's
- * program order is what the application relies on, as in {@code set(k, v); get(k)} pipelined), so it
- * is never answered from the local entry; it waits behind them ({@link SetRun}) or goes to Redis.
- * Other threads' reads are concurrent with such a write until it returns, so the entry's value (the
- * one before the write) is one Redis could give them too, and they are served; the write's reply
- * invalidates the entry before the write returns.
+ * program order is what the application relies on, as in {@code set(k, v); get(k)} pipelined), so
+ * it is never answered from the local entry; it waits behind them ({@link SetRun}) or goes to
+ * Redis. Other threads' reads are concurrent with such a write until it returns, so the entry's
+ * value (the one before the write) is one Redis could give them too, and they are served; the
+ * write's reply invalidates the entry before the write returns.
  *
  * <p>Striped by key hash: a shared stripe only costs a local miss. Acquired on the sending thread,
  * released on the I/O thread that reads the reply, hence atomic.

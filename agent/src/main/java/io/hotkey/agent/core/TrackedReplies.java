@@ -4,8 +4,9 @@ import java.util.IdentityHashMap;
 import java.util.function.Supplier;
 
 /**
- * The replies the agent is waiting for on multiplexed connections (a Lettuce {@code CommandOutput}):
- * in the reply's own {@link TrackedReplyField} when its class has one, else by the reply's identity.
+ * The replies the agent is waiting for on multiplexed connections (a Lettuce {@code
+ * CommandOutput}): in the reply's own {@link TrackedReplyField} when its class has one, else by the
+ * reply's identity.
  *
  * <p>Why not a weak-keyed cache: every reply event the decoder emits and every command's end asks
  * "is this reply tracked?", and nearly always the answer is no (only writes and fills are tracked).
@@ -14,10 +15,10 @@ import java.util.function.Supplier;
  * 40% of the agent's time on the caller's thread. Here an untracked reply costs one identity hash
  * and one volatile read, and an insert one uncontended lock.
  *
- * <p>Entries are held strongly and removed when their command ends ({@code complete},
- * {@code completeExceptionally} or {@code cancel}, which Lettuce calls for every command, including
- * those still queued when a connection closes). Identity, not {@code equals}, because an
- * application's own {@code CommandOutput} may define equality.
+ * <p>Entries are held strongly and removed when their command ends ({@code complete}, {@code
+ * completeExceptionally} or {@code cancel}, which Lettuce calls for every command, including those
+ * still queued when a connection closes). Identity, not {@code equals}, because an application's
+ * own {@code CommandOutput} may define equality.
  */
 final class TrackedReplies {
   /**

@@ -12,8 +12,8 @@ import java.util.List;
 /**
  * What the agent waits for in one command's reply, for clients whose replies are decoded on another
  * thread than the caller's (Lettuce): the keys it writes, invalidated as soon as its reply starts
- * (Redis has applied the write by then, and the caller cannot have seen the completion yet), and the
- * local entry it fills, recorded callback by callback.
+ * (Redis has applied the write by then, and the caller cannot have seen the completion yet), and
+ * the local entry it fills, recorded callback by callback.
  *
  * <p>Events arrive on the connection's I/O thread, the end of the command possibly on another
  * (timeouts, cancellation), hence the lock; it is uncontended in practice.
@@ -23,15 +23,23 @@ final class TrackedReply {
   private final InFlightWrites inFlight;
   private final NearCache cache;
   private WriteSet writes;
+
   /** The writes' sending thread's own count (a command is sent by one thread). */
   private ThreadWrites sender;
-  /** The run this command is a member of when it is a plain SET of a hot key, and the value it sets. */
+
+  /**
+   * The run this command is a member of when it is a plain SET of a hot key, and the value it sets.
+   */
   private SetRun setRun;
+
   private int setMember;
   private byte[] setValue;
   private ReadFill fill;
   private ReplyTape.Recorder recorder;
-  /** Reads parked behind this command, handed back when it ends (see {@link ParkedReads#settle}). */
+
+  /**
+   * Reads parked behind this command, handed back when it ends (see {@link ParkedReads#settle}).
+   */
   private List<Resumption> resumed = List.of();
 
   TrackedReply(KeyVersions versions, InFlightWrites inFlight, NearCache cache) {
@@ -43,12 +51,12 @@ final class TrackedReply {
   /**
    * @param added taken over, not copied: the caller hands a set it no longer uses
    * @param sender the sending thread's own writes in flight
-   * @param setNamespace for a plain {@code SET key value} of a hot key ({@code setArgv}, whose one key
-   *     {@code added} holds), the connection's namespace: the SET joins or starts a {@link SetRun};
-   *     else null
+   * @param setNamespace for a plain {@code SET key value} of a hot key ({@code setArgv}, whose one
+   *     key {@code added} holds), the connection's namespace: the SET joins or starts a {@link
+   *     SetRun}; else null
    */
-  synchronized void addWrites(WriteSet added, ThreadWrites sender, String setNamespace, byte[][] setArgv,
-      int setHash) {
+  synchronized void addWrites(
+      WriteSet added, ThreadWrites sender, String setNamespace, byte[][] setArgv, int setHash) {
     if (writes == null) {
       writes = added;
       this.sender = sender;
@@ -79,7 +87,10 @@ final class TrackedReply {
     this.recorder = new ReplyTape.Recorder(maxBytes);
   }
 
-  /** Any part of the reply arrived: the writes are applied; an error reply (a cluster redirection, say) may be retried elsewhere. */
+  /**
+   * Any part of the reply arrived: the writes are applied; an error reply (a cluster redirection,
+   * say) may be retried elsewhere.
+   */
   private void replyStarted(boolean error, ByteBuffer firstBytes) {
     if (writes == null) {
       return;

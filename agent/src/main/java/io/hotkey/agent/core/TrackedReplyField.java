@@ -1,12 +1,13 @@
 package io.hotkey.agent.core;
 
 /**
- * A field the agent adds to a client's reply class as the class loads (Lettuce's
- * {@code CommandOutput}), so that a reply carries its own tracking state: asking whether a reply is
+ * A field the agent adds to a client's reply class as the class loads (Lettuce's {@code
+ * CommandOutput}), so that a reply carries its own tracking state: asking whether a reply is
  * tracked is then a field read. Without it the answer takes {@code System.identityHashCode}, which
  * for each new reply object leaves compiled code to generate and install the hash, on the
  * connection's I/O thread, for every command. A class loaded before the agent (attached at run
- * time) cannot gain a field; its replies are tracked by identity instead (see {@link TrackedReplies}).
+ * time) cannot gain a field; its replies are tracked by identity instead (see {@link
+ * TrackedReplies}).
  *
  * <p>Only the agent calls these methods; the names cannot clash with a client's own.
  */

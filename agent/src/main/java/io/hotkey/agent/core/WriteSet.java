@@ -56,7 +56,10 @@ final class WriteSet {
     }
   }
 
-  /** Counts these writes in flight, sent by {@code sender}; returns whether they were the only ones on their stripes. */
+  /**
+   * Counts these writes in flight, sent by {@code sender}; returns whether they were the only ones
+   * on their stripes.
+   */
   boolean acquire(InFlightWrites inFlight, ThreadWrites sender) {
     boolean alone = !all;
     if (all) {

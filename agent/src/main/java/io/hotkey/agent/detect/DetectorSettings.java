@@ -14,8 +14,9 @@ import java.util.Objects;
  *   <li>{@code coolDown} (default 10s): how long a hot key stays hot while below threshold.
  *   <li>{@code slots} (default 10): the window is made of this many slots; {@link #slot()} is the
  *       tick period, and the rate resolution.
- *   <li>{@code stripes} (default: next power of two {@code >= 2 * availableProcessors}, at most
- *       16 by default and 64 when set): independent sketches, one per recording thread up to that many threads.
+ *   <li>{@code stripes} (default: next power of two {@code >= 2 * availableProcessors}, at most 16
+ *       by default and 64 when set): independent sketches, one per recording thread up to that many
+ *       threads.
  *   <li>{@code width}, {@code depth} (default {@code nextPow2(max(256, 16 * topK))} and 2): the
  *       HeavyKeeper table of each stripe and generation.
  *   <li>{@code keyBytes} (default 64, 8..1024): key bytes stored per bucket; longer keys are
@@ -36,17 +37,19 @@ public final class DetectorSettings {
 
   /** Largest number of stripes (each costs 3 tables). */
   public static final int MAX_STRIPES = 64;
+
   /** Largest per-bucket key prefix. */
   public static final int MAX_KEY_BYTES = 1024;
+
   /** Sparsest sampling: one access in this many. */
   public static final int MAX_SAMPLING = 1 << 16;
 
   /**
-   * What {@link #autoSampling} keeps counted of a key at exactly the threshold, per window: at least
-   * this many accesses, so that its estimated rate is off by 14% (one standard deviation) at most.
-   * The threshold becomes a narrow band: a key at 1.5 times it is hot at 99.9% of ticks, one at 1.25
-   * times at 95%, one at 0.75 times at 3% (then hot for the cool-down), one at half of it never.
-   * Twitter's twemcache decides on 10 sampled accesses.
+   * What {@link #autoSampling} keeps counted of a key at exactly the threshold, per window: at
+   * least this many accesses, so that its estimated rate is off by 14% (one standard deviation) at
+   * most. The threshold becomes a narrow band: a key at 1.5 times it is hot at 99.9% of ticks, one
+   * at 1.25 times at 95%, one at 0.75 times at 3% (then hot for the cool-down), one at half of it
+   * never. Twitter's twemcache decides on 10 sampled accesses.
    */
   static final int SAMPLED_AT_THRESHOLD = 50;
 
@@ -88,8 +91,10 @@ public final class DetectorSettings {
     this.topK = b.topK;
     this.slots = b.slots;
 
-    int s = b.stripes > 0 ? b.stripes
-        : Math.min(DEFAULT_MAX_STRIPES, 2 * Runtime.getRuntime().availableProcessors());
+    int s =
+        b.stripes > 0
+            ? b.stripes
+            : Math.min(DEFAULT_MAX_STRIPES, 2 * Runtime.getRuntime().availableProcessors());
     this.stripes = Math.min(MAX_STRIPES, nextPow2(s));
 
     int w = b.width > 0 ? b.width : Math.max(256, 16 * topK);
@@ -118,15 +123,15 @@ public final class DetectorSettings {
   }
 
   /**
-   * The default sampling: the sparsest power of two that still counts {@link
-   * #SAMPLED_AT_THRESHOLD} accesses per window of a key at the threshold (1 when the threshold
-   * times the window is below twice that). For the defaults, 1000/s over 1s: one access in 16.
+   * The default sampling: the sparsest power of two that still counts {@link #SAMPLED_AT_THRESHOLD}
+   * accesses per window of a key at the threshold (1 when the threshold times the window is below
+   * twice that). For the defaults, 1000/s over 1s: one access in 16.
    *
    * <p>Why sample: on a service whose keys are all cold, counting every access was nearly all of
    * what the agent cost. In a paired A/B of Lettuce's async cold-key benchmark the client's CPU per
-   * command was ×1.024 of the run without the agent when every access was counted, ×1.017 with one in
-   * 8 and ×1.002 with one in 16. The rates that make a key worth caching are far above what a sample
-   * of 50 per window can tell apart; twemcache finds hot keys from 10.
+   * command was ×1.024 of the run without the agent when every access was counted, ×1.017 with one
+   * in 8 and ×1.002 with one in 16. The rates that make a key worth caching are far above what a
+   * sample of 50 per window can tell apart; twemcache finds hot keys from 10.
    */
   public static int autoSampling(Duration window, long threshold) {
     double atThreshold = threshold * (window.toNanos() / 1e9);
@@ -218,10 +223,29 @@ public final class DetectorSettings {
 
   @Override
   public String toString() {
-    return "DetectorSettings{window=" + window + ", threshold=" + threshold + "/s, topK=" + topK
-        + ", coolDown=" + coolDown + ", slots=" + slots + ", stripes=" + stripes + ", width="
-        + width + ", depth=" + depth + ", keyBytes=" + keyBytes + ", capacity=" + capacity
-        + ", sampling=1/" + sampling + '}';
+    return "DetectorSettings{window="
+        + window
+        + ", threshold="
+        + threshold
+        + "/s, topK="
+        + topK
+        + ", coolDown="
+        + coolDown
+        + ", slots="
+        + slots
+        + ", stripes="
+        + stripes
+        + ", width="
+        + width
+        + ", depth="
+        + depth
+        + ", keyBytes="
+        + keyBytes
+        + ", capacity="
+        + capacity
+        + ", sampling=1/"
+        + sampling
+        + '}';
   }
 
   /** Mutable builder; {@code 0} for an int means "use the default". */

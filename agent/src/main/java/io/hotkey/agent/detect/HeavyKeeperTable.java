@@ -16,13 +16,13 @@ import java.util.Arrays;
  * buckets.
  *
  * <p><b>Cascading rows.</b> Unlike the paper, where every row counts every access and a key's
- * estimate is its largest count, an access stops at the first row where its key holds or takes
- * the bucket: later rows are second chances for keys that lost their bucket in the earlier ones.
- * Each access is then counted at most once and a key's estimate is the <em>sum</em> of its counts
- * over the rows (the harvest computes it), which stays exact when a key moves between rows. Why:
- * most accesses in a skewed stream belong to keys that own their first-row bucket, so they touch
- * one row instead of {@code depth}; measured on a Zipf(1.0) stream over 100,000 keys this is 35%
- * cheaper per access, with the same precision and recall in {@code ZipfAccuracyTest}.
+ * estimate is its largest count, an access stops at the first row where its key holds or takes the
+ * bucket: later rows are second chances for keys that lost their bucket in the earlier ones. Each
+ * access is then counted at most once and a key's estimate is the <em>sum</em> of its counts over
+ * the rows (the harvest computes it), which stays exact when a key moves between rows. Why: most
+ * accesses in a skewed stream belong to keys that own their first-row bucket, so they touch one row
+ * instead of {@code depth}; measured on a Zipf(1.0) stream over 100,000 keys this is 35% cheaper
+ * per access, with the same precision and recall in {@code ZipfAccuracyTest}.
  *
  * <p><b>Threading.</b> A table is written by the thread(s) of its stripe only while it is the
  * detector's current generation, and read and cleared by the tick thread only two generations
@@ -32,15 +32,15 @@ import java.util.Arrays;
  * (non-atomic) read-modify-writes can then lose an increment or, in the rare case that both take
  * the same bucket at once, leave a torn key prefix in it. Both are accepted by design: a lost
  * increment is an error of one access among thousands for a hot key, and the harvest re-hashes a
- * stored key before believing it, so torn bytes are dropped. What is bought with
- * this is a recording path without atomics, locks or allocation.
+ * stored key before believing it, so torn bytes are dropped. What is bought with this is a
+ * recording path without atomics, locks or allocation.
  *
  * <p><b>Layout.</b> Everything lives in two flat arrays so that a bucket costs one cache line of
  * metadata plus its key bytes and there is no per-bucket object: {@code meta} holds 4 ints per
  * bucket ({@code hash, count, writes, name}), {@code keys} holds {@code keyBytes} bytes and {@code
- * lens} the key length per bucket (both written only when a bucket is named). Both arrays start and end with 128 bytes of padding, so that the hot buckets of two
- * stripes (written by different cores) never share a cache line (Caffeine pads its striped buffers
- * for the same reason).
+ * lens} the key length per bucket (both written only when a bucket is named). Both arrays start and
+ * end with 128 bytes of padding, so that the hot buckets of two stripes (written by different
+ * cores) never share a cache line (Caffeine pads its striped buffers for the same reason).
  */
 final class HeavyKeeperTable {
 
@@ -54,6 +54,7 @@ final class HeavyKeeperTable {
 
   static final int COUNT = 1;
   static final int WRITES = 2;
+
   /** Hash of the key whose bytes and length are stored for this bucket. */
   static final int NAME = 3;
 
@@ -130,17 +131,17 @@ final class HeavyKeeperTable {
   }
 
   /**
-   * Counts one access. The hot path: per row visited one multiply and one cache line of metadata (the
-   * first row only, for a key that owns its bucket there). Keys are
-   * compared by their 32-bit hash only, and the key array is not even dereferenced unless a bucket
-   * gets named (see below), so the cost does not depend on key length and a cold key costs no
-   * cache miss on its bytes. No allocation, no atomic, no lock.
+   * Counts one access. The hot path: per row visited one multiply and one cache line of metadata
+   * (the first row only, for a key that owns its bucket there). Keys are compared by their 32-bit
+   * hash only, and the key array is not even dereferenced unless a bucket gets named (see below),
+   * so the cost does not depend on key length and a cold key costs no cache miss on its bytes. No
+   * allocation, no atomic, no lock.
    *
-   * <p><b>Identity by hash.</b> Two different keys are confused only if they land in the same bucket
-   * <em>and</em> have the same 32-bit hash: for keys that share a bucket that is a 2^-21 event per
-   * collision (the bucket index already fixes 11 bits), i.e. a stray count now and then, which is
-   * far below the sketch's own error. (HeavyKeeper itself uses 16-bit fingerprints.) Two keys with
-   * exactly equal hashes are counted as one, like in any fingerprint sketch.
+   * <p><b>Identity by hash.</b> Two different keys are confused only if they land in the same
+   * bucket <em>and</em> have the same 32-bit hash: for keys that share a bucket that is a 2^-21
+   * event per collision (the bucket index already fixes 11 bits), i.e. a stray count now and then,
+   * which is far below the sketch's own error. (HeavyKeeper itself uses 16-bit fingerprints.) Two
+   * keys with exactly equal hashes are counted as one, like in any fingerprint sketch.
    *
    * <p><b>Lazy naming.</b> A bucket's key bytes are copied only when its count reaches {@link
    * #NAME_AT} (the key's second access while it holds the bucket), not when the bucket is taken.
@@ -164,7 +165,8 @@ final class HeavyKeeperTable {
       if (meta[m + HASH] == hash) {
         // Count and writes are read together and written together: when two threads of a stripe
         // race on a bucket, one access is lost whole, and the read share stays unbiased (writing
-        // count from an early read but writes from a late one lost mostly reads: 15% reads for 50%).
+        // count from an early read but writes from a late one lost mostly reads: 15% reads for
+        // 50%).
         int writes = meta[m + WRITES];
         meta[m + COUNT] = ++c;
         meta[m + WRITES] = writes + w;
@@ -234,10 +236,10 @@ final class HeavyKeeperTable {
   }
 
   /**
-   * Marsaglia xorshift32. Quality is irrelevant here (it only needs to be roughly uniform and cheap).
-   * The state is the recording thread's, not the table's: with many cold keys nearly every access
-   * decays another key's bucket, and two threads of one stripe writing a seed in the table on
-   * different cores made its line travel between them on every access.
+   * Marsaglia xorshift32. Quality is irrelevant here (it only needs to be roughly uniform and
+   * cheap). The state is the recording thread's, not the table's: with many cold keys nearly every
+   * access decays another key's bucket, and two threads of one stripe writing a seed in the table
+   * on different cores made its line travel between them on every access.
    */
   private static int nextRandom31(int[] coins, int coin) {
     int x = coins[coin];

@@ -29,51 +29,51 @@ import java.util.function.LongSupplier;
  * <h2>Why this shape</h2>
  *
  * <ul>
- *   <li><b>Pending buffers</b>: a thread's accesses are counted in batches (see {@link #record}
- *       and {@link PendingAccesses}), so that the sketch's cache misses overlap instead of stalling
- *       the application's thread once per command.
+ *   <li><b>Pending buffers</b>: a thread's accesses are counted in batches (see {@link #record} and
+ *       {@link PendingAccesses}), so that the sketch's cache misses overlap instead of stalling the
+ *       application's thread once per command.
  *   <li><b>Stripes</b>: each recording thread writes the stripe it was given when it first
- *       recorded, so threads on different stripes never write the same cache line and
- *       recording scales with cores. With more threads than stripes some share one;
- *       their racy increments may lose an update now and then (see {@link HeavyKeeperTable}),
- *       which is accepted instead of paying for atomics on every command.
+ *       recorded, so threads on different stripes never write the same cache line and recording
+ *       scales with cores. With more threads than stripes some share one; their racy increments may
+ *       lose an update now and then (see {@link HeavyKeeperTable}), which is accepted instead of
+ *       paying for atomics on every command.
  *   <li><b>Generations</b>: each stripe has three tables. Writers use {@code tables[generation]};
- *       the tick thread flips {@code generation} and reads the table that stopped being current
- *       one whole tick ago, so any writer that read the old generation just before the flip has
- *       long finished. That grace period replaces a lock or a per-write fence. Clearing it there
- *       makes it ready to be current again at the next flip.
+ *       the tick thread flips {@code generation} and reads the table that stopped being current one
+ *       whole tick ago, so any writer that read the old generation just before the flip has long
+ *       finished. That grace period replaces a lock or a per-write fence. Clearing it there makes
+ *       it ready to be current again at the next flip.
  *   <li><b>Sliding window</b>: a harvested table holds one slot ({@code window / slots}) of
  *       traffic. The tick thread keeps, per tracked key, the counts of the last {@code slots}
- *       slots; the window count is their sum and the rate is that sum divided by the window
- *       length. Because a slot is harvested one tick after it closes, rates lag by one slot.
+ *       slots; the window count is their sum and the rate is that sum divided by the window length.
+ *       Because a slot is harvested one tick after it closes, rates lag by one slot.
  *   <li><b>Bounded memory</b>: tables ({@code 3 * stripes * depth * width} buckets with their key
  *       prefix), the tick thread's candidate map ({@code stripes * depth * width} entries) and the
  *       window ({@code capacity} keys × {@code slots} counters) are all allocated up front, as flat
  *       arrays. Nothing grows with the number of distinct keys; {@link #memoryBytes()} is computed
  *       once. The only allocations after construction are {@link KeyRate} lists (the hot keys,
- *       published by the tick; the top keys, made when asked for), and one {@link
- *       PendingAccesses} per recording thread (40 bytes, about 350 once it buffers; not included in
- *       {@link #memoryBytes()}).
+ *       published by the tick; the top keys, made when asked for), and one {@link PendingAccesses}
+ *       per recording thread (40 bytes, about 350 once it buffers; not included in {@link
+ *       #memoryBytes()}).
  * </ul>
  *
  * <h2>Policy</h2>
  *
  * A key is promoted when its windowed rate is {@code >= threshold}; at most {@code topK} keys are
- * hot at once. When more keys qualify, higher rates win: a newcomer first takes a free place,
- * then the place of a hot key that is cooling down (below threshold), lowest rate first, then the
- * place of a hot key with a strictly lower rate. A hot key is demoted once it has stayed below
- * threshold for {@code coolDown} (measured with the detector's clock from the first tick that saw
- * it below). The listener is called from {@link #tick()} only.
+ * hot at once. When more keys qualify, higher rates win: a newcomer first takes a free place, then
+ * the place of a hot key that is cooling down (below threshold), lowest rate first, then the place
+ * of a hot key with a strictly lower rate. A hot key is demoted once it has stayed below threshold
+ * for {@code coolDown} (measured with the detector's clock from the first tick that saw it below).
+ * The listener is called from {@link #tick()} only.
  *
  * <h2>Keys</h2>
  *
  * Up to {@link DetectorSettings#keyBytes()} bytes of a key are stored. Longer keys are tracked by
- * hash + length + prefix and reported with {@link KeyRate#truncated()} true. The {@code hash}
- * given to {@link #record} must be {@link KeyHashes#hash(byte[])} of the key: it selects the
- * buckets, it is the key's identity on the recording path (see {@link HeavyKeeperTable#add}), and
- * the tick thread re-hashes stored keys to drop torn copies, so a key recorded with another hash
- * function is never reported. A key whose count in a bucket stays at 1 for a whole slot is not
- * harvested (its bytes are copied only at its second access, see {@link HeavyKeeperTable#add}).
+ * hash + length + prefix and reported with {@link KeyRate#truncated()} true. The {@code hash} given
+ * to {@link #record} must be {@link KeyHashes#hash(byte[])} of the key: it selects the buckets, it
+ * is the key's identity on the recording path (see {@link HeavyKeeperTable#add}), and the tick
+ * thread re-hashes stored keys to drop torn copies, so a key recorded with another hash function is
+ * never reported. A key whose count in a bucket stays at 1 for a whole slot is not harvested (its
+ * bytes are copied only at its second access, see {@link HeavyKeeperTable#add}).
  */
 public final class HotKeyDetector {
 
@@ -83,6 +83,7 @@ public final class HotKeyDetector {
    * on it harmlessly).
    */
   private static final int COIN_BITS = 6;
+
   private static final int COIN_STRIDE = 16;
 
   private static final int GENERATIONS = 3;
@@ -100,9 +101,13 @@ public final class HotKeyDetector {
 
   private final int[] coins = new int[COIN_STRIDE * ((1 << COIN_BITS) + 2)];
   private final int stripeMask;
+
   /** {@code sampling - 1}: an access is counted when its random draw has none of these bits. */
   private final int sampleMask;
-  private final ThreadLocal<PendingAccesses> pending = ThreadLocal.withInitial(this::newPendingAccesses);
+
+  private final ThreadLocal<PendingAccesses> pending =
+      ThreadLocal.withInitial(this::newPendingAccesses);
+
   /** Threads that have recorded so far: hands out stripes and coins round-robin. */
   private final AtomicInteger recorders = new AtomicInteger();
 
@@ -120,8 +125,10 @@ public final class HotKeyDetector {
   private final int slots;
   private final long windowNanos;
   private final double windowSeconds;
+
   /** Accesses one counted access stands for. */
   private final int sampling;
+
   private final long coolDownNanos;
   private final double threshold;
   private final int topK;
@@ -161,7 +168,8 @@ public final class HotKeyDetector {
   private int hotCount;
   private int cursor;
 
-  public HotKeyDetector(DetectorSettings settings, LongSupplier nanoClock, HotKeyListener listener) {
+  public HotKeyDetector(
+      DetectorSettings settings, LongSupplier nanoClock, HotKeyListener listener) {
     this.settings = Objects.requireNonNull(settings, "settings");
     this.nanoClock = Objects.requireNonNull(nanoClock, "nanoClock");
     this.listener = listener == null ? HotKeyListener.NONE : listener;
@@ -227,7 +235,8 @@ public final class HotKeyDetector {
     // Two lists of every key may be alive at once (topKeys' results, or the published hot keys and
     // the ones being built): per key a KeyRate, its key copy and a list slot.
     long keyListBytes = 2L * capacity * (48 + 16 + keyBytes + 8);
-    this.memoryBytes = tableBytes + candidateBytes + windowBytes + keyListBytes + 16 + 4L * coins.length + 512;
+    this.memoryBytes =
+        tableBytes + candidateBytes + windowBytes + keyListBytes + 16 + 4L * coins.length + 512;
   }
 
   public DetectorSettings settings() {
@@ -238,20 +247,20 @@ public final class HotKeyDetector {
    * Hot path: counts one access to {@code key}. Called for every Redis command's key.
    *
    * <p>Only one access in {@link DetectorSettings#sampling()} is counted, drawn at random (from the
-   * thread's {@link ThreadLocalRandom}, so that no key or order of keys is favoured), and stands for
-   * that many in every count and rate reported. An access that is not drawn costs the draw alone:
-   * nothing of the detector's is read but the mask.
+   * thread's {@link ThreadLocalRandom}, so that no key or order of keys is favoured), and stands
+   * for that many in every count and rate reported. An access that is not drawn costs the draw
+   * alone: nothing of the detector's is read but the mask.
    *
    * <p>No lock, no atomic, no allocation but a thread's {@link PendingAccesses}: after its first
-   * {@link PendingAccesses#COUNTED_AT_ONCE} accesses (counted one by one, so that short-lived threads
-   * lose none), a thread's accesses go into its buffer (a {@code ThreadLocal} lookup and a few plain
-   * stores), which is counted into the sketch, {@link PendingAccesses#CAPACITY} accesses at a time,
-   * when it is full, when the thread records in a later slot than its oldest pending access (then
-   * into that later slot, so a slot's rate includes at most one buffer per thread that belonged to
-   * the previous one), or when the thread calls {@link #tick()}. A thread that stops recording
-   * leaves at most {@code CAPACITY - 1} counted accesses pending until it records again, or for good
-   * if it ends: too few to make a key hot or keep it hot. Safe from any number of threads; never
-   * throws.
+   * {@link PendingAccesses#COUNTED_AT_ONCE} accesses (counted one by one, so that short-lived
+   * threads lose none), a thread's accesses go into its buffer (a {@code ThreadLocal} lookup and a
+   * few plain stores), which is counted into the sketch, {@link PendingAccesses#CAPACITY} accesses
+   * at a time, when it is full, when the thread records in a later slot than its oldest pending
+   * access (then into that later slot, so a slot's rate includes at most one buffer per thread that
+   * belonged to the previous one), or when the thread calls {@link #tick()}. A thread that stops
+   * recording leaves at most {@code CAPACITY - 1} counted accesses pending until it records again,
+   * or for good if it ends: too few to make a key hot or keep it hot. Safe from any number of
+   * threads; never throws.
    *
    * <p>Stripes are handed out round-robin as threads first record, so the threads of a pool get
    * distinct stripes (and decay coins) up to the number of stripes (of coins).
@@ -293,15 +302,16 @@ public final class HotKeyDetector {
 
   private PendingAccesses newPendingAccesses() {
     int n = recorders.getAndIncrement();
-    return new PendingAccesses(n & stripeMask, COIN_STRIDE * (1 + (n & ((1 << COIN_BITS) - 1))), generation);
+    return new PendingAccesses(
+        n & stripeMask, COIN_STRIDE * (1 + (n & ((1 << COIN_BITS) - 1))), generation);
   }
 
   /**
    * Advances the window by one slot: flips the generation, harvests the slot that closed one tick
-   * ago, recomputes rates, promotes and demotes (calling the listener), publishes the hot keys.
-   * To be called every {@link DetectorSettings#slot()} by one thread at a time (it is
-   * synchronized only to make misuse harmless; recording never takes this lock). Never throws
-   * because of the listener.
+   * ago, recomputes rates, promotes and demotes (calling the listener), publishes the hot keys. To
+   * be called every {@link DetectorSettings#slot()} by one thread at a time (it is synchronized
+   * only to make misuse harmless; recording never takes this lock). Never throws because of the
+   * listener.
    */
   public synchronized void tick() {
     flush(pending.get(), generation);
@@ -365,9 +375,10 @@ public final class HotKeyDetector {
 
   /**
    * Reads every bucket of generation {@code gen} of every stripe into the candidate map (a key's
-   * estimate is the sum of its counts over the rows and stripes, see {@link HeavyKeeperTable}) and zeroes the
-   * counts so the tables are empty when they become current again. Key bytes are left in place:
-   * the candidates point at them until the end of this tick, and a count of 0 marks a bucket free.
+   * estimate is the sum of its counts over the rows and stripes, see {@link HeavyKeeperTable}) and
+   * zeroes the counts so the tables are empty when they become current again. Key bytes are left in
+   * place: the candidates point at them until the end of this tick, and a count of 0 marks a bucket
+   * free.
    */
   private void harvest(int gen) {
     for (int i = 0; i < cSize; i++) {
@@ -638,7 +649,8 @@ public final class HotKeyDetector {
     int stored = Math.min(wLen[e], keyBytes);
     byte[] key = Arrays.copyOfRange(wKeys, e * keyBytes, e * keyBytes + stored);
     long writes = Math.min(Math.max(wTotalW[e], 0), wTotal[e]);
-    return new KeyRate(key, wLen[e], wHash[e], (wTotal[e] - writes) * sampling, writes * sampling, rate(e));
+    return new KeyRate(
+        key, wLen[e], wHash[e], (wTotal[e] - writes) * sampling, writes * sampling, rate(e));
   }
 
   private void publish() {

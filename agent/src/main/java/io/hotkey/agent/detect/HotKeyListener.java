@@ -12,7 +12,9 @@ public interface HotKeyListener {
   /** {@code k} became hot: its windowed rate reached the threshold and it is among the top k. */
   void onPromoted(KeyRate k);
 
-  /** {@code k} is no longer hot (below threshold for the cool-down, or displaced by hotter keys). */
+  /**
+   * {@code k} is no longer hot (below threshold for the cool-down, or displaced by hotter keys).
+   */
   void onDemoted(KeyRate k);
 
   /** A listener that ignores everything. */

@@ -53,10 +53,10 @@ public final class KeyHashes {
     switch (length & 3) {
       case 3:
         k ^= (key[i + 2] & 0xff) << 16;
-        // fall through
+      // fall through
       case 2:
         k ^= (key[i + 1] & 0xff) << 8;
-        // fall through
+      // fall through
       case 1:
         k ^= key[i] & 0xff;
         k *= C1;

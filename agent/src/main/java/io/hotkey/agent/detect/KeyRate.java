@@ -4,8 +4,8 @@ import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 
 /**
- * An immutable snapshot of one key's counts over the current sliding window (as of the last
- * {@link HotKeyDetector#tick()}).
+ * An immutable snapshot of one key's counts over the current sliding window (as of the last {@link
+ * HotKeyDetector#tick()}).
  *
  * <p>Keys longer than {@link DetectorSettings#keyBytes()} are tracked by their hash, full length
  * and first {@code keyBytes} bytes: for them {@link #truncated()} is true, {@link #key()} holds
@@ -26,7 +26,8 @@ public final class KeyRate {
    * @param keyLength the real key length, {@code >= key.length}
    * @param hash {@link KeyHashes#hash(byte[])} of the full key
    */
-  public KeyRate(byte[] key, int keyLength, int hash, long reads, long writes, double ratePerSecond) {
+  public KeyRate(
+      byte[] key, int keyLength, int hash, long reads, long writes, double ratePerSecond) {
     if (keyLength < key.length) {
       throw new IllegalArgumentException("keyLength < key.length");
     }

@@ -2,7 +2,10 @@ package io.hotkey.agent.idempotency;
 
 import java.util.Arrays;
 
-/** A bounded copy of the bytes a response streams: keeps up to the limit, then only counts. Not thread-safe. */
+/**
+ * A bounded copy of the bytes a response streams: keeps up to the limit, then only counts. Not
+ * thread-safe.
+ */
 public final class BodyCapture {
   private final long limit;
   private byte[] bytes = new byte[256];
@@ -20,7 +23,9 @@ public final class BodyCapture {
       return;
     }
     if (size + length > bytes.length) {
-      bytes = Arrays.copyOf(bytes, (int) Math.min(limit, Math.max(bytes.length * 2L, size + (long) length)));
+      bytes =
+          Arrays.copyOf(
+              bytes, (int) Math.min(limit, Math.max(bytes.length * 2L, size + (long) length)));
     }
     System.arraycopy(data, offset, bytes, size, length);
     size += length;

@@ -9,13 +9,14 @@ public final class BoundedBodies {
   private BoundedBodies() {}
 
   /**
-   * Copies {@code in} into {@code into} until the end or until more than {@code limit} bytes were read.
-   * What was consumed stays in {@code into} either way (also when reading fails), so the caller can put
-   * it back in front of the rest of the stream.
+   * Copies {@code in} into {@code into} until the end or until more than {@code limit} bytes were
+   * read. What was consumed stays in {@code into} either way (also when reading fails), so the
+   * caller can put it back in front of the rest of the stream.
    *
    * @return whether the whole body was read within the limit
    */
-  public static boolean readUpTo(InputStream in, long limit, ByteArrayOutputStream into) throws IOException {
+  public static boolean readUpTo(InputStream in, long limit, ByteArrayOutputStream into)
+      throws IOException {
     byte[] chunk = new byte[8192];
     int read;
     while ((read = in.read(chunk)) != -1) {

@@ -1,6 +1,9 @@
 package io.hotkey.agent.idempotency;
 
-/** The engine's verdict: an answer to send instead of running the handler, an execution, or pass-through. */
+/**
+ * The engine's verdict: an answer to send instead of running the handler, an execution, or
+ * pass-through.
+ */
 public final class Decision {
   private static final Decision PASS = new Decision(Outcome.PASS, null, null);
 
@@ -30,7 +33,10 @@ public final class Decision {
     return outcome;
   }
 
-  /** The response to send instead of running the handler; null for {@link Outcome#EXECUTE} and {@link Outcome#PASS}. */
+  /**
+   * The response to send instead of running the handler; null for {@link Outcome#EXECUTE} and
+   * {@link Outcome#PASS}.
+   */
   public HttpAnswer answer() {
     return answer;
   }

@@ -5,9 +5,9 @@ import java.util.Map;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
- * A won claim: the handler runs, then the adapter reports exactly one end. The first call wins, later
- * ones are ignored, so an adapter may report from several places (stream close, handler return,
- * exception) without care.
+ * A won claim: the handler runs, then the adapter reports exactly one end. The first call wins,
+ * later ones are ignored, so an adapter may report from several places (stream close, handler
+ * return, exception) without care.
  */
 public final class Execution {
   private final IdempotencyEngine engine;
@@ -26,10 +26,11 @@ public final class Execution {
    *
    * @param headers every response header (the engine keeps only the replayable ones)
    * @param body the captured body (at most max-body bytes)
-   * @param captured false when the body could not be captured whole (larger than max-body, stream not
-   *     finished): the response is then not stored and the claim is released
+   * @param captured false when the body could not be captured whole (larger than max-body, stream
+   *     not finished): the response is then not stored and the claim is released
    */
-  public void finish(int status, List<Map.Entry<String, String>> headers, byte[] body, boolean captured) {
+  public void finish(
+      int status, List<Map.Entry<String, String>> headers, byte[] body, boolean captured) {
     if (ended.compareAndSet(false, true)) {
       engine.finish(this, status, headers, body, captured);
     }

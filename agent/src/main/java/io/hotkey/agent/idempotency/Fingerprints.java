@@ -5,11 +5,16 @@ import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.List;
 
-/** SHA-256 digests of a request's identity (fingerprint) and of its caller (scope). Inputs are length-prefixed. */
+/**
+ * SHA-256 digests of a request's identity (fingerprint) and of its caller (scope). Inputs are
+ * length-prefixed.
+ */
 public final class Fingerprints {
   private static final char[] HEX = "0123456789abcdef".toCharArray();
+
   /** MessageDigest.getInstance looks the algorithm up in the security providers on every call. */
-  private static final ThreadLocal<MessageDigest> SHA_256 = ThreadLocal.withInitial(Fingerprints::newSha256);
+  private static final ThreadLocal<MessageDigest> SHA_256 =
+      ThreadLocal.withInitial(Fingerprints::newSha256);
 
   private Fingerprints() {}
 
@@ -26,8 +31,8 @@ public final class Fingerprints {
   }
 
   /**
-   * SHA-256 over the values of the scope headers, in the configured order; a missing header counts as
-   * an empty value, several values of one header are joined with {@code ", "} as HTTP allows.
+   * SHA-256 over the values of the scope headers, in the configured order; a missing header counts
+   * as an empty value, several values of one header are joined with {@code ", "} as HTTP allows.
    */
   public static String scope(List<String> names, HeaderLookup headers) {
     MessageDigest digest = sha256();
@@ -60,7 +65,10 @@ public final class Fingerprints {
   }
 
   private static void updateLength(MessageDigest digest, int length) {
-    digest.update(new byte[] {(byte) (length >>> 24), (byte) (length >>> 16), (byte) (length >>> 8), (byte) length});
+    digest.update(
+        new byte[] {
+          (byte) (length >>> 24), (byte) (length >>> 16), (byte) (length >>> 8), (byte) length
+        });
   }
 
   /** This thread's digest, reset: a digest left half-updated by a failure is never reused as is. */

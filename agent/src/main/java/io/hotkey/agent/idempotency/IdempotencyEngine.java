@@ -13,18 +13,18 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * The Idempotency-Key layer, independent of any server: adapters match the route, hand over the request
- * head and (lazily) its body, and act on the {@link Decision}. Semantics follow
+ * The Idempotency-Key layer, independent of any server: adapters match the route, hand over the
+ * request head and (lazily) its body, and act on the {@link Decision}. Semantics follow
  * draft-ietf-httpapi-idempotency-key-header and docs/architecture.md:
  *
  * <ul>
- *   <li>record key = route pattern + method + SHA-256 of the scope headers' values + key, so different
- *       routes, methods, callers and keys never share a record;</li>
+ *   <li>record key = route pattern + method + SHA-256 of the scope headers' values + key, so
+ *       different routes, methods, callers and keys never share a record;
  *   <li>fingerprint = SHA-256 of method, raw path, raw query and body: a key reused with another
- *       fingerprint gets 422, whether the first request is still running or finished;</li>
- *   <li>after the handler, final statuses below 500 are stored (2xx, 3xx and 4xx) except the transient
- *       408, 425 and 429; 5xx, an exception, or a response that could not be captured whole releases the
- *       claim so a retry runs the handler again.</li>
+ *       fingerprint gets 422, whether the first request is still running or finished;
+ *   <li>after the handler, final statuses below 500 are stored (2xx, 3xx and 4xx) except the
+ *       transient 408, 425 and 429; 5xx, an exception, or a response that could not be captured
+ *       whole releases the claim so a retry runs the handler again.
  * </ul>
  */
 public final class IdempotencyEngine implements AutoCloseable {
@@ -34,12 +34,15 @@ public final class IdempotencyEngine implements AutoCloseable {
   private final IdempotencySettings settings;
   private final RecordStore store;
   private final IdempotencyMeters meters = new IdempotencyMeters();
+
   /** When each kind of log line was last written; the kinds are a handful of constants. */
   private final Map<String, AtomicLong> lastLogged = new ConcurrentHashMap<>();
 
   /** Supplies the request body on demand. */
   public interface BodySource {
-    /** @return the whole body, or null when it is longer than {@code limit} bytes */
+    /**
+     * @return the whole body, or null when it is longer than {@code limit} bytes
+     */
     byte[] read(long limit) throws IOException;
   }
 
@@ -48,14 +51,17 @@ public final class IdempotencyEngine implements AutoCloseable {
     this.store = store;
   }
 
-  /** @return the configured route this request falls under, or null: not ours, pass through untouched */
+  /**
+   * @return the configured route this request falls under, or null: not ours, pass through
+   *     untouched
+   */
   public RoutePattern route(String method, String path) {
     return settings.routes.match(method, path);
   }
 
   /**
-   * Decides for a request on {@code route}. Never throws for store trouble (that is
-   * {@link Outcome#STORE_FAILURE} or a pass-through); an IOException comes only from reading the body.
+   * Decides for a request on {@code route}. Never throws for store trouble (that is {@link
+   * Outcome#STORE_FAILURE} or a pass-through); an IOException comes only from reading the body.
    */
   public Decision decide(RoutePattern route, RequestHead head, BodySource body) throws IOException {
     String key;
@@ -63,15 +69,29 @@ public final class IdempotencyEngine implements AutoCloseable {
       key = IdempotencyKeys.fromHeaderValues(head.headerValues(settings.header));
     } catch (IllegalArgumentException invalid) {
       meters.invalidKey.increment();
-      return Decision.answer(Outcome.INVALID_KEY, Problems.answer(400, "invalid-key", "Invalid " + settings.header,
-          "The " + settings.header + " header is " + invalid.getMessage() + ".", null));
+      return Decision.answer(
+          Outcome.INVALID_KEY,
+          Problems.answer(
+              400,
+              "invalid-key",
+              "Invalid " + settings.header,
+              "The " + settings.header + " header is " + invalid.getMessage() + ".",
+              null));
     }
     if (key == null) {
       if (settings.requireKey) {
         meters.missingKey.increment();
-        return Decision.answer(Outcome.MISSING_KEY, Problems.answer(400, "missing-key", "Missing " + settings.header,
-            "This route requires an " + settings.header + " header; send a unique key (e.g. a UUID) and reuse it"
-                + " when retrying.", null));
+        return Decision.answer(
+            Outcome.MISSING_KEY,
+            Problems.answer(
+                400,
+                "missing-key",
+                "Missing " + settings.header,
+                "This route requires an "
+                    + settings.header
+                    + " header; send a unique key (e.g. a UUID) and reuse it"
+                    + " when retrying.",
+                null));
       }
       meters.passedThrough.increment();
       return Decision.pass();
@@ -82,7 +102,8 @@ public final class IdempotencyEngine implements AutoCloseable {
       return Decision.pass();
     }
     String recordKey = recordKey(route, head, key);
-    byte[] fingerprint = Fingerprints.request(head.method(), head.rawPath(), head.rawQuery(), bytes);
+    byte[] fingerprint =
+        Fingerprints.request(head.method(), head.rawPath(), head.rawQuery(), bytes);
     ClaimResult found;
     try {
       found = store.claim(recordKey, fingerprint, settings.lease);
@@ -99,45 +120,82 @@ public final class IdempotencyEngine implements AutoCloseable {
         }
         meters.conflict.increment();
         long seconds = Math.max(1, (found.remainingMillis() + 999) / 1000);
-        return Decision.answer(Outcome.CONFLICT, Problems.answer(409, "in-progress", "Request in progress",
-            "A request with this " + settings.header + " is still being processed; retry after it finishes.",
-            Long.toString(seconds)));
+        return Decision.answer(
+            Outcome.CONFLICT,
+            Problems.answer(
+                409,
+                "in-progress",
+                "Request in progress",
+                "A request with this "
+                    + settings.header
+                    + " is still being processed; retry after it finishes.",
+                Long.toString(seconds)));
       default:
         if (!MessageDigest.isEqual(fingerprint, found.fingerprint())) {
           return mismatch();
         }
         meters.replayed.increment();
-        return Decision.answer(Outcome.REPLAY, found.response().withHeader(REPLAYED_HEADER, "true"));
+        return Decision.answer(
+            Outcome.REPLAY, found.response().withHeader(REPLAYED_HEADER, "true"));
     }
   }
 
   private Decision mismatch() {
     meters.mismatch.increment();
-    return Decision.answer(Outcome.MISMATCH, Problems.answer(422, "key-reused", "Idempotency key reused",
-        "This " + settings.header + " was already used with a different request (method, path, query or body).",
-        null));
+    return Decision.answer(
+        Outcome.MISMATCH,
+        Problems.answer(
+            422,
+            "key-reused",
+            "Idempotency key reused",
+            "This "
+                + settings.header
+                + " was already used with a different request (method, path, query or body).",
+            null));
   }
 
   private Decision storeFailure(String operation, Exception e) {
     meters.storeFailure.increment();
-    logRateLimited(operation + " failed", true, "idempotency store " + store.describe() + " failed on " + operation
-        + ": " + e);
+    logRateLimited(
+        operation + " failed",
+        true,
+        "idempotency store " + store.describe() + " failed on " + operation + ": " + e);
     if (settings.onStoreFailure == StoreFailurePolicy.ALLOW) {
       meters.passedThrough.increment();
       return Decision.pass();
     }
-    return Decision.answer(Outcome.STORE_FAILURE, Problems.answer(503, "store-unavailable",
-        "Idempotency store unavailable", "The request was not processed because its " + settings.header
-            + " could not be checked; retry later.", "1"));
+    return Decision.answer(
+        Outcome.STORE_FAILURE,
+        Problems.answer(
+            503,
+            "store-unavailable",
+            "Idempotency store unavailable",
+            "The request was not processed because its "
+                + settings.header
+                + " could not be checked; retry later.",
+            "1"));
   }
 
-  /** Route pattern, method, scope hash, key: separated by single spaces (the key is last and may hold anything). */
+  /**
+   * Route pattern, method, scope hash, key: separated by single spaces (the key is last and may
+   * hold anything).
+   */
   String recordKey(RoutePattern route, RequestHead head, String key) {
-    return route + " " + head.method() + " " + Fingerprints.scope(settings.scopeHeaders, head::headerValues) + " " + key;
+    return route
+        + " "
+        + head.method()
+        + " "
+        + Fingerprints.scope(settings.scopeHeaders, head::headerValues)
+        + " "
+        + key;
   }
 
   /** Called once by {@link Execution}: store, or release. */
-  void finish(Execution execution, int status, List<Map.Entry<String, String>> headers, byte[] body,
+  void finish(
+      Execution execution,
+      int status,
+      List<Map.Entry<String, String>> headers,
+      byte[] body,
       boolean captured) {
     if (!isStored(status)) {
       meters.released.increment();
@@ -155,25 +213,39 @@ public final class IdempotencyEngine implements AutoCloseable {
         meters.stored.increment();
       } else {
         meters.fencedOut.increment();
-        logRateLimited("fenced out", true, "idempotency record for a completed request was taken over by a newer"
-            + " claim (the lease " + settings.lease.toMillis() + "ms had expired); its response was not stored");
+        logRateLimited(
+            "fenced out",
+            true,
+            "idempotency record for a completed request was taken over by a newer"
+                + " claim (the lease "
+                + settings.lease.toMillis()
+                + "ms had expired); its response was not stored");
       }
     } catch (Exception e) {
       meters.storeFailure.increment();
-      logRateLimited("complete failed", true, "idempotency store " + store.describe()
-          + " failed on complete (the claim blocks the key until its lease ends): " + e);
+      logRateLimited(
+          "complete failed",
+          true,
+          "idempotency store "
+              + store.describe()
+              + " failed on complete (the claim blocks the key until its lease ends): "
+              + e);
     }
   }
 
   /**
-   * Called once by {@link Execution}: the handler failed or could not be followed. The client may never
-   * see why its key was released (a dropped connection, an async cycle that timed out), so the reason
-   * is logged, once a second at most for each.
+   * Called once by {@link Execution}: the handler failed or could not be followed. The client may
+   * never see why its key was released (a dropped connection, an async cycle that timed out), so
+   * the reason is logged, once a second at most for each.
    */
   void failed(Execution execution, ReleaseReason why) {
     meters.released.increment();
-    logRateLimited(why.name(), false, "idempotency claim released without an answer: " + why.description()
-        + "; a retry with its key runs the request again");
+    logRateLimited(
+        why.name(),
+        false,
+        "idempotency claim released without an answer: "
+            + why.description()
+            + "; a retry with its key runs the request again");
     release(execution);
   }
 
@@ -184,18 +256,28 @@ public final class IdempotencyEngine implements AutoCloseable {
       }
     } catch (Exception e) {
       meters.storeFailure.increment();
-      logRateLimited("release failed", true, "idempotency store " + store.describe()
-          + " failed on release (the claim blocks the key until its lease ends): " + e);
+      logRateLimited(
+          "release failed",
+          true,
+          "idempotency store "
+              + store.describe()
+              + " failed on release (the claim blocks the key until its lease ends): "
+              + e);
     }
   }
 
-  /** Final statuses that are answers to the request itself; transient ones (408, 425, 429) invite a retry. */
+  /**
+   * Final statuses that are answers to the request itself; transient ones (408, 425, 429) invite a
+   * retry.
+   */
   static boolean isStored(int status) {
     return status >= 200 && status < 500 && status != 408 && status != 425 && status != 429;
   }
 
   private void logRateLimited(String kind, boolean warning, String message) {
-    AtomicLong last = lastLogged.computeIfAbsent(kind, k -> new AtomicLong(System.nanoTime() - LOG_INTERVAL_NANOS));
+    AtomicLong last =
+        lastLogged.computeIfAbsent(
+            kind, k -> new AtomicLong(System.nanoTime() - LOG_INTERVAL_NANOS));
     long now = System.nanoTime();
     long then = last.get();
     if (now - then >= LOG_INTERVAL_NANOS && last.compareAndSet(then, now)) {

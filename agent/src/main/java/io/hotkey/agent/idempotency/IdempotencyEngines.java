@@ -16,25 +16,42 @@ public final class IdempotencyEngines {
   private IdempotencyEngines() {}
 
   /**
-   * @return the engine, or null when no route is configured or the store cannot be built (logged: the
-   *     routes then pass through and the rest of the agent works)
+   * @return the engine, or null when no route is configured or the store cannot be built (logged:
+   *     the routes then pass through and the rest of the agent works)
    */
   public static IdempotencyEngine fromConfig(HotkeyConfig config) {
     if (config.idempotencyRoutes().patterns().isEmpty()) {
       return null;
     }
     try {
-      RecordStore store = config.idempotencyStore() == IdempotencyStore.REDIS
-          ? new RedisRecordStore(RedisEndpoint.parse(config.idempotencyRedisUri().orElseThrow(
-              () -> new IllegalArgumentException("hotkey.idempotency.store=redis needs hotkey.idempotency.redis.uri"))))
-          : new MemoryRecordStore(MEMORY_STORE_BYTES);
+      RecordStore store =
+          config.idempotencyStore() == IdempotencyStore.REDIS
+              ? new RedisRecordStore(
+                  RedisEndpoint.parse(
+                      config
+                          .idempotencyRedisUri()
+                          .orElseThrow(
+                              () ->
+                                  new IllegalArgumentException(
+                                      "hotkey.idempotency.store=redis needs hotkey.idempotency.redis.uri"))))
+              : new MemoryRecordStore(MEMORY_STORE_BYTES);
       IdempotencyEngine engine = new IdempotencyEngine(IdempotencySettings.from(config), store);
-      AgentLog.info("idempotency: routes=" + config.idempotencyRoutes() + " store=" + store.describe()
-          + " lease=" + config.idempotencyLease().toMillis() + "ms ttl=" + config.idempotencyTtl().toSeconds() + "s"
-          + " on-store-failure=" + config.idempotencyOnStoreFailure().name().toLowerCase(java.util.Locale.ROOT));
+      AgentLog.info(
+          "idempotency: routes="
+              + config.idempotencyRoutes()
+              + " store="
+              + store.describe()
+              + " lease="
+              + config.idempotencyLease().toMillis()
+              + "ms ttl="
+              + config.idempotencyTtl().toSeconds()
+              + "s"
+              + " on-store-failure="
+              + config.idempotencyOnStoreFailure().name().toLowerCase(java.util.Locale.ROOT));
       return engine;
     } catch (RuntimeException e) {
-      AgentLog.warn("idempotency inactive, configured routes pass through untouched: " + e.getMessage());
+      AgentLog.warn(
+          "idempotency inactive, configured routes pass through untouched: " + e.getMessage());
       return null;
     }
   }

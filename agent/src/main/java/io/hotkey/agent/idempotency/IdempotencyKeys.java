@@ -7,14 +7,14 @@ import java.util.List;
  * ({@code "abc"}); clients in the wild also send a bare token ({@code abc}), which is accepted too.
  *
  * <ul>
- *   <li>Leading and trailing spaces/tabs (HTTP optional white space) are ignored.</li>
+ *   <li>Leading and trailing spaces/tabs (HTTP optional white space) are ignored.
  *   <li>Quoted form: RFC 8941 sf-string, characters 0x20-0x7E, {@code \} only before {@code "} or
  *       {@code \}; the decoded key must be 1-255 characters and contain no space (keys are visible
- *       ASCII, the same set as the bare form).</li>
+ *       ASCII, the same set as the bare form).
  *   <li>Bare form: 1-255 visible ASCII characters (0x21-0x7E) other than {@code "} (a half-quoted
- *       value is a client bug, not a key).</li>
+ *       value is a client bug, not a key).
  *   <li>The header sent several times with different values is invalid (which key would win is
- *       ambiguous); repeated identical values count as one.</li>
+ *       ambiguous); repeated identical values count as one.
  * </ul>
  */
 public final class IdempotencyKeys {
@@ -22,7 +22,9 @@ public final class IdempotencyKeys {
 
   private IdempotencyKeys() {}
 
-  /** @return the key, or null when the value is not a valid key */
+  /**
+   * @return the key, or null when the value is not a valid key
+   */
   public static String parse(String headerValue) {
     if (headerValue == null) {
       return null;
@@ -57,7 +59,8 @@ public final class IdempotencyKeys {
     for (String value : values) {
       String parsed = parse(value);
       if (parsed == null) {
-        throw new IllegalArgumentException("not an sf-string or token of 1-255 visible ASCII characters");
+        throw new IllegalArgumentException(
+            "not an sf-string or token of 1-255 visible ASCII characters");
       }
       if (key != null && !key.equals(parsed)) {
         throw new IllegalArgumentException("the header is sent several times with different keys");

@@ -6,8 +6,8 @@ import java.util.concurrent.atomic.LongAdder;
 
 /**
  * Outcome counters of the idempotency engine. Exporters (JMX, Micrometer) read {@link #snapshot()}
- * or the getters; names in the snapshot are meant as the {@code outcome} tag of
- * {@code hotkey.idempotency.requests}.
+ * or the getters; names in the snapshot are meant as the {@code outcome} tag of {@code
+ * hotkey.idempotency.requests}.
  */
 public final class IdempotencyMeters {
   final LongAdder executed = new LongAdder();
@@ -51,12 +51,18 @@ public final class IdempotencyMeters {
     return invalidKey.sum();
   }
 
-  /** Store unreachable or failing, whatever the policy (503 or pass-through), including failures after the handler. */
+  /**
+   * Store unreachable or failing, whatever the policy (503 or pass-through), including failures
+   * after the handler.
+   */
   public long storeFailure() {
     return storeFailure.sum();
   }
 
-  /** Requests on a configured route without a key (not required) or passed through after a store failure. */
+  /**
+   * Requests on a configured route without a key (not required) or passed through after a store
+   * failure.
+   */
   public long passedThrough() {
     return passedThrough.sum();
   }
@@ -76,7 +82,10 @@ public final class IdempotencyMeters {
     return released.sum();
   }
 
-  /** Responses not stored because they could not be captured whole (over max-body, unfinished stream); claim released. */
+  /**
+   * Responses not stored because they could not be captured whole (over max-body, unfinished
+   * stream); claim released.
+   */
   public long notStored() {
     return notStored.sum();
   }

@@ -17,8 +17,15 @@ public final class IdempotencySettings {
   final long maxBody;
   final StoreFailurePolicy onStoreFailure;
 
-  public IdempotencySettings(RouteTable routes, String header, List<String> scopeHeaders, boolean requireKey,
-      Duration ttl, Duration lease, long maxBody, StoreFailurePolicy onStoreFailure) {
+  public IdempotencySettings(
+      RouteTable routes,
+      String header,
+      List<String> scopeHeaders,
+      boolean requireKey,
+      Duration ttl,
+      Duration lease,
+      long maxBody,
+      StoreFailurePolicy onStoreFailure) {
     this.routes = routes;
     this.header = header;
     this.scopeHeaders = List.copyOf(scopeHeaders);
@@ -30,9 +37,15 @@ public final class IdempotencySettings {
   }
 
   public static IdempotencySettings from(HotkeyConfig config) {
-    return new IdempotencySettings(config.idempotencyRoutes(), config.idempotencyHeader(),
-        config.idempotencyScopeHeaders(), config.idempotencyRequireKey(), config.idempotencyTtl(),
-        config.idempotencyLease(), config.idempotencyMaxBody(), config.idempotencyOnStoreFailure());
+    return new IdempotencySettings(
+        config.idempotencyRoutes(),
+        config.idempotencyHeader(),
+        config.idempotencyScopeHeaders(),
+        config.idempotencyRequireKey(),
+        config.idempotencyTtl(),
+        config.idempotencyLease(),
+        config.idempotencyMaxBody(),
+        config.idempotencyOnStoreFailure());
   }
 
   public RouteTable routes() {
@@ -51,7 +64,9 @@ public final class IdempotencySettings {
     return ttl;
   }
 
-  /** Largest response body stored for replay, and largest request body buffered for the fingerprint. */
+  /**
+   * Largest response body stored for replay, and largest request body buffered for the fingerprint.
+   */
   public long maxBody() {
     return maxBody;
   }

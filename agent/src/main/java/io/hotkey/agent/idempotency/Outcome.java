@@ -16,6 +16,9 @@ public enum Outcome {
   INVALID_KEY,
   /** The store failed and the policy is reject: 503 with {@code Retry-After}. */
   STORE_FAILURE,
-  /** Run the handler untouched (no key on an optional route, store failure with policy allow, body too large). */
+  /**
+   * Run the handler untouched (no key on an optional route, store failure with policy allow, body
+   * too large).
+   */
   PASS
 }

@@ -5,16 +5,29 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
-/** RFC 9457 problem details ({@code application/problem+json}) for the answers the engine gives itself. */
+/**
+ * RFC 9457 problem details ({@code application/problem+json}) for the answers the engine gives
+ * itself.
+ */
 public final class Problems {
   public static final String CONTENT_TYPE = "application/problem+json";
   private static final String TYPE_PREFIX = "urn:hotkey:problem:idempotency:";
 
   private Problems() {}
 
-  public static HttpAnswer answer(int status, String slug, String title, String detail, String retryAfterSeconds) {
-    String json = "{\"type\":\"" + TYPE_PREFIX + slug + "\",\"title\":\"" + escape(title) + "\",\"status\":" + status
-        + ",\"detail\":\"" + escape(detail) + "\"}";
+  public static HttpAnswer answer(
+      int status, String slug, String title, String detail, String retryAfterSeconds) {
+    String json =
+        "{\"type\":\""
+            + TYPE_PREFIX
+            + slug
+            + "\",\"title\":\""
+            + escape(title)
+            + "\",\"status\":"
+            + status
+            + ",\"detail\":\""
+            + escape(detail)
+            + "\"}";
     List<Map.Entry<String, String>> headers = new ArrayList<>();
     headers.add(Map.entry("Content-Type", CONTENT_TYPE));
     if (retryAfterSeconds != null) {

@@ -3,8 +3,8 @@ package io.hotkey.agent.idempotency;
 import java.util.List;
 
 /**
- * What the engine needs to know about a request before its body: the seam every server adapter
- * (JDK server, servlet containers) implements over its own request type, so the core never sees one.
+ * What the engine needs to know about a request before its body: the seam every server adapter (JDK
+ * server, servlet containers) implements over its own request type, so the core never sees one.
  */
 public interface RequestHead {
   /** Upper-case method, e.g. {@code POST}. */
@@ -19,6 +19,9 @@ public interface RequestHead {
   /** The raw query string without {@code ?}, or null when the request has none. */
   String rawQuery();
 
-  /** Every value of the header, in the order received; empty when absent. Names are case-insensitive. */
+  /**
+   * Every value of the header, in the order received; empty when absent. Names are
+   * case-insensitive.
+   */
   List<String> headerValues(String name);
 }

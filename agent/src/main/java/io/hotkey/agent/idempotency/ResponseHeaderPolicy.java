@@ -8,18 +8,30 @@ import java.util.Set;
 
 /**
  * Which response headers are stored and replayed: an allow-list of representation and caching
- * headers. Everything else is dropped, in particular {@code Set-Cookie}/{@code Set-Cookie2} (a session
- * must never be handed to a replayed caller), {@code Authorization}/{@code WWW-Authenticate},
- * hop-by-hop headers ({@code Connection}, {@code Keep-Alive}, {@code Transfer-Encoding}, {@code TE},
- * {@code Trailer}, {@code Upgrade}, {@code Proxy-*}), framing that the server recomputes
- * ({@code Content-Length}, {@code Date}) and any application-specific header (e.g. a request id, which
- * belongs to the first request only). An allow-list is used rather than a deny-list so that a new
- * credential-carrying header is never replayed by accident.
+ * headers. Everything else is dropped, in particular {@code Set-Cookie}/{@code Set-Cookie2} (a
+ * session must never be handed to a replayed caller), {@code Authorization}/{@code
+ * WWW-Authenticate}, hop-by-hop headers ({@code Connection}, {@code Keep-Alive}, {@code
+ * Transfer-Encoding}, {@code TE}, {@code Trailer}, {@code Upgrade}, {@code Proxy-*}), framing that
+ * the server recomputes ({@code Content-Length}, {@code Date}) and any application-specific header
+ * (e.g. a request id, which belongs to the first request only). An allow-list is used rather than a
+ * deny-list so that a new credential-carrying header is never replayed by accident.
  */
 public final class ResponseHeaderPolicy {
-  private static final Set<String> ALLOWED = Set.of(
-      "content-type", "content-language", "content-location", "content-disposition", "content-encoding",
-      "location", "cache-control", "expires", "etag", "last-modified", "vary", "link", "preference-applied");
+  private static final Set<String> ALLOWED =
+      Set.of(
+          "content-type",
+          "content-language",
+          "content-location",
+          "content-disposition",
+          "content-encoding",
+          "location",
+          "cache-control",
+          "expires",
+          "etag",
+          "last-modified",
+          "vary",
+          "link",
+          "preference-applied");
 
   private ResponseHeaderPolicy() {}
 

@@ -4,7 +4,10 @@ import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
 import net.bytebuddy.matcher.ElementMatcher;
 
-/** Version gating: an instrumentation applies to a class loader only if a marker class of its version line is there. */
+/**
+ * Version gating: an instrumentation applies to a class loader only if a marker class of its
+ * version line is there.
+ */
 public final class ClassLoaderMatchers {
   private ClassLoaderMatchers() {}
 
@@ -39,22 +42,25 @@ public final class ClassLoaderMatchers {
   }
 
   /**
-   * Loaders that resolve {@code agentClass}'s name to the agent's own class. A class that is made to
-   * implement one of the agent's interfaces must be defined only there: elsewhere it could not be
-   * loaded at all.
+   * Loaders that resolve {@code agentClass}'s name to the agent's own class. A class that is made
+   * to implement one of the agent's interfaces must be defined only there: elsewhere it could not
+   * be loaded at all.
    */
   public static ElementMatcher.Junction<ClassLoader> seesAgentClass(Class<?> agentClass) {
     Cache<ClassLoader, Boolean> answers = Caffeine.newBuilder().weakKeys().build();
     return new ElementMatcher.Junction.AbstractBase<ClassLoader>() {
       @Override
       public boolean matches(ClassLoader loader) {
-        return loader != null && answers.get(loader, l -> {
-          try {
-            return Class.forName(agentClass.getName(), false, l) == agentClass;
-          } catch (ClassNotFoundException | LinkageError e) {
-            return false;
-          }
-        });
+        return loader != null
+            && answers.get(
+                loader,
+                l -> {
+                  try {
+                    return Class.forName(agentClass.getName(), false, l) == agentClass;
+                  } catch (ClassNotFoundException | LinkageError e) {
+                    return false;
+                  }
+                });
       }
 
       @Override

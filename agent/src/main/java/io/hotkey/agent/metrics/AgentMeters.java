@@ -8,7 +8,10 @@ import io.hotkey.agent.idempotency.IdempotencyMeters;
 import java.util.List;
 import java.util.Map;
 
-/** The agent's figures, read from the parts that own them; exporters (JMX, Micrometer) only read this. */
+/**
+ * The agent's figures, read from the parts that own them; exporters (JMX, Micrometer) only read
+ * this.
+ */
 public final class AgentMeters {
   private final RedisGateway gateway;
   private final NearCache cache;
@@ -20,7 +23,11 @@ public final class AgentMeters {
    * @param cache null when local serving is off
    * @param idempotency null when no idempotency route is configured
    */
-  public AgentMeters(RedisGateway gateway, NearCache cache, HotKeyRegistry hotKeys, AgentErrors errors,
+  public AgentMeters(
+      RedisGateway gateway,
+      NearCache cache,
+      HotKeyRegistry hotKeys,
+      AgentErrors errors,
       IdempotencyMeters idempotency) {
     this.gateway = gateway;
     this.cache = cache;
@@ -61,7 +68,10 @@ public final class AgentMeters {
     return errors.count();
   }
 
-  /** Idempotency outcomes by name (executed, replayed, conflict, ...); empty when idempotency is off. */
+  /**
+   * Idempotency outcomes by name (executed, replayed, conflict, ...); empty when idempotency is
+   * off.
+   */
   public Map<String, Long> idempotencyOutcomes() {
     return idempotency == null ? Map.of() : idempotency.snapshot();
   }

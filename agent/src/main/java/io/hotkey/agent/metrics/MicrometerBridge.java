@@ -36,24 +36,46 @@ public final class MicrometerBridge implements HotKeyRegistry.Observer {
     }
   }
 
-  /** Called from the agent's scheduler: registers everything once, as soon as Micrometer is there. */
+  /**
+   * Called from the agent's scheduler: registers everything once, as soon as Micrometer is there.
+   */
   public void attachIfReady() throws ReflectiveOperationException {
     ClassLoader loader = applicationLoader;
     if (api != null || loader == null) {
       return;
     }
     Api found = new Api(loader);
-    found.counter("hotkey.commands", "Redis commands seen by the agent", AgentMeters::readCommands, "kind", "read");
-    found.counter("hotkey.commands", "Redis commands seen by the agent", AgentMeters::writeCommands, "kind", "write");
+    found.counter(
+        "hotkey.commands",
+        "Redis commands seen by the agent",
+        AgentMeters::readCommands,
+        "kind",
+        "read");
+    found.counter(
+        "hotkey.commands",
+        "Redis commands seen by the agent",
+        AgentMeters::writeCommands,
+        "kind",
+        "write");
     found.gauge("hotkey.hotkeys", "keys hot right now", meters, m -> m.hotKeys().size());
     found.counter("hotkey.cache.hits", "reads answered locally", AgentMeters::cacheHits);
-    found.counter("hotkey.cache.misses", "reads of hot keys that went to Redis", AgentMeters::cacheMisses);
-    found.counter("hotkey.cache.evictions", "local entries evicted for size", AgentMeters::cacheEvictions);
-    found.gauge("hotkey.cache.bytes", "bytes held by the local cache", meters, AgentMeters::cacheBytes);
-    found.counter("hotkey.agent.errors", "internal failures the application never saw", AgentMeters::agentErrors);
+    found.counter(
+        "hotkey.cache.misses", "reads of hot keys that went to Redis", AgentMeters::cacheMisses);
+    found.counter(
+        "hotkey.cache.evictions", "local entries evicted for size", AgentMeters::cacheEvictions);
+    found.gauge(
+        "hotkey.cache.bytes", "bytes held by the local cache", meters, AgentMeters::cacheBytes);
+    found.counter(
+        "hotkey.agent.errors",
+        "internal failures the application never saw",
+        AgentMeters::agentErrors);
     for (String outcome : meters.idempotencyOutcomes().keySet()) {
-      found.counter("hotkey.idempotency.requests", "requests on idempotency routes by outcome",
-          m -> m.idempotencyOutcomes().getOrDefault(outcome, 0L), "outcome", outcome);
+      found.counter(
+          "hotkey.idempotency.requests",
+          "requests on idempotency routes by outcome",
+          m -> m.idempotencyOutcomes().getOrDefault(outcome, 0L),
+          "outcome",
+          outcome);
     }
     api = found;
     for (KeyGauge gauge : keyGauges.values()) {
@@ -102,7 +124,14 @@ public final class MicrometerBridge implements HotKeyRegistry.Observer {
     synchronized void register(Api api) {
       if (meter == null) {
         try {
-          meter = api.gauge("hotkey.key.rate", "accesses per second of a hot key", this, g -> g.rate, "key", key);
+          meter =
+              api.gauge(
+                  "hotkey.key.rate",
+                  "accesses per second of a hot key",
+                  this,
+                  g -> g.rate,
+                  "key",
+                  key);
         } catch (ReflectiveOperationException e) {
           AgentLog.warn("could not register the meter of hot key " + key + ": " + e);
         }
@@ -121,7 +150,9 @@ public final class MicrometerBridge implements HotKeyRegistry.Observer {
     }
   }
 
-  /** The few Micrometer calls the agent needs, bound to the application's own Micrometer classes. */
+  /**
+   * The few Micrometer calls the agent needs, bound to the application's own Micrometer classes.
+   */
   private final class Api {
     private final Object registry;
     private final Class<?> registryType;
@@ -133,19 +164,25 @@ public final class MicrometerBridge implements HotKeyRegistry.Observer {
       Class<?> metrics = Class.forName(METRICS_CLASS, true, loader);
       registry = metrics.getField("globalRegistry").get(null);
       registryType = Class.forName("io.micrometer.core.instrument.MeterRegistry", false, loader);
-      counterBuilder = Class.forName("io.micrometer.core.instrument.FunctionCounter", false, loader)
-          .getMethod("builder", String.class, Object.class, ToDoubleFunction.class);
-      gaugeBuilder = Class.forName("io.micrometer.core.instrument.Gauge", false, loader)
-          .getMethod("builder", String.class, Object.class, ToDoubleFunction.class);
-      remove = registryType.getMethod("remove", Class.forName("io.micrometer.core.instrument.Meter", false, loader));
+      counterBuilder =
+          Class.forName("io.micrometer.core.instrument.FunctionCounter", false, loader)
+              .getMethod("builder", String.class, Object.class, ToDoubleFunction.class);
+      gaugeBuilder =
+          Class.forName("io.micrometer.core.instrument.Gauge", false, loader)
+              .getMethod("builder", String.class, Object.class, ToDoubleFunction.class);
+      remove =
+          registryType.getMethod(
+              "remove", Class.forName("io.micrometer.core.instrument.Meter", false, loader));
     }
 
-    void counter(String name, String description, ToDoubleFunction<AgentMeters> value, String... tags)
+    void counter(
+        String name, String description, ToDoubleFunction<AgentMeters> value, String... tags)
         throws ReflectiveOperationException {
       build(counterBuilder.invoke(null, name, meters, value), description, tags);
     }
 
-    <T> Object gauge(String name, String description, T source, ToDoubleFunction<T> value, String... tags)
+    <T> Object gauge(
+        String name, String description, T source, ToDoubleFunction<T> value, String... tags)
         throws ReflectiveOperationException {
       return build(gaugeBuilder.invoke(null, name, source, value), description, tags);
     }
@@ -154,7 +191,8 @@ public final class MicrometerBridge implements HotKeyRegistry.Observer {
       remove.invoke(registry, meter);
     }
 
-    private Object build(Object builder, String description, String... tags) throws ReflectiveOperationException {
+    private Object build(Object builder, String description, String... tags)
+        throws ReflectiveOperationException {
       builder.getClass().getMethod("description", String.class).invoke(builder, description);
       builder.getClass().getMethod("tags", String[].class).invoke(builder, (Object) tags);
       return builder.getClass().getMethod("register", registryType).invoke(builder, registry);

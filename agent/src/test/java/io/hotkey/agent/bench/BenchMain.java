@@ -10,9 +10,9 @@ package io.hotkey.agent.bench;
  *
  * exec:java runs in Maven's own JVM with a class loader of its own, so {@code java.class.path}
  * there is Maven's launcher, not the test classpath; forked benchmark JVMs would not find the
- * classes. So, unless {@code -jvm}/{@code -jvmArgs...} options say otherwise, this sets
- * {@code java.class.path} from the context class loader's URLs first (JMH's fork builds its
- * command line from that property).
+ * classes. So, unless {@code -jvm}/{@code -jvmArgs...} options say otherwise, this sets {@code
+ * java.class.path} from the context class loader's URLs first (JMH's fork builds its command line
+ * from that property).
  */
 public final class BenchMain {
 

@@ -24,11 +24,11 @@ import org.openjdk.jmh.annotations.Warmup;
 import org.openjdk.jmh.infra.Blackhole;
 
 /**
- * Cost of {@link HotKeyDetector#record} on a Zipf(1.0) stream over 100,000 distinct keys (keys
- * and hashes generated before the measurement), with the agent's production tick (every 100 ms)
- * running on a background thread. Throughput mode: ops/s per benchmark; 1 vs 2 threads shows the
- * scaling of the striped tables. {@code sampling=1} counts every access (what the sketch costs),
- * {@code sampling=16} is the default at the default threshold and window.
+ * Cost of {@link HotKeyDetector#record} on a Zipf(1.0) stream over 100,000 distinct keys (keys and
+ * hashes generated before the measurement), with the agent's production tick (every 100 ms) running
+ * on a background thread. Throughput mode: ops/s per benchmark; 1 vs 2 threads shows the scaling of
+ * the striped tables. {@code sampling=1} counts every access (what the sketch costs), {@code
+ * sampling=16} is the default at the default threshold and window.
  */
 @BenchmarkMode(Mode.Throughput)
 @OutputTimeUnit(TimeUnit.SECONDS)
@@ -65,7 +65,8 @@ public class DetectorBenchmark {
       }
       detector =
           new HotKeyDetector(
-              DetectorSettings.of(Duration.ofSeconds(1), 1000, 100, Duration.ofSeconds(10)).toBuilder()
+              DetectorSettings.of(Duration.ofSeconds(1), 1000, 100, Duration.ofSeconds(10))
+                  .toBuilder()
                   .sampling(sampling)
                   .build(),
               System::nanoTime,

@@ -7,11 +7,13 @@ import java.util.concurrent.TimeUnit;
 
 /** Ticks a benchmark's detector every 100 ms on a daemon thread, as the agent's scheduler does. */
 final class DetectorTicker implements AutoCloseable {
-  private final ScheduledExecutorService ticker = Executors.newSingleThreadScheduledExecutor(r -> {
-    Thread t = new Thread(r, "detector-tick");
-    t.setDaemon(true);
-    return t;
-  });
+  private final ScheduledExecutorService ticker =
+      Executors.newSingleThreadScheduledExecutor(
+          r -> {
+            Thread t = new Thread(r, "detector-tick");
+            t.setDaemon(true);
+            return t;
+          });
 
   DetectorTicker(HotKeyDetector detector) {
     ticker.scheduleAtFixedRate(detector::tick, 100, 100, TimeUnit.MILLISECONDS);

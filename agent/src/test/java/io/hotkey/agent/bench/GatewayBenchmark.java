@@ -3,9 +3,9 @@ package io.hotkey.agent.bench;
 import io.hotkey.agent.cache.KeyVersions;
 import io.hotkey.agent.cache.NearCache;
 import io.hotkey.agent.core.AgentErrors;
+import io.hotkey.agent.core.FieldReply;
 import io.hotkey.agent.core.HotKeyRegistry;
 import io.hotkey.agent.core.RedisGateway;
-import io.hotkey.agent.core.FieldReply;
 import io.hotkey.agent.detect.DetectorSettings;
 import io.hotkey.agent.detect.HotKeyDetector;
 import io.hotkey.config.Glob;
@@ -34,12 +34,13 @@ import org.openjdk.jmh.annotations.Warmup;
 /**
  * What the agent adds to each command of a multiplexed client (Lettuce) when nothing is hot: the
  * whole per-command path the adapter drives, dispatch, the reply's decoder event and the command's
- * end, for the cold-key benchmark's mix (uniform keys out of 100k, 90% {@code GET key}, 10%
- * {@code SET key value}), each command with a reply object of its own as Lettuce allocates one,
- * carrying the field the agent adds to Lettuce's reply class (the {@code ByIdentity} variant measures
- * replies without it, as when the agent is attached after Lettuce loaded).
- * Run it with {@link BenchMain}, e.g. {@code -Dexec.args="GatewayBenchmark -f 2 -wi 5 -i 6 -r 2s"}: its first seconds, and sometimes a whole
- * fork, run several times slower while the JIT settles, so look at the iterations, not only the mean.
+ * end, for the cold-key benchmark's mix (uniform keys out of 100k, 90% {@code GET key}, 10% {@code
+ * SET key value}), each command with a reply object of its own as Lettuce allocates one, carrying
+ * the field the agent adds to Lettuce's reply class (the {@code ByIdentity} variant measures
+ * replies without it, as when the agent is attached after Lettuce loaded). Run it with {@link
+ * BenchMain}, e.g. {@code -Dexec.args="GatewayBenchmark -f 2 -wi 5 -i 6 -r 2s"}: its first seconds,
+ * and sometimes a whole fork, run several times slower while the JIT settles, so look at the
+ * iterations, not only the mean.
  */
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.NANOSECONDS)
@@ -50,8 +51,10 @@ public class GatewayBenchmark {
   static final int KEYS = 100_000;
   static final byte[] GET = "GET".getBytes(StandardCharsets.US_ASCII);
   static final byte[] SET = "SET".getBytes(StandardCharsets.US_ASCII);
+
   /** A SET's value, 64 bytes like the demo workloads'. */
   static final byte[] VALUE = "v".repeat(64).getBytes(StandardCharsets.US_ASCII);
+
   static final ByteBuffer REPLY = ByteBuffer.wrap(new byte[64]);
   static final ByteBuffer OK = ByteBuffer.wrap("OK".getBytes(StandardCharsets.US_ASCII));
 
@@ -67,11 +70,20 @@ public class GatewayBenchmark {
     @Setup(Level.Trial)
     public void setUp() {
       KeyVersions versions = new KeyVersions();
-      HotKeyRegistry registry = new HotKeyRegistry(true, new KeyFilter(List.of(Glob.parse("*")), List.of()));
-      HotKeyDetector detector = new HotKeyDetector(
-          DetectorSettings.of(Duration.ofSeconds(1), 1000, 100, Duration.ofSeconds(10)), System::nanoTime, registry);
-      gateway = new RedisGateway(detector, registry, new NearCache(64 << 20, 256 << 10, Duration.ofSeconds(5), versions),
-          versions, new AgentErrors(0));
+      HotKeyRegistry registry =
+          new HotKeyRegistry(true, new KeyFilter(List.of(Glob.parse("*")), List.of()));
+      HotKeyDetector detector =
+          new HotKeyDetector(
+              DetectorSettings.of(Duration.ofSeconds(1), 1000, 100, Duration.ofSeconds(10)),
+              System::nanoTime,
+              registry);
+      gateway =
+          new RedisGateway(
+              detector,
+              registry,
+              new NearCache(64 << 20, 256 << 10, Duration.ofSeconds(5), versions),
+              versions,
+              new AgentErrors(0));
       for (int i = 0; i < KEYS; i++) {
         byte[] key = ("product:" + i).getBytes(StandardCharsets.US_ASCII);
         keys[i] = key;
@@ -108,7 +120,10 @@ public class GatewayBenchmark {
     return command(agent);
   }
 
-  /** The decoder's side of an untracked command (a cold GET): its reply event and its end, on the I/O thread. */
+  /**
+   * The decoder's side of an untracked command (a cold GET): its reply event and its end, on the
+   * I/O thread.
+   */
   @Benchmark
   @Threads(1)
   public Object untrackedReply1Thread(Agent agent) {
@@ -133,14 +148,20 @@ public class GatewayBenchmark {
     return command(agent, 0, false);
   }
 
-  /** Only the SETs of {@link #coldCommand1Thread}: arguments recorded as added (Lettuce's {@code StringCodec.UTF8}). */
+  /**
+   * Only the SETs of {@link #coldCommand1Thread}: arguments recorded as added (Lettuce's {@code
+   * StringCodec.UTF8}).
+   */
   @Benchmark
   @Threads(1)
   public Object coldSet1Thread(Agent agent) {
     return command(agent, 1, false);
   }
 
-  /** SETs whose arguments the hook reads from their wire encoding (other codecs, {@code SET} with options). */
+  /**
+   * SETs whose arguments the hook reads from their wire encoding (other codecs, {@code SET} with
+   * options).
+   */
   @Benchmark
   @Threads(1)
   public Object coldSetEncoded1Thread(Agent agent) {
@@ -161,14 +182,26 @@ public class GatewayBenchmark {
     if (gateway.resumption(command) == null) {
       if (setEvery > 0 && random.nextInt(setEvery) == 0) {
         if (encodedSets) {
-          gateway.dispatch("lettuce", agent.connection, command, reply, SET, agent.setArguments[key], 2, false);
+          gateway.dispatch(
+              "lettuce", agent.connection, command, reply, SET, agent.setArguments[key], 2, false);
         } else {
-          gateway.dispatch("lettuce", agent.connection, command, reply, new byte[][] {SET, agent.keys[key], VALUE},
+          gateway.dispatch(
+              "lettuce",
+              agent.connection,
+              command,
+              reply,
+              new byte[][] {SET, agent.keys[key], VALUE},
               false);
         }
         gateway.onReplyBytes(reply, OK, false);
       } else {
-        gateway.dispatch("lettuce", agent.connection, command, reply, new byte[][] {GET, agent.keys[key]}, false);
+        gateway.dispatch(
+            "lettuce",
+            agent.connection,
+            command,
+            reply,
+            new byte[][] {GET, agent.keys[key]},
+            false);
         gateway.onReplyBytes(reply, REPLY, false);
       }
     }

@@ -54,9 +54,10 @@ class KeyVersionsTest {
   }
 
   /**
-   * The race the marks must not lose: a fill stamps a key never stamped before and then reads it, while
-   * a write applies a new value and then bumps. Whenever the fill read the old value, its stamp must
-   * be stale once the write has bumped, whichever of the two came first to the key's mark.
+   * The race the marks must not lose: a fill stamps a key never stamped before and then reads it,
+   * while a write applies a new value and then bumps. Whenever the fill read the old value, its
+   * stamp must be stale once the write has bumped, whichever of the two came first to the key's
+   * mark.
    */
   @Test
   void aFillThatReadTheOldValueIsNeverCurrentAfterTheWriteBumped() throws Exception {
@@ -65,20 +66,24 @@ class KeyVersionsTest {
     long[][] stamps = new long[rounds][];
     int[] seen = new int[rounds];
     CyclicBarrier start = new CyclicBarrier(2);
-    Thread fill = new Thread(() -> {
-      for (int i = 0; i < rounds; i++) {
-        await(start);
-        stamps[i] = versions.stamp(new int[] {i});
-        seen[i] = applied.get(i);
-      }
-    });
-    Thread write = new Thread(() -> {
-      for (int i = 0; i < rounds; i++) {
-        await(start);
-        applied.set(i, 1);
-        versions.bump(i);
-      }
-    });
+    Thread fill =
+        new Thread(
+            () -> {
+              for (int i = 0; i < rounds; i++) {
+                await(start);
+                stamps[i] = versions.stamp(new int[] {i});
+                seen[i] = applied.get(i);
+              }
+            });
+    Thread write =
+        new Thread(
+            () -> {
+              for (int i = 0; i < rounds; i++) {
+                await(start);
+                applied.set(i, 1);
+                versions.bump(i);
+              }
+            });
     fill.start();
     write.start();
     fill.join();
@@ -88,7 +93,9 @@ class KeyVersionsTest {
     for (int i = 0; i < rounds; i++) {
       if (seen[i] == 0) {
         oldReads++;
-        assertFalse(versions.isCurrent(stamps[i], new int[] {i}), "round " + i + " would serve the old value");
+        assertFalse(
+            versions.isCurrent(stamps[i], new int[] {i}),
+            "round " + i + " would serve the old value");
       }
     }
     assertTrue(oldReads > 0, "the fill never read before the write; the race was not exercised");

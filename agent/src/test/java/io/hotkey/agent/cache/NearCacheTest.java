@@ -20,7 +20,8 @@ import org.junit.jupiter.api.Test;
 
 class NearCacheTest {
   private final KeyVersions versions = new KeyVersions();
-  private final NearCache cache = new NearCache(1 << 20, 64 << 10, Duration.ofSeconds(30), versions);
+  private final NearCache cache =
+      new NearCache(1 << 20, 64 << 10, Duration.ofSeconds(30), versions);
 
   private static byte[] bytes(String s) {
     return s.getBytes(StandardCharsets.UTF_8);
@@ -43,7 +44,8 @@ class NearCacheTest {
   @Test
   void hitsAreFreshDeepCopiesEqualToTheReply() {
     List<Object> raw = List.of(bytes("a"), List.of(bytes("b"), 7L), 2.5d);
-    CachedReply hit = assertInstanceOf(CachedReply.class, fill(key("LRANGE", "k", "0", "-1"), 1, raw));
+    CachedReply hit =
+        assertInstanceOf(CachedReply.class, fill(key("LRANGE", "k", "0", "-1"), 1, raw));
 
     List<?> first = (List<?>) hit.freshRaw();
     List<?> second = (List<?>) hit.freshRaw();
@@ -101,8 +103,11 @@ class NearCacheTest {
   @Test
   void repliesOverThePerEntryCapOrOfUnknownShapeAreNotCached() {
     assertInstanceOf(ReadFill.class, fill(key("GET", "big"), 1, new byte[128 << 10]));
-    assertInstanceOf(ReadFill.class, fill(key("GET", "odd"), 2, "a String is not a raw RESP2 reply"));
-    assertInstanceOf(ReadFill.class, fill(key("LRANGE", "mixed", "0", "1"), 3, List.of(bytes("x"), new Object())));
+    assertInstanceOf(
+        ReadFill.class, fill(key("GET", "odd"), 2, "a String is not a raw RESP2 reply"));
+    assertInstanceOf(
+        ReadFill.class,
+        fill(key("LRANGE", "mixed", "0", "1"), 3, List.of(bytes("x"), new Object())));
   }
 
   @Test
@@ -121,7 +126,8 @@ class NearCacheTest {
   void entriesExpireAfterTheTtl() throws InterruptedException {
     NearCache shortLived = new NearCache(1 << 20, 64 << 10, Duration.ofMillis(50), versions);
     CacheKey key = key("GET", "k");
-    shortLived.complete(assertInstanceOf(ReadFill.class, shortLived.lookup(key, new int[] {1})), bytes("v"));
+    shortLived.complete(
+        assertInstanceOf(ReadFill.class, shortLived.lookup(key, new int[] {1})), bytes("v"));
     assertInstanceOf(CachedReply.class, shortLived.lookup(key, new int[] {1}));
     Thread.sleep(120);
     assertInstanceOf(ReadFill.class, shortLived.lookup(key, new int[] {1}));
@@ -136,10 +142,12 @@ class NearCacheTest {
     CountDownLatch started = new CountDownLatch(readers);
     List<Future<Object>> results = new ArrayList<>();
     for (int i = 0; i < readers; i++) {
-      results.add(pool.submit(() -> {
-        started.countDown();
-        return cache.lookup(key, new int[] {9});
-      }));
+      results.add(
+          pool.submit(
+              () -> {
+                started.countDown();
+                return cache.lookup(key, new int[] {9});
+              }));
     }
     started.await();
     Thread.sleep(50);

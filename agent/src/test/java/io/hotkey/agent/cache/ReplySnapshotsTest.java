@@ -11,7 +11,10 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 class ReplySnapshotsTest {
-  /** Shaped like a client's RESP3 map pair (e.g. Jedis' KeyValue): immutable, public (Object, Object) constructor. */
+  /**
+   * Shaped like a client's RESP3 map pair (e.g. Jedis' KeyValue): immutable, public (Object,
+   * Object) constructor.
+   */
   public static final class Pair<K, V> extends AbstractMap.SimpleImmutableEntry<K, V> {
     public Pair(K key, V value) {
       super(key, value);

@@ -1,6 +1,9 @@
 package io.hotkey.agent.core;
 
-/** A reply object as the agent leaves Lettuce's {@code CommandOutput}: with a {@link TrackedReplyField}. */
+/**
+ * A reply object as the agent leaves Lettuce's {@code CommandOutput}: with a {@link
+ * TrackedReplyField}.
+ */
 public final class FieldReply implements TrackedReplyField {
   private volatile Object tracked;
 

@@ -38,8 +38,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 @ParameterizedClass(name = "replies {0}")
 @ValueSource(strings = {"with the agent's field", "by identity"})
 class MultiplexedGatewayTest {
-  @Parameter
-  String replies;
+  @Parameter String replies;
 
   private final AtomicLong clock = new AtomicLong();
   private final Object connection = new Object();
@@ -52,13 +51,19 @@ class MultiplexedGatewayTest {
   void setUp() {
     KeyVersions versions = new KeyVersions();
     registry = new HotKeyRegistry(true, new KeyFilter(List.of(Glob.parse("*")), List.of()));
-    detector = new HotKeyDetector(DetectorSettings.of(Duration.ofSeconds(1), 50, 10, Duration.ofSeconds(10)),
-        clock::get, registry);
+    detector =
+        new HotKeyDetector(
+            DetectorSettings.of(Duration.ofSeconds(1), 50, 10, Duration.ofSeconds(10)),
+            clock::get,
+            registry);
     cache = new NearCache(1 << 20, 64 << 10, Duration.ofSeconds(30), versions);
     gateway = new RedisGateway(detector, registry, cache, versions, new AgentErrors(0));
   }
 
-  /** One command as the adapter sees it: its identity, its reply object, and its outcome at dispatch. */
+  /**
+   * One command as the adapter sees it: its identity, its reply object, and its outcome at
+   * dispatch.
+   */
   private final class Command {
     final Object reply = replies.startsWith("with") ? new FieldReply() : new Object();
     final String[] argv;
@@ -73,7 +78,9 @@ class MultiplexedGatewayTest {
       if (outcome == ReplyTape.SEND) {
         outcome = null;
       } else if (outcome == null) {
-        outcome = gateway.dispatch("lettuce", conn, this, reply, bytes(argv[0]), encode(argv), argv.length - 1, false);
+        outcome =
+            gateway.dispatch(
+                "lettuce", conn, this, reply, bytes(argv[0]), encode(argv), argv.length - 1, false);
       }
       return this;
     }
@@ -86,7 +93,10 @@ class MultiplexedGatewayTest {
       return outcome == null;
     }
 
-    /** Redis answers with a bulk string (null: nil) and the command completes; returns the reads resumed behind it. */
+    /**
+     * Redis answers with a bulk string (null: nil) and the command completes; returns the reads
+     * resumed behind it.
+     */
     List<Command> answer(String bulk) {
       gateway.onReplyBytes(reply, bulk == null ? null : ByteBuffer.wrap(bytes(bulk)), false);
       return done();
@@ -150,7 +160,9 @@ class MultiplexedGatewayTest {
       clock.addAndGet(100_000_000L);
       detector.tick();
     }
-    assertTrue(registry.hotKeyNames().contains(key), "expected " + key + " hot: " + registry.hotKeyNames());
+    assertTrue(
+        registry.hotKeyNames().contains(key),
+        "expected " + key + " hot: " + registry.hotKeyNames());
   }
 
   @Test
@@ -175,22 +187,41 @@ class MultiplexedGatewayTest {
     new Command("GET", "hot").dispatch(connection).answer("v0");
     Command set = new Command("SET", "hot", "v1").dispatch(connection);
     Command[] fromAnotherThread = new Command[1];
-    Thread other = new Thread(() -> fromAnotherThread[0] = new Command("GET", "hot").dispatch(connection));
+    Thread other =
+        new Thread(() -> fromAnotherThread[0] = new Command("GET", "hot").dispatch(connection));
     other.start();
     other.join();
-    assertEquals("v0", fromAnotherThread[0].answered(), "concurrent with an unanswered SET: the old value is legitimate");
-    assertTrue(new Command("GET", "hot").dispatch(connection).parked(), "the sending thread must see its SET");
+    assertEquals(
+        "v0",
+        fromAnotherThread[0].answered(),
+        "concurrent with an unanswered SET: the old value is legitimate");
+    assertTrue(
+        new Command("GET", "hot").dispatch(connection).parked(),
+        "the sending thread must see its SET");
 
     set.answer("OK");
-    Thread after = new Thread(() -> fromAnotherThread[0] = new Command("GET", "hot").dispatch(connection));
+    Thread after =
+        new Thread(() -> fromAnotherThread[0] = new Command("GET", "hot").dispatch(connection));
     after.start();
     after.join();
-    assertEquals("v1", fromAnotherThread[0].answered(), "once the SET is answered every thread reads its value");
+    assertEquals(
+        "v1",
+        fromAnotherThread[0].answered(),
+        "once the SET is answered every thread reads its value");
   }
 
   @ParameterizedTest(name = "{0}")
-  @ValueSource(strings = {"AUTH limited pw", "AUTH pw", "HELLO 3 AUTH limited pw", "HELLO 2", "RESET", "SELECT 1",
-      "READONLY", "READWRITE"})
+  @ValueSource(
+      strings = {
+        "AUTH limited pw",
+        "AUTH pw",
+        "HELLO 3 AUTH limited pw",
+        "HELLO 2",
+        "RESET",
+        "SELECT 1",
+        "READONLY",
+        "READWRITE"
+      })
   void aCommandThatChangesTheConnectionsIdentityLeavesItsEntriesBehind(String change) {
     makeHot("hot");
     new Command("SET", "hot", "v1").dispatch(connection).answer("OK");
@@ -240,9 +271,14 @@ class MultiplexedGatewayTest {
     }
     for (int i = 0; i < 5; i++) {
       assertTrue(gets.get(i).parked(), "GET " + (i + 1));
-      assertEquals(List.of(gets.get(i)), sets.get(i).answer("OK"),
+      assertEquals(
+          List.of(gets.get(i)),
+          sets.get(i).answer("OK"),
           "a GET goes on as soon as the SETs sent before it are answered, not later ones");
-      assertEquals("v" + (i + 1), gets.get(i).answered(), "Redis would answer GET " + (i + 1) + " after SET " + (i + 1));
+      assertEquals(
+          "v" + (i + 1),
+          gets.get(i).answered(),
+          "Redis would answer GET " + (i + 1) + " after SET " + (i + 1));
     }
   }
 
@@ -264,24 +300,33 @@ class MultiplexedGatewayTest {
   void aGetIsNotParkedBehindAnotherWriteOrOnAnotherConnection() {
     makeHot("hot");
     Command set = new Command("SET", "hot", "v1").dispatch(connection);
-    assertTrue(new Command("GET", "hot").dispatch(new Object()).sent(), "another connection is not ordered");
+    assertTrue(
+        new Command("GET", "hot").dispatch(new Object()).sent(),
+        "another connection is not ordered");
     assertTrue(new Command("GET", "other").dispatch(connection).sent());
     Command incr = new Command("APPEND", "hot", "x").dispatch(connection);
-    assertTrue(new Command("GET", "hot").dispatch(connection).sent(), "the value after APPEND is not known");
+    assertTrue(
+        new Command("GET", "hot").dispatch(connection).sent(),
+        "the value after APPEND is not known");
     assertEquals(List.of(), set.answer("OK"));
     incr.answer(null);
-    assertTrue(new Command("GET", "hot").dispatch(connection).sent(), "the run saw another write: nothing stored");
+    assertTrue(
+        new Command("GET", "hot").dispatch(connection).sent(),
+        "the run saw another write: nothing stored");
   }
 
   @Test
   void aWriteThatReturnedWhileTheSetWasInFlightStopsParkingAndStoring() {
     makeHot("hot");
     Command set = new Command("SET", "hot", "v1").dispatch(connection);
-    // another connection's DEL returned: Redis may have applied it after the SET, so the GET must go and see
+    // another connection's DEL returned: Redis may have applied it after the SET, so the GET must
+    // go and see
     new Command("DEL", "hot").dispatch(new Object()).answer(null);
     assertTrue(new Command("GET", "hot").dispatch(connection).sent());
     set.answer("OK");
-    assertTrue(new Command("GET", "hot").dispatch(connection).sent(), "the value after the run is not known");
+    assertTrue(
+        new Command("GET", "hot").dispatch(connection).sent(),
+        "the value after the run is not known");
   }
 
   @Test
@@ -302,7 +347,8 @@ class MultiplexedGatewayTest {
     Command set = new Command("SET", "hot", "v1", "EX", "100").dispatch(connection);
     assertTrue(new Command("GET", "hot").dispatch(connection).sent());
     set.answer("OK");
-    assertTrue(new Command("GET", "hot").dispatch(connection).sent(), "expiring values are not stored");
+    assertTrue(
+        new Command("GET", "hot").dispatch(connection).sent(), "expiring values are not stored");
   }
 
   @Test
@@ -325,7 +371,8 @@ class MultiplexedGatewayTest {
     makeHot("hot");
     Command fill = new Command("GET", "hot").dispatch(connection);
     new Command("DEL", "hot").dispatch(connection).answer(null);
-    assertTrue(new Command("GET", "hot").dispatch(connection).sent(),
+    assertTrue(
+        new Command("GET", "hot").dispatch(connection).sent(),
         "the fill may carry the value before the DEL that returned");
     fill.answer("v9");
   }

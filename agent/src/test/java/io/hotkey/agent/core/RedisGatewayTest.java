@@ -43,8 +43,11 @@ class RedisGatewayTest {
     errors = new AgentErrors(failEvery);
     KeyVersions versions = new KeyVersions();
     registry = new HotKeyRegistry(true, filter);
-    detector = new HotKeyDetector(DetectorSettings.of(Duration.ofSeconds(1), 50, 10, Duration.ofSeconds(10)),
-        clock::get, registry);
+    detector =
+        new HotKeyDetector(
+            DetectorSettings.of(Duration.ofSeconds(1), 50, 10, Duration.ofSeconds(10)),
+            clock::get,
+            registry);
     NearCache cache = new NearCache(1 << 20, 64 << 10, Duration.ofSeconds(30), versions);
     gateway = new RedisGateway(detector, registry, cache, versions, errors);
   }
@@ -101,7 +104,9 @@ class RedisGatewayTest {
       clock.addAndGet(100_000_000L);
       detector.tick();
     }
-    assertTrue(registry.hotKeyNames().contains(key), "expected " + key + " hot: " + registry.hotKeyNames());
+    assertTrue(
+        registry.hotKeyNames().contains(key),
+        "expected " + key + " hot: " + registry.hotKeyNames());
   }
 
   private boolean servedLocally(Object conn, String... command) {
@@ -143,7 +148,8 @@ class RedisGatewayTest {
     gateway.onSend(pipeline, new Object(), argv("GET", "other"));
     gateway.onSend(pipeline, new Object(), argv("SET", "hot", "v2"));
     gateway.onReplyRead(pipeline, ReplyOutcome.VALUE);
-    // the SET's reply is not read, so it may not be applied yet: the old value is still one Redis could give
+    // the SET's reply is not read, so it may not be applied yet: the old value is still one Redis
+    // could give
     assertNotNull(serve(connection, "GET", "hot"));
     gateway.onReplyRead(pipeline, ReplyOutcome.VALUE);
     assertNull(serve(connection, "GET", "hot"));
@@ -305,7 +311,8 @@ class RedisGatewayTest {
   @Test
   void aFailureInsideTheGatewayStillInvalidatesTheWrite() {
     build(1, new KeyFilter(List.of(Glob.parse("*")), List.of()));
-    // every hook fails: the send cannot be tied to its keys, so the reply read must invalidate everything
+    // every hook fails: the send cannot be tied to its keys, so the reply read must invalidate
+    // everything
     RedisHooks.activate(gateway);
     try {
       RedisHooks.onSend(connection, new Object(), argv("SET", "k", "v"));

@@ -10,7 +10,10 @@ import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
-/** A recorded reply replays the decoder's callbacks, complete(depth) calls included, in the decoder's order. */
+/**
+ * A recorded reply replays the decoder's callbacks, complete(depth) calls included, in the
+ * decoder's order.
+ */
 class ReplyTapeTest {
   private static ByteBuffer bytes(String s) {
     return ByteBuffer.wrap(s.getBytes(StandardCharsets.UTF_8));
@@ -65,9 +68,23 @@ class ReplyTapeTest {
     r.bulk(bytes("f2"));
     r.aggregate(ReplyTape.OP_ARRAY, 0);
     assertTrue(r.finished());
-    assertEquals(List.of("multiMap(2)", "set(f1)", "complete(1)", "multiArray(2)", "set(1L)", "complete(2)",
-        "set(null)", "complete(2)", "complete(1)", "set(f2)", "complete(1)", "multiArray(0)", "complete(1)",
-        "complete(0)"), replay(r.tape()));
+    assertEquals(
+        List.of(
+            "multiMap(2)",
+            "set(f1)",
+            "complete(1)",
+            "multiArray(2)",
+            "set(1L)",
+            "complete(2)",
+            "set(null)",
+            "complete(2)",
+            "complete(1)",
+            "set(f2)",
+            "complete(1)",
+            "multiArray(0)",
+            "complete(1)",
+            "complete(0)"),
+        replay(r.tape()));
   }
 
   @Test

@@ -112,10 +112,20 @@ class ConcurrentRecordingTest {
     assertEquals(
         List.of("hot:key"),
         detector.hotKeys().stream().map(KeyRate::keyString).collect(Collectors.toList()));
-    assertTrue(!readShares.isEmpty(), "no window held 500 accesses of the hot key in " + ticks + " ticks");
-    double median = readShares.stream().mapToDouble(Double::doubleValue).sorted().toArray()[readShares.size() / 2];
-    List<Double> skewed = readShares.stream().filter(share -> share <= 0.3 || share >= 0.7).collect(Collectors.toList());
+    assertTrue(
+        !readShares.isEmpty(), "no window held 500 accesses of the hot key in " + ticks + " ticks");
+    double median =
+        readShares.stream()
+            .mapToDouble(Double::doubleValue)
+            .sorted()
+            .toArray()[readShares.size() / 2];
+    List<Double> skewed =
+        readShares.stream()
+            .filter(share -> share <= 0.3 || share >= 0.7)
+            .collect(Collectors.toList());
     assertTrue(median > 0.45 && median < 0.55, "median read share " + median);
-    assertTrue(skewed.size() * 10 <= readShares.size(), "read shares " + skewed + " in " + readShares.size() + " windows");
+    assertTrue(
+        skewed.size() * 10 <= readShares.size(),
+        "read shares " + skewed + " in " + readShares.size() + " windows");
   }
 }

@@ -234,13 +234,15 @@ class DetectorBehaviourTest {
     onOtherThread(() -> record("partial", full - 1, 0));
     tick();
     tick();
-    assertEquals(PendingAccesses.COUNTED_AT_ONCE, top("first-accesses").count(), "counted one by one");
+    assertEquals(
+        PendingAccesses.COUNTED_AT_ONCE, top("first-accesses").count(), "counted one by one");
     assertEquals(full, top("full").count(), "a full buffer is counted in the slot it filled in");
     assertEquals(null, top("partial"), "a partial buffer waits for its thread");
     onOtherThread(() -> record("partial", 1, 0));
     tick();
     tick();
-    assertEquals(full - 1, top("partial").count(), "counted in the later slot; the new access now waits");
+    assertEquals(
+        full - 1, top("partial").count(), "counted in the later slot; the new access now waits");
     assertEquals(full, top("full").count());
   }
 
@@ -371,11 +373,17 @@ class DetectorBehaviourTest {
     }
 
     List<String> promoted() {
-      return events.stream().filter(e -> e.startsWith("+")).map(e -> e.substring(1)).collect(Collectors.toList());
+      return events.stream()
+          .filter(e -> e.startsWith("+"))
+          .map(e -> e.substring(1))
+          .collect(Collectors.toList());
     }
 
     List<String> demoted() {
-      return events.stream().filter(e -> e.startsWith("-")).map(e -> e.substring(1)).collect(Collectors.toList());
+      return events.stream()
+          .filter(e -> e.startsWith("-"))
+          .map(e -> e.substring(1))
+          .collect(Collectors.toList());
     }
   }
 }

@@ -20,7 +20,9 @@ class DetectorSamplingTest {
 
   private final FakeClock clock = new FakeClock();
   private final HotKeyDetector detector =
-      new HotKeyDetector(DetectorSettings.of(Duration.ofSeconds(1), 1000, 100, Duration.ofSeconds(10)), clock,
+      new HotKeyDetector(
+          DetectorSettings.of(Duration.ofSeconds(1), 1000, 100, Duration.ofSeconds(10)),
+          clock,
           HotKeyListener.NONE);
 
   /**
@@ -61,7 +63,9 @@ class DetectorSamplingTest {
   }
 
   private KeyRate rateOf(String key) {
-    return detector.topKeys(Integer.MAX_VALUE).stream().filter(k -> k.keyString().equals(key)).findFirst()
+    return detector.topKeys(Integer.MAX_VALUE).stream()
+        .filter(k -> k.keyString().equals(key))
+        .findFirst()
         .orElse(null);
   }
 
@@ -95,23 +99,32 @@ class DetectorSamplingTest {
     oneSecond(keysAt("user:", 100, 2000), 0);
 
     // 12,500 accesses counted in all (sd 0.9%)
-    double sum = detector.topKeys(Integer.MAX_VALUE).stream()
-        .filter(k -> k.keyString().startsWith("user:")).mapToDouble(KeyRate::ratePerSecond).sum();
+    double sum =
+        detector.topKeys(Integer.MAX_VALUE).stream()
+            .filter(k -> k.keyString().startsWith("user:"))
+            .mapToDouble(KeyRate::ratePerSecond)
+            .sum();
     assertTrue(Math.abs(sum - 200_000) < 10_000, "estimated " + sum + " of 200,000 accesses/s");
     // each: 125 counted on average (sd 11), where 62.5 make it hot
-    assertEquals(100, detector.hotKeys().size(), "every key at twice the threshold is hot: "
-        + detector.hotKeys().stream().map(KeyRate::keyString).collect(Collectors.joining(",")));
+    assertEquals(
+        100,
+        detector.hotKeys().size(),
+        "every key at twice the threshold is hot: "
+            + detector.hotKeys().stream().map(KeyRate::keyString).collect(Collectors.joining(",")));
   }
 
   @Test
   void aCycleOfKeysAsLongAsTheSamplingIsCountedEvenly() {
-    // A detector that counted every 16th access would see one of these keys 16 times as often as the rest
+    // A detector that counted every 16th access would see one of these keys 16 times as often as
+    // the rest
     oneSecond(keysAt("cycle:", 16, 2000), 0);
 
     for (int i = 0; i < 16; i++) {
       KeyRate k = rateOf("cycle:" + i);
       // 125 counted on average (sd 11): 2000 ± 9%
-      assertTrue(k != null && k.ratePerSecond() > 1100 && k.ratePerSecond() < 2900, "cycle:" + i + " " + k);
+      assertTrue(
+          k != null && k.ratePerSecond() > 1100 && k.ratePerSecond() < 2900,
+          "cycle:" + i + " " + k);
     }
   }
 }

@@ -18,7 +18,10 @@ class KeyHashesAndSettingsTest {
   void hashIsStableMurmur3() {
     // MurmurHash3_x86_32 reference values for seed 0x9747b28c.
     assertEquals(0x24884cba, KeyHashes.hash("Hello, world!".getBytes(StandardCharsets.UTF_8)));
-    assertEquals(0x2fa826cd, KeyHashes.hash("The quick brown fox jumps over the lazy dog".getBytes(StandardCharsets.UTF_8)));
+    assertEquals(
+        0x2fa826cd,
+        KeyHashes.hash(
+            "The quick brown fox jumps over the lazy dog".getBytes(StandardCharsets.UTF_8)));
     assertEquals(KeyHashes.hash(new byte[0]), KeyHashes.hash(null));
   }
 
@@ -27,7 +30,8 @@ class KeyHashesAndSettingsTest {
     byte[] b = "0123456789abcdef".getBytes(StandardCharsets.UTF_8);
     for (int off = 0; off < 5; off++) {
       for (int len = 0; off + len <= b.length; len++) {
-        assertEquals(KeyHashes.hash(Arrays.copyOfRange(b, off, off + len)), KeyHashes.hash(b, off, len));
+        assertEquals(
+            KeyHashes.hash(Arrays.copyOfRange(b, off, off + len)), KeyHashes.hash(b, off, len));
       }
     }
   }
@@ -48,7 +52,8 @@ class KeyHashesAndSettingsTest {
 
   @Test
   void defaultsDeriveFromTopK() {
-    DetectorSettings s = DetectorSettings.of(Duration.ofSeconds(1), 1000, 100, Duration.ofSeconds(10));
+    DetectorSettings s =
+        DetectorSettings.of(Duration.ofSeconds(1), 1000, 100, Duration.ofSeconds(10));
     assertEquals(10, s.slots());
     assertEquals(Duration.ofMillis(100), s.slot());
     assertEquals(2048, s.width());
@@ -63,30 +68,49 @@ class KeyHashesAndSettingsTest {
 
   @Test
   void samplingDefaultsToTheSparsestThatCountsFiftyAccessesAtTheThreshold() {
-    assertEquals(16, DetectorSettings.autoSampling(Duration.ofSeconds(1), 1000)); // 62.5 counted at 1000/s
+    assertEquals(
+        16, DetectorSettings.autoSampling(Duration.ofSeconds(1), 1000)); // 62.5 counted at 1000/s
     assertEquals(1, DetectorSettings.autoSampling(Duration.ofSeconds(1), 99));
     assertEquals(2, DetectorSettings.autoSampling(Duration.ofSeconds(1), 100));
     assertEquals(2, DetectorSettings.autoSampling(Duration.ofMillis(500), 200));
     assertEquals(128, DetectorSettings.autoSampling(Duration.ofSeconds(10), 1000));
     assertEquals(1, DetectorSettings.autoSampling(Duration.ofMillis(10), 1));
-    assertEquals(DetectorSettings.MAX_SAMPLING, DetectorSettings.autoSampling(Duration.ofSeconds(1), Long.MAX_VALUE));
+    assertEquals(
+        DetectorSettings.MAX_SAMPLING,
+        DetectorSettings.autoSampling(Duration.ofSeconds(1), Long.MAX_VALUE));
     DetectorSettings every = DetectorSettings.builder().sampling(1).build();
     assertEquals(1, every.sampling());
-    assertEquals(1, every.toBuilder().threshold(1_000_000).build().sampling(), "an explicit sampling is kept");
-    assertEquals(64, DetectorSettings.builder().threshold(1_000_000).sampling(64).build().sampling());
+    assertEquals(
+        1,
+        every.toBuilder().threshold(1_000_000).build().sampling(),
+        "an explicit sampling is kept");
+    assertEquals(
+        64, DetectorSettings.builder().threshold(1_000_000).sampling(64).build().sampling());
   }
 
   @Test
   void rejectsBadValues() {
-    assertThrows(IllegalArgumentException.class, () -> DetectorSettings.of(Duration.ZERO, 1, 1, Duration.ZERO));
-    assertThrows(IllegalArgumentException.class, () -> DetectorSettings.of(Duration.ofSeconds(1), 0, 1, Duration.ZERO));
-    assertThrows(IllegalArgumentException.class, () -> DetectorSettings.of(Duration.ofSeconds(1), 1, 0, Duration.ZERO));
-    assertThrows(IllegalArgumentException.class, () -> DetectorSettings.builder().keyBytes(2000).build());
+    assertThrows(
+        IllegalArgumentException.class,
+        () -> DetectorSettings.of(Duration.ZERO, 1, 1, Duration.ZERO));
+    assertThrows(
+        IllegalArgumentException.class,
+        () -> DetectorSettings.of(Duration.ofSeconds(1), 0, 1, Duration.ZERO));
+    assertThrows(
+        IllegalArgumentException.class,
+        () -> DetectorSettings.of(Duration.ofSeconds(1), 1, 0, Duration.ZERO));
+    assertThrows(
+        IllegalArgumentException.class, () -> DetectorSettings.builder().keyBytes(2000).build());
     assertThrows(IllegalArgumentException.class, () -> DetectorSettings.builder().depth(9).build());
-    assertThrows(IllegalArgumentException.class, () -> DetectorSettings.builder().window(Duration.ofMillis(5)).slots(10).build());
-    assertThrows(IllegalArgumentException.class, () -> DetectorSettings.builder().sampling(3).build());
-    assertThrows(IllegalArgumentException.class, () -> DetectorSettings.builder().sampling(-4).build());
-    assertThrows(IllegalArgumentException.class,
+    assertThrows(
+        IllegalArgumentException.class,
+        () -> DetectorSettings.builder().window(Duration.ofMillis(5)).slots(10).build());
+    assertThrows(
+        IllegalArgumentException.class, () -> DetectorSettings.builder().sampling(3).build());
+    assertThrows(
+        IllegalArgumentException.class, () -> DetectorSettings.builder().sampling(-4).build());
+    assertThrows(
+        IllegalArgumentException.class,
         () -> DetectorSettings.builder().sampling(2 * DetectorSettings.MAX_SAMPLING).build());
   }
 }

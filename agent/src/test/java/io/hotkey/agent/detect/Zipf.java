@@ -3,7 +3,9 @@ package io.hotkey.agent.detect;
 import java.nio.charset.StandardCharsets;
 import java.util.Random;
 
-/** Seeded Zipf stream over {@code n} distinct String keys (UTF-8 bytes), for tests and benchmarks. */
+/**
+ * Seeded Zipf stream over {@code n} distinct String keys (UTF-8 bytes), for tests and benchmarks.
+ */
 public final class Zipf {
 
   private final double[] cdf;
@@ -26,7 +28,12 @@ public final class Zipf {
     keys = new byte[n][];
     hashes = new int[n];
     for (int i = 0; i < n; i++) {
-      String name = "app:" + (names.nextBoolean() ? "product:" : "user:session:") + i + ":" + Long.toHexString(names.nextLong());
+      String name =
+          "app:"
+              + (names.nextBoolean() ? "product:" : "user:session:")
+              + i
+              + ":"
+              + Long.toHexString(names.nextLong());
       keys[i] = name.getBytes(StandardCharsets.UTF_8);
       hashes[i] = KeyHashes.hash(keys[i]);
     }

@@ -24,19 +24,34 @@ import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
 
 class IdempotencyEngineTest {
-  private static final List<Map.Entry<String, String>> HEADERS = List.of(
-      Map.entry("Content-Type", "application/json"), Map.entry("Location", "/orders/1"),
-      Map.entry("Set-Cookie", "session=secret"), Map.entry("Authorization", "Bearer x"),
-      Map.entry("Connection", "keep-alive"), Map.entry("Transfer-Encoding", "chunked"),
-      Map.entry("X-Request-Id", "r-1"), Map.entry("ETag", "\"v1\""), Map.entry("Content-Length", "13"));
+  private static final List<Map.Entry<String, String>> HEADERS =
+      List.of(
+          Map.entry("Content-Type", "application/json"),
+          Map.entry("Location", "/orders/1"),
+          Map.entry("Set-Cookie", "session=secret"),
+          Map.entry("Authorization", "Bearer x"),
+          Map.entry("Connection", "keep-alive"),
+          Map.entry("Transfer-Encoding", "chunked"),
+          Map.entry("X-Request-Id", "r-1"),
+          Map.entry("ETag", "\"v1\""),
+          Map.entry("Content-Length", "13"));
 
   private final AtomicLong clock = new AtomicLong(1_000_000_000L);
   private final MemoryRecordStore store = new MemoryRecordStore(1 << 20, clock::get);
 
-  private IdempotencyEngine engine(boolean requireKey, StoreFailurePolicy policy, RecordStore recordStore) {
-    return new IdempotencyEngine(new IdempotencySettings(RouteTable.parse("POST /orders/**, * /payments/*"),
-        "Idempotency-Key", List.of("Authorization", "X-Tenant"), requireKey, Duration.ofHours(24),
-        Duration.ofSeconds(30), 1024, policy), recordStore);
+  private IdempotencyEngine engine(
+      boolean requireKey, StoreFailurePolicy policy, RecordStore recordStore) {
+    return new IdempotencyEngine(
+        new IdempotencySettings(
+            RouteTable.parse("POST /orders/**, * /payments/*"),
+            "Idempotency-Key",
+            List.of("Authorization", "X-Tenant"),
+            requireKey,
+            Duration.ofHours(24),
+            Duration.ofSeconds(30),
+            1024,
+            policy),
+        recordStore);
   }
 
   private IdempotencyEngine engine() {
@@ -47,7 +62,8 @@ class IdempotencyEngineTest {
     try {
       var route = engine.route(request.method(), request.path());
       assertNotNull(route, "route for " + request.path());
-      return engine.decide(route, request, limit -> request.body.length > limit ? null : request.body);
+      return engine.decide(
+          route, request, limit -> request.body.length > limit ? null : request.body);
     } catch (IOException e) {
       throw new AssertionError(e);
     }
@@ -64,7 +80,11 @@ class IdempotencyEngineTest {
   @Test
   void firstRequestExecutesAndRetriesReplayWithoutCredentialsOrHopByHopHeaders() {
     IdempotencyEngine engine = engine();
-    TestRequests request = TestRequests.post("/orders").key("k1").header("Authorization", "Bearer a").body("{\"sku\":1}");
+    TestRequests request =
+        TestRequests.post("/orders")
+            .key("k1")
+            .header("Authorization", "Bearer a")
+            .body("{\"sku\":1}");
     Decision first = decide(engine, request);
     assertEquals(Outcome.EXECUTE, first.outcome());
     first.execution().finish(201, HEADERS, bytes("{\"order\":42}"), true);
@@ -78,8 +98,15 @@ class IdempotencyEngineTest {
     assertEquals("application/json", replay.header("Content-Type"));
     assertEquals("/orders/1", replay.header("Location"));
     assertEquals("\"v1\"", replay.header("ETag"));
-    for (String never : new String[] {"Set-Cookie", "Authorization", "Connection", "Transfer-Encoding",
-        "X-Request-Id", "Content-Length"}) {
+    for (String never :
+        new String[] {
+          "Set-Cookie",
+          "Authorization",
+          "Connection",
+          "Transfer-Encoding",
+          "X-Request-Id",
+          "Content-Length"
+        }) {
       assertNull(replay.header(never), never);
     }
     assertEquals(1, engine.meters().executed());
@@ -108,7 +135,8 @@ class IdempotencyEngineTest {
     assertEquals("20", second.answer().header("Retry-After"));
     assertEquals("application/problem+json", second.answer().header("Content-Type"));
     advance(Duration.ofMillis(19_400));
-    assertEquals("1", decide(engine, request).answer().header("Retry-After"), "never below one second");
+    assertEquals(
+        "1", decide(engine, request).answer().header("Retry-After"), "never below one second");
     assertEquals(2, engine.meters().conflict());
   }
 
@@ -120,11 +148,18 @@ class IdempotencyEngineTest {
     assertEquals(Outcome.MISMATCH, whileRunning.outcome());
     assertEquals(422, whileRunning.answer().status());
     first.execution().finish(201, List.of(), bytes("done"), true);
-    assertEquals(Outcome.MISMATCH, decide(engine, TestRequests.post("/orders").key("k").body("b")).outcome());
-    assertEquals(Outcome.MISMATCH, decide(engine, TestRequests.post("/orders?x=1").key("k").body("a")).outcome());
-    assertEquals(Outcome.MISMATCH, decide(engine, TestRequests.post("/orders/").key("k").body("a")).outcome(),
+    assertEquals(
+        Outcome.MISMATCH,
+        decide(engine, TestRequests.post("/orders").key("k").body("b")).outcome());
+    assertEquals(
+        Outcome.MISMATCH,
+        decide(engine, TestRequests.post("/orders?x=1").key("k").body("a")).outcome());
+    assertEquals(
+        Outcome.MISMATCH,
+        decide(engine, TestRequests.post("/orders/").key("k").body("a")).outcome(),
         "another raw path of the same route is another request");
-    assertEquals(Outcome.REPLAY, decide(engine, TestRequests.post("/orders").key("k").body("a")).outcome());
+    assertEquals(
+        Outcome.REPLAY, decide(engine, TestRequests.post("/orders").key("k").body("a")).outcome());
     assertEquals(4, engine.meters().mismatch());
   }
 
@@ -138,7 +173,9 @@ class IdempotencyEngineTest {
     assertEquals(400, answer.status());
     assertEquals("application/problem+json", answer.header("Content-Type"));
     String json = new String(answer.body(), StandardCharsets.UTF_8);
-    assertTrue(json.startsWith("{\"type\":\"urn:hotkey:problem:idempotency:missing-key\",\"title\":"), json);
+    assertTrue(
+        json.startsWith("{\"type\":\"urn:hotkey:problem:idempotency:missing-key\",\"title\":"),
+        json);
     assertTrue(json.contains("\"status\":400") && json.contains("\"detail\":\""), json);
     assertEquals(1, strict.meters().missingKey());
   }
@@ -146,28 +183,36 @@ class IdempotencyEngineTest {
   @Test
   void invalidKeysGet400() {
     IdempotencyEngine engine = engine();
-    for (String bad : new String[] {"", "x".repeat(256), "a b", "\"unterminated", "\u00e9t\u00e9"}) {
+    for (String bad :
+        new String[] {"", "x".repeat(256), "a b", "\"unterminated", "\u00e9t\u00e9"}) {
       Decision decision = decide(engine, TestRequests.post("/orders").key(bad));
       assertEquals(Outcome.INVALID_KEY, decision.outcome(), bad);
       assertEquals(400, decision.answer().status());
     }
-    assertEquals(Outcome.INVALID_KEY, decide(engine, TestRequests.post("/orders").key("a").key("b")).outcome());
+    assertEquals(
+        Outcome.INVALID_KEY,
+        decide(engine, TestRequests.post("/orders").key("a").key("b")).outcome());
     assertEquals(6, engine.meters().invalidKey());
   }
 
   @Test
   void routesMethodsCallersAndKeysNeverShareARecord() {
     IdempotencyEngine engine = engine();
-    Decision first = decide(engine, TestRequests.post("/orders").key("k").header("Authorization", "Bearer alice"));
+    Decision first =
+        decide(
+            engine, TestRequests.post("/orders").key("k").header("Authorization", "Bearer alice"));
     first.execution().finish(201, List.of(), bytes("alice's order"), true);
 
     TestRequests[] others = {
-        TestRequests.post("/orders").key("k").header("Authorization", "Bearer bob"),
-        TestRequests.post("/orders").key("k"),
-        TestRequests.post("/orders").key("k").header("Authorization", "Bearer alice").header("X-Tenant", "t2"),
-        TestRequests.post("/orders").key("k2").header("Authorization", "Bearer alice"),
-        TestRequests.post("/payments/1").key("k").header("Authorization", "Bearer alice"),
-        TestRequests.of("PUT", "/payments/1").key("k").header("Authorization", "Bearer alice"),
+      TestRequests.post("/orders").key("k").header("Authorization", "Bearer bob"),
+      TestRequests.post("/orders").key("k"),
+      TestRequests.post("/orders")
+          .key("k")
+          .header("Authorization", "Bearer alice")
+          .header("X-Tenant", "t2"),
+      TestRequests.post("/orders").key("k2").header("Authorization", "Bearer alice"),
+      TestRequests.post("/payments/1").key("k").header("Authorization", "Bearer alice"),
+      TestRequests.of("PUT", "/payments/1").key("k").header("Authorization", "Bearer alice"),
     };
     for (TestRequests other : others) {
       Decision decision = decide(engine, other);
@@ -175,7 +220,9 @@ class IdempotencyEngineTest {
       decision.execution().finish(200, List.of(), bytes("other"), true);
     }
     // multi-valued scope header: the joined value scopes the caller
-    Decision alice = decide(engine, TestRequests.post("/orders").key("k").header("Authorization", "Bearer alice"));
+    Decision alice =
+        decide(
+            engine, TestRequests.post("/orders").key("k").header("Authorization", "Bearer alice"));
     assertArrayEquals(bytes("alice's order"), alice.answer().body());
   }
 
@@ -192,7 +239,9 @@ class IdempotencyEngineTest {
     afterException.execution().finish(429, List.of(), bytes("slow down"), true);
     Decision afterThrottle = decide(engine, request);
     assertEquals(Outcome.EXECUTE, afterThrottle.outcome());
-    afterThrottle.execution().finish(404, List.of(Map.entry("Content-Type", "text/plain")), bytes("no such sku"), true);
+    afterThrottle
+        .execution()
+        .finish(404, List.of(Map.entry("Content-Type", "text/plain")), bytes("no such sku"), true);
     Decision replay = decide(engine, request);
     assertEquals(Outcome.REPLAY, replay.outcome());
     assertEquals(404, replay.answer().status(), "4xx answers are stored");
@@ -208,24 +257,35 @@ class IdempotencyEngineTest {
     System.setErr(new PrintStream(captured, true, StandardCharsets.UTF_8));
     try {
       for (int i = 0; i < 100; i++) {
-        decide(engine, TestRequests.post("/orders").key("threw-" + i)).execution().fail(ReleaseReason.HANDLER_THREW);
+        decide(engine, TestRequests.post("/orders").key("threw-" + i))
+            .execution()
+            .fail(ReleaseReason.HANDLER_THREW);
       }
-      decide(engine, TestRequests.post("/orders").key("timed-out")).execution().fail(ReleaseReason.ASYNC_TIMEOUT);
+      decide(engine, TestRequests.post("/orders").key("timed-out"))
+          .execution()
+          .fail(ReleaseReason.ASYNC_TIMEOUT);
     } finally {
       System.setErr(original);
     }
     long seconds = (System.nanoTime() - started) / 1_000_000_000L;
     List<String> lines = captured.toString(StandardCharsets.UTF_8).lines().toList();
-    String threw = "[hotkey] idempotency claim released without an answer: the handler threw;"
-        + " a retry with its key runs the request again";
+    String threw =
+        "[hotkey] idempotency claim released without an answer: the handler threw;"
+            + " a retry with its key runs the request again";
     long threwLines = lines.stream().filter(threw::equals).count();
-    assertTrue(threwLines >= 1 && threwLines <= 1 + seconds,
+    assertTrue(
+        threwLines >= 1 && threwLines <= 1 + seconds,
         () -> threwLines + " lines in " + seconds + " s: " + lines);
-    assertTrue(lines.contains("[hotkey] idempotency claim released without an answer: the async request timed out;"
-        + " a retry with its key runs the request again"), () -> "another reason has its own limit: " + lines);
+    assertTrue(
+        lines.contains(
+            "[hotkey] idempotency claim released without an answer: the async request timed out;"
+                + " a retry with its key runs the request again"),
+        () -> "another reason has its own limit: " + lines);
     assertEquals(threwLines + 1, lines.size(), () -> "nothing else: " + lines);
     assertEquals(101, engine.meters().released());
-    assertEquals(Outcome.EXECUTE, decide(engine, TestRequests.post("/orders").key("threw-7")).outcome(),
+    assertEquals(
+        Outcome.EXECUTE,
+        decide(engine, TestRequests.post("/orders").key("threw-7")).outcome(),
         "the claim was released");
   }
 
@@ -244,7 +304,8 @@ class IdempotencyEngineTest {
   @Test
   void requestBodyLargerThanMaxBodyPassesThrough() {
     IdempotencyEngine engine = engine();
-    Decision decision = decide(engine, TestRequests.post("/orders").key("k").body("x".repeat(2000)));
+    Decision decision =
+        decide(engine, TestRequests.post("/orders").key("k").body("x".repeat(2000)));
     assertEquals(Outcome.PASS, decision.outcome());
     assertEquals(1, engine.meters().bodyTooLarge());
   }
@@ -259,7 +320,10 @@ class IdempotencyEngineTest {
     assertEquals(Outcome.EXECUTE, newer.outcome(), "an expired lease frees the key");
     assertTrue(newer.execution().token() > stale.execution().token());
     stale.execution().finish(201, List.of(), bytes("stale"), true);
-    assertEquals(Outcome.CONFLICT, decide(engine, request).outcome(), "the stale owner did not complete the record");
+    assertEquals(
+        Outcome.CONFLICT,
+        decide(engine, request).outcome(),
+        "the stale owner did not complete the record");
     stale.execution().fail(ReleaseReason.HANDLER_THREW);
     newer.execution().finish(201, List.of(), bytes("newer"), true);
     assertArrayEquals(bytes("newer"), decide(engine, request).answer().body());
@@ -279,30 +343,33 @@ class IdempotencyEngineTest {
 
   @Test
   void storeFailureRejectsWith503OrPassesThroughAndIsCounted() {
-    RecordStore broken = new RecordStore() {
-      @Override
-      public ClaimResult claim(String recordKey, byte[] fingerprint, Duration lease) throws StoreException {
-        throw new StoreException("connection refused");
-      }
+    RecordStore broken =
+        new RecordStore() {
+          @Override
+          public ClaimResult claim(String recordKey, byte[] fingerprint, Duration lease)
+              throws StoreException {
+            throw new StoreException("connection refused");
+          }
 
-      @Override
-      public boolean complete(String recordKey, long token, HttpAnswer response, Duration ttl) throws StoreException {
-        throw new StoreException("connection refused");
-      }
+          @Override
+          public boolean complete(String recordKey, long token, HttpAnswer response, Duration ttl)
+              throws StoreException {
+            throw new StoreException("connection refused");
+          }
 
-      @Override
-      public boolean release(String recordKey, long token) throws StoreException {
-        throw new StoreException("connection refused");
-      }
+          @Override
+          public boolean release(String recordKey, long token) throws StoreException {
+            throw new StoreException("connection refused");
+          }
 
-      @Override
-      public String describe() {
-        return "broken";
-      }
+          @Override
+          public String describe() {
+            return "broken";
+          }
 
-      @Override
-      public void close() {}
-    };
+          @Override
+          public void close() {}
+        };
     IdempotencyEngine reject = engine(false, StoreFailurePolicy.REJECT, broken);
     Decision rejected = decide(reject, TestRequests.post("/orders").key("k"));
     assertEquals(Outcome.STORE_FAILURE, rejected.outcome());

@@ -14,9 +14,10 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 /**
- * A real redis-server for tests: the Linux binary inside the embedded-redis test dependency, started
- * on a free port bound to 127.0.0.1, with an append-only file fsynced on every write (so a restart keeps
- * every record, as a production Redis with persistence would). Never skips: it fails with what it tried.
+ * A real redis-server for tests: the Linux binary inside the embedded-redis test dependency,
+ * started on a free port bound to 127.0.0.1, with an append-only file fsynced on every write (so a
+ * restart keeps every record, as a production Redis with persistence would). Never skips: it fails
+ * with what it tried.
  */
 public final class RedisProcess implements AutoCloseable {
   private static final String RESOURCE = "/redis-server-6.2.6-v5-linux-amd64";
@@ -50,7 +51,8 @@ public final class RedisProcess implements AutoCloseable {
       Path file = Files.createTempFile("redis-server-", "");
       try (InputStream in = RedisProcess.class.getResourceAsStream(RESOURCE)) {
         if (in == null) {
-          throw new IOException("resource " + RESOURCE + " not on the test class path (embedded-redis 1.4.3 jar)");
+          throw new IOException(
+              "resource " + RESOURCE + " not on the test class path (embedded-redis 1.4.3 jar)");
         }
         Files.copy(in, file, StandardCopyOption.REPLACE_EXISTING);
       }
@@ -64,16 +66,39 @@ public final class RedisProcess implements AutoCloseable {
   }
 
   private void launch() throws IOException, InterruptedException {
-    List<String> command = new ArrayList<>(List.of(binary().toString(), "--port", Integer.toString(port),
-        "--bind", "127.0.0.1", "--save", "", "--appendonly", "yes", "--appendfsync", "always",
-        "--dir", dir.toString(), "--daemonize", "no", "--protected-mode", "no"));
-    process = new ProcessBuilder(command).redirectErrorStream(true)
-        .redirectOutput(dir.resolve("redis.log").toFile()).start();
+    List<String> command =
+        new ArrayList<>(
+            List.of(
+                binary().toString(),
+                "--port",
+                Integer.toString(port),
+                "--bind",
+                "127.0.0.1",
+                "--save",
+                "",
+                "--appendonly",
+                "yes",
+                "--appendfsync",
+                "always",
+                "--dir",
+                dir.toString(),
+                "--daemonize",
+                "no",
+                "--protected-mode",
+                "no"));
+    process =
+        new ProcessBuilder(command)
+            .redirectErrorStream(true)
+            .redirectOutput(dir.resolve("redis.log").toFile())
+            .start();
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
     while (System.nanoTime() < deadline) {
       if (!process.isAlive()) {
-        throw new IOException("redis-server exited with " + process.exitValue() + ": "
-            + Files.readString(dir.resolve("redis.log")));
+        throw new IOException(
+            "redis-server exited with "
+                + process.exitValue()
+                + ": "
+                + Files.readString(dir.resolve("redis.log")));
       }
       try (Socket socket = new Socket()) {
         socket.connect(new InetSocketAddress("127.0.0.1", port), 200);
@@ -82,11 +107,17 @@ public final class RedisProcess implements AutoCloseable {
         Thread.sleep(20);
       }
     }
-    throw new IOException("redis-server did not listen on 127.0.0.1:" + port + " within 10s: "
-        + Files.readString(dir.resolve("redis.log")));
+    throw new IOException(
+        "redis-server did not listen on 127.0.0.1:"
+            + port
+            + " within 10s: "
+            + Files.readString(dir.resolve("redis.log")));
   }
 
-  /** Freezes the server (SIGSTOP): connections stay open but nothing answers, like a hung or partitioned Redis. */
+  /**
+   * Freezes the server (SIGSTOP): connections stay open but nothing answers, like a hung or
+   * partitioned Redis.
+   */
   public void pause() throws IOException, InterruptedException {
     signal("STOP");
   }
@@ -95,7 +126,10 @@ public final class RedisProcess implements AutoCloseable {
     signal("CONT");
   }
 
-  /** Kills the server (SIGKILL, no shutdown save) and starts it again on the same port and data directory. */
+  /**
+   * Kills the server (SIGKILL, no shutdown save) and starts it again on the same port and data
+   * directory.
+   */
   public void crashAndRestart() throws IOException, InterruptedException {
     process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
     launch();
@@ -111,14 +145,16 @@ public final class RedisProcess implements AutoCloseable {
   }
 
   private void signal(String name) throws IOException, InterruptedException {
-    Process kill = new ProcessBuilder("kill", "-" + name, Long.toString(process.pid())).inheritIO().start();
+    Process kill =
+        new ProcessBuilder("kill", "-" + name, Long.toString(process.pid())).inheritIO().start();
     if (kill.waitFor() != 0) {
       throw new IOException("kill -" + name + " failed");
     }
   }
 
   private static int freePort() throws IOException {
-    try (ServerSocket socket = new ServerSocket(0, 1, java.net.InetAddress.getByName("127.0.0.1"))) {
+    try (ServerSocket socket =
+        new ServerSocket(0, 1, java.net.InetAddress.getByName("127.0.0.1"))) {
       return socket.getLocalPort();
     }
   }

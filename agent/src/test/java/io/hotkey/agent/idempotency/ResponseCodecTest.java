@@ -17,8 +17,14 @@ class ResponseCodecTest {
     for (int i = 0; i < body.length; i++) {
       body[i] = (byte) i;
     }
-    HttpAnswer answer = new HttpAnswer(201, List.of(Map.entry("Content-Type", "application/json; charset=utf-8"),
-        Map.entry("Location", "/orders/\u00e9"), Map.entry("Vary", "")), body);
+    HttpAnswer answer =
+        new HttpAnswer(
+            201,
+            List.of(
+                Map.entry("Content-Type", "application/json; charset=utf-8"),
+                Map.entry("Location", "/orders/\u00e9"),
+                Map.entry("Vary", "")),
+            body);
     HttpAnswer back = ResponseCodec.decode(ResponseCodec.encode(answer));
     assertEquals(answer, back);
     HttpAnswer empty = new HttpAnswer(204, List.of(), new byte[0]);
@@ -27,9 +33,14 @@ class ResponseCodecTest {
 
   @Test
   void rejectsCorruptBytes() {
-    byte[] encoded = ResponseCodec.encode(new HttpAnswer(200, List.of(), "ok".getBytes(StandardCharsets.UTF_8)));
-    assertThrows(IllegalArgumentException.class, () -> ResponseCodec.decode(Arrays.copyOf(encoded, encoded.length - 1)));
+    byte[] encoded =
+        ResponseCodec.encode(new HttpAnswer(200, List.of(), "ok".getBytes(StandardCharsets.UTF_8)));
+    assertThrows(
+        IllegalArgumentException.class,
+        () -> ResponseCodec.decode(Arrays.copyOf(encoded, encoded.length - 1)));
     assertThrows(IllegalArgumentException.class, () -> ResponseCodec.decode(new byte[] {9}));
-    assertThrows(IllegalArgumentException.class, () -> ResponseCodec.decode(Arrays.copyOf(encoded, encoded.length + 1)));
+    assertThrows(
+        IllegalArgumentException.class,
+        () -> ResponseCodec.decode(Arrays.copyOf(encoded, encoded.length + 1)));
   }
 }

@@ -23,7 +23,9 @@ final class TestRequests implements RequestHead {
 
   static TestRequests post(String path) {
     int q = path.indexOf('?');
-    return q < 0 ? new TestRequests("POST", path, null) : new TestRequests("POST", path.substring(0, q), path.substring(q + 1));
+    return q < 0
+        ? new TestRequests("POST", path, null)
+        : new TestRequests("POST", path.substring(0, q), path.substring(q + 1));
   }
 
   static TestRequests of(String method, String path) {

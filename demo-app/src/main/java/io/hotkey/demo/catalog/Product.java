@@ -5,12 +5,17 @@ import java.math.BigDecimal;
 /** A catalogue entry as the API returns it. */
 public record Product(long id, String name, BigDecimal price, int stock, BigDecimal rating) {
 
-    public String toJson() {
-        return "{\"id\":" + id
-                + ",\"name\":" + Json.quote(name)
-                + ",\"price\":" + price.toPlainString()
-                + ",\"stock\":" + stock
-                + ",\"rating\":" + rating.toPlainString()
-                + "}";
-    }
+  public String toJson() {
+    return "{\"id\":"
+        + id
+        + ",\"name\":"
+        + Json.quote(name)
+        + ",\"price\":"
+        + price.toPlainString()
+        + ",\"stock\":"
+        + stock
+        + ",\"rating\":"
+        + rating.toPlainString()
+        + "}";
+  }
 }

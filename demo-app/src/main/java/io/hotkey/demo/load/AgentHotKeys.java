@@ -3,7 +3,6 @@ package io.hotkey.demo.load;
 import java.lang.management.ManagementFactory;
 import java.util.List;
 import java.util.Optional;
-
 import javax.management.JMException;
 import javax.management.MBeanServer;
 import javax.management.MalformedObjectNameException;
@@ -15,29 +14,30 @@ import javax.management.ObjectName;
  */
 public final class AgentHotKeys {
 
-    private static final ObjectName AGENT_MBEAN = agentMBeanName();
+  private static final ObjectName AGENT_MBEAN = agentMBeanName();
 
-    private final MBeanServer mbeans = ManagementFactory.getPlatformMBeanServer();
+  private final MBeanServer mbeans = ManagementFactory.getPlatformMBeanServer();
 
-    /** The promoted keys, or empty when no agent has registered its MBean in this JVM. */
-    public Optional<List<String>> current() {
-        if (!mbeans.isRegistered(AGENT_MBEAN)) {
-            return Optional.empty();
-        }
-        try {
-            String[] keys = (String[]) mbeans.getAttribute(AGENT_MBEAN, "HotKeys");
-            return Optional.of(keys == null ? List.of() : List.of(keys));
-        } catch (JMException | ClassCastException e) {
-            // The MBean went away between the two calls or does not follow the contract: report it as absent.
-            return Optional.empty();
-        }
+  /** The promoted keys, or empty when no agent has registered its MBean in this JVM. */
+  public Optional<List<String>> current() {
+    if (!mbeans.isRegistered(AGENT_MBEAN)) {
+      return Optional.empty();
     }
-
-    private static ObjectName agentMBeanName() {
-        try {
-            return new ObjectName("io.hotkey:type=HotkeyAgent");
-        } catch (MalformedObjectNameException e) {
-            throw new IllegalStateException(e);
-        }
+    try {
+      String[] keys = (String[]) mbeans.getAttribute(AGENT_MBEAN, "HotKeys");
+      return Optional.of(keys == null ? List.of() : List.of(keys));
+    } catch (JMException | ClassCastException e) {
+      // The MBean went away between the two calls or does not follow the contract: report it as
+      // absent.
+      return Optional.empty();
     }
+  }
+
+  private static ObjectName agentMBeanName() {
+    try {
+      return new ObjectName("io.hotkey:type=HotkeyAgent");
+    } catch (MalformedObjectNameException e) {
+      throw new IllegalStateException(e);
+    }
+  }
 }

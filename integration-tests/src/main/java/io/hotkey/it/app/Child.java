@@ -17,221 +17,240 @@ import javax.management.openmbean.CompositeData;
 import javax.management.openmbean.TabularData;
 
 /**
- * The child side of the protocol between a test and a scenario app (see {@code AgentJvm} in the tests).
+ * The child side of the protocol between a test and a scenario app (see {@code AgentJvm} in the
+ * tests).
  *
  * <ul>
- *   <li>{@code RESULT key=value} on stdout: a fact the test asserts on (value is one line, escaped);</li>
- *   <li>{@code SYNC name} on stdout, then the child blocks until the test writes {@code GO [payload]}
- *       on its stdin: lets the test snapshot Redis' commandstats or write to Redis at a known point.</li>
+ *   <li>{@code RESULT key=value} on stdout: a fact the test asserts on (value is one line,
+ *       escaped);
+ *   <li>{@code SYNC name} on stdout, then the child blocks until the test writes {@code GO
+ *       [payload]} on its stdin: lets the test snapshot Redis' commandstats or write to Redis at a
+ *       known point.
  * </ul>
+ *
  * No client classes here: this class loads on every Jedis version.
  */
 public final class Child {
-    public static final String MBEAN = "io.hotkey:type=HotkeyAgent";
+  public static final String MBEAN = "io.hotkey:type=HotkeyAgent";
 
-    private static final BlockingQueue<String> STDIN = new LinkedBlockingQueue<>();
-    private static final long SYNC_TIMEOUT_SECONDS = 60;
+  private static final BlockingQueue<String> STDIN = new LinkedBlockingQueue<>();
+  private static final long SYNC_TIMEOUT_SECONDS = 60;
 
-    static {
-        Thread t = new Thread(() -> {
-            try (BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8))) {
+  static {
+    Thread t =
+        new Thread(
+            () -> {
+              try (BufferedReader in =
+                  new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8))) {
                 String line;
                 while ((line = in.readLine()) != null) {
-                    STDIN.add(line);
+                  STDIN.add(line);
                 }
-            } catch (Exception ignored) {
+              } catch (Exception ignored) {
                 // stdin closed: the test is gone; sync() will time out
-            }
-            STDIN.add("\u0000EOF");
-        }, "child-stdin");
-        t.setDaemon(true);
-        t.start();
-    }
+              }
+              STDIN.add("\u0000EOF");
+            },
+            "child-stdin");
+    t.setDaemon(true);
+    t.start();
+  }
 
-    private Child() {
-    }
+  private Child() {}
 
-    public static synchronized void result(String key, Object value) {
-        System.out.println("RESULT " + key + "=" + escape(String.valueOf(value)));
-        System.out.flush();
-    }
+  public static synchronized void result(String key, Object value) {
+    System.out.println("RESULT " + key + "=" + escape(String.valueOf(value)));
+    System.out.flush();
+  }
 
-    public static String escape(String s) {
-        StringBuilder b = new StringBuilder(s.length());
-        for (int i = 0; i < s.length(); i++) {
-            char c = s.charAt(i);
-            if (c == '\\') {
-                b.append("\\\\");
-            } else if (c == '\n') {
-                b.append("\\n");
-            } else if (c == '\r') {
-                b.append("\\r");
-            } else {
-                b.append(c);
-            }
+  public static String escape(String s) {
+    StringBuilder b = new StringBuilder(s.length());
+    for (int i = 0; i < s.length(); i++) {
+      char c = s.charAt(i);
+      if (c == '\\') {
+        b.append("\\\\");
+      } else if (c == '\n') {
+        b.append("\\n");
+      } else if (c == '\r') {
+        b.append("\\r");
+      } else {
+        b.append(c);
+      }
+    }
+    return b.toString();
+  }
+
+  /**
+   * Prints {@code SYNC name} and waits for the test's {@code GO [payload]}; returns the payload (""
+   * if none).
+   */
+  public static String sync(String name) {
+    synchronized (Child.class) {
+      System.out.println("SYNC " + name);
+      System.out.flush();
+    }
+    try {
+      String line = STDIN.poll(SYNC_TIMEOUT_SECONDS, TimeUnit.SECONDS);
+      if (line == null || line.startsWith("\u0000")) {
+        System.err.println("scenario: no GO for SYNC " + name + " (test gone?), exiting");
+        System.exit(3);
+      }
+      if (!line.startsWith("GO")) {
+        throw new IllegalStateException("expected GO, got: " + line);
+      }
+      return line.length() > 3 ? line.substring(3) : "";
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException(e);
+    }
+  }
+
+  /** Reads one attribute of the agent's MBean in-process; null when the MBean is not registered. */
+  public static Object jmx(String attribute) {
+    try {
+      MBeanServer server = ManagementFactory.getPlatformMBeanServer();
+      ObjectName name = new ObjectName(MBEAN);
+      if (!server.isRegistered(name)) {
+        return null;
+      }
+      return server.getAttribute(name, attribute);
+    } catch (Exception e) {
+      return "ERROR " + e;
+    }
+  }
+
+  /**
+   * The agent's JMX attribute {@code IdempotencyOutcomes}, one {@code outcome=count} a line; empty
+   * without the MBean. The idempotency test applications answer it on {@code GET /outcomes}.
+   */
+  public static String idempotencyOutcomes() {
+    Object value = jmx("IdempotencyOutcomes");
+    StringBuilder text = new StringBuilder();
+    if (value instanceof TabularData) {
+      for (Object row : ((TabularData) value).values()) {
+        CompositeData entry = (CompositeData) row;
+        text.append(entry.get("key")).append('=').append(entry.get("value")).append('\n');
+      }
+    } else if (value instanceof Map) {
+      ((Map<?, ?>) value).forEach((k, v) -> text.append(k).append('=').append(v).append('\n'));
+    }
+    return text.toString();
+  }
+
+  public static boolean mbeanRegistered() {
+    try {
+      return ManagementFactory.getPlatformMBeanServer().isRegistered(new ObjectName(MBEAN));
+    } catch (Exception e) {
+      return false;
+    }
+  }
+
+  public static String jmxString(String attribute) {
+    Object v = jmx(attribute);
+    if (v instanceof Object[]) {
+      return Arrays.toString((Object[]) v);
+    }
+    return String.valueOf(v);
+  }
+
+  /** Prints every contract attribute of the MBean as {@code RESULT <prefix>.jmx.<Attr>=...}. */
+  public static void reportJmx(String prefix) {
+    result(prefix + ".jmx.registered", mbeanRegistered());
+    for (String a :
+        new String[] {
+          "Commands",
+          "CacheHits",
+          "CacheMisses",
+          "CacheEvictions",
+          "CacheBytes",
+          "HotKeyCount",
+          "AgentErrors",
+          "HotKeys"
+        }) {
+      result(prefix + ".jmx." + a, jmxString(a));
+    }
+  }
+
+  /** True when the agent's MBean lists every key in {@code keys} as hot. */
+  public static boolean allHot(Collection<String> keys) {
+    Object v = jmx("HotKeys");
+    if (!(v instanceof String[])) {
+      return false;
+    }
+    return Arrays.asList((String[]) v).containsAll(keys);
+  }
+
+  /**
+   * Runs {@code round} until the agent reports every key as hot through JMX, or {@code maxMillis}
+   * passed. Without the MBean it simply runs for {@code fallbackMillis} (the test then relies on
+   * the log line). Reports {@code RESULT <name>.warmup.*}. Returns whether JMX showed all keys hot.
+   */
+  public static boolean warmUp(
+      String name, Collection<String> keys, Runnable round, long maxMillis, long fallbackMillis) {
+    long start = System.nanoTime();
+    long rounds = 0;
+    boolean hot = false;
+    while (true) {
+      round.run();
+      rounds++;
+      long elapsed = (System.nanoTime() - start) / 1_000_000;
+      if (rounds % 25 == 0) {
+        if (allHot(keys)) {
+          hot = true;
+          break;
         }
-        return b.toString();
-    }
-
-    /** Prints {@code SYNC name} and waits for the test's {@code GO [payload]}; returns the payload ("" if none). */
-    public static String sync(String name) {
-        synchronized (Child.class) {
-            System.out.println("SYNC " + name);
-            System.out.flush();
+        if (!mbeanRegistered() && elapsed >= fallbackMillis) {
+          break;
         }
-        try {
-            String line = STDIN.poll(SYNC_TIMEOUT_SECONDS, TimeUnit.SECONDS);
-            if (line == null || line.startsWith("\u0000")) {
-                System.err.println("scenario: no GO for SYNC " + name + " (test gone?), exiting");
-                System.exit(3);
-            }
-            if (!line.startsWith("GO")) {
-                throw new IllegalStateException("expected GO, got: " + line);
-            }
-            return line.length() > 3 ? line.substring(3) : "";
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException(e);
-        }
+      }
+      if (elapsed >= maxMillis) {
+        break;
+      }
     }
+    result(name + ".warmup.rounds", rounds);
+    result(name + ".warmup.millis", (System.nanoTime() - start) / 1_000_000);
+    result(name + ".warmup.hotViaJmx", hot);
+    return hot;
+  }
 
-    /** Reads one attribute of the agent's MBean in-process; null when the MBean is not registered. */
-    public static Object jmx(String attribute) {
-        try {
-            MBeanServer server = ManagementFactory.getPlatformMBeanServer();
-            ObjectName name = new ObjectName(MBEAN);
-            if (!server.isRegistered(name)) {
-                return null;
-            }
-            return server.getAttribute(name, attribute);
-        } catch (Exception e) {
-            return "ERROR " + e;
-        }
-    }
+  /** A scenario's body: it reports what it saw and may throw. */
+  public interface Scenario {
+    void run() throws Exception;
+  }
 
-    /**
-     * The agent's JMX attribute {@code IdempotencyOutcomes}, one {@code outcome=count} a line; empty without the
-     * MBean. The idempotency test applications answer it on {@code GET /outcomes}.
-     */
-    public static String idempotencyOutcomes() {
-        Object value = jmx("IdempotencyOutcomes");
-        StringBuilder text = new StringBuilder();
-        if (value instanceof TabularData) {
-            for (Object row : ((TabularData) value).values()) {
-                CompositeData entry = (CompositeData) row;
-                text.append(entry.get("key")).append('=').append(entry.get("value")).append('\n');
-            }
-        } else if (value instanceof Map) {
-            ((Map<?, ?>) value).forEach((k, v) -> text.append(k).append('=').append(v).append('\n'));
-        }
-        return text.toString();
+  /**
+   * Runs a scenario app's body, reports {@code done} (or the failure) and ends the JVM with exit
+   * code 0 (or 1); {@code reportJmx} reports the agent's figures under {@code end.jmx.*} first.
+   */
+  public static void runAndExit(Scenario body, boolean reportJmx) {
+    try {
+      body.run();
+      if (reportJmx) {
+        reportJmx("end");
+      }
+      result("done", true);
+    } catch (Throwable t) {
+      result("failure", t.toString());
+      t.printStackTrace();
+      System.out.flush();
+      System.exit(1);
     }
+    System.out.flush();
+    System.exit(0);
+  }
 
-    public static boolean mbeanRegistered() {
-        try {
-            return ManagementFactory.getPlatformMBeanServer().isRegistered(new ObjectName(MBEAN));
-        } catch (Exception e) {
-            return false;
-        }
+  public static Map<String, String> parseArgs(String[] args) {
+    Map<String, String> m = new HashMap<>();
+    for (int i = 0; i + 1 < args.length; i += 2) {
+      if (!args[i].startsWith("--")) {
+        throw new IllegalArgumentException("bad argument " + args[i]);
+      }
+      m.put(args[i].substring(2), args[i + 1]);
     }
+    return m;
+  }
 
-    public static String jmxString(String attribute) {
-        Object v = jmx(attribute);
-        if (v instanceof Object[]) {
-            return Arrays.toString((Object[]) v);
-        }
-        return String.valueOf(v);
-    }
-
-    /** Prints every contract attribute of the MBean as {@code RESULT <prefix>.jmx.<Attr>=...}. */
-    public static void reportJmx(String prefix) {
-        result(prefix + ".jmx.registered", mbeanRegistered());
-        for (String a : new String[] {"Commands", "CacheHits", "CacheMisses", "CacheEvictions", "CacheBytes",
-                "HotKeyCount", "AgentErrors", "HotKeys"}) {
-            result(prefix + ".jmx." + a, jmxString(a));
-        }
-    }
-
-    /** True when the agent's MBean lists every key in {@code keys} as hot. */
-    public static boolean allHot(Collection<String> keys) {
-        Object v = jmx("HotKeys");
-        if (!(v instanceof String[])) {
-            return false;
-        }
-        return Arrays.asList((String[]) v).containsAll(keys);
-    }
-
-    /**
-     * Runs {@code round} until the agent reports every key as hot through JMX, or {@code maxMillis} passed.
-     * Without the MBean it simply runs for {@code fallbackMillis} (the test then relies on the log line).
-     * Reports {@code RESULT <name>.warmup.*}. Returns whether JMX showed all keys hot.
-     */
-    public static boolean warmUp(String name, Collection<String> keys, Runnable round, long maxMillis,
-                                 long fallbackMillis) {
-        long start = System.nanoTime();
-        long rounds = 0;
-        boolean hot = false;
-        while (true) {
-            round.run();
-            rounds++;
-            long elapsed = (System.nanoTime() - start) / 1_000_000;
-            if (rounds % 25 == 0) {
-                if (allHot(keys)) {
-                    hot = true;
-                    break;
-                }
-                if (!mbeanRegistered() && elapsed >= fallbackMillis) {
-                    break;
-                }
-            }
-            if (elapsed >= maxMillis) {
-                break;
-            }
-        }
-        result(name + ".warmup.rounds", rounds);
-        result(name + ".warmup.millis", (System.nanoTime() - start) / 1_000_000);
-        result(name + ".warmup.hotViaJmx", hot);
-        return hot;
-    }
-
-    /** A scenario's body: it reports what it saw and may throw. */
-    public interface Scenario {
-        void run() throws Exception;
-    }
-
-    /**
-     * Runs a scenario app's body, reports {@code done} (or the failure) and ends the JVM with exit code
-     * 0 (or 1); {@code reportJmx} reports the agent's figures under {@code end.jmx.*} first.
-     */
-    public static void runAndExit(Scenario body, boolean reportJmx) {
-        try {
-            body.run();
-            if (reportJmx) {
-                reportJmx("end");
-            }
-            result("done", true);
-        } catch (Throwable t) {
-            result("failure", t.toString());
-            t.printStackTrace();
-            System.out.flush();
-            System.exit(1);
-        }
-        System.out.flush();
-        System.exit(0);
-    }
-
-    public static Map<String, String> parseArgs(String[] args) {
-        Map<String, String> m = new HashMap<>();
-        for (int i = 0; i + 1 < args.length; i += 2) {
-            if (!args[i].startsWith("--")) {
-                throw new IllegalArgumentException("bad argument " + args[i]);
-            }
-            m.put(args[i].substring(2), args[i + 1]);
-        }
-        return m;
-    }
-
-    public static int major(String version) {
-        return Integer.parseInt(version.split("\\.")[0]);
-    }
+  public static int major(String version) {
+    return Integer.parseInt(version.split("\\.")[0]);
+  }
 }

@@ -11,59 +11,63 @@ import redis.clients.jedis.HostAndPort;
 import redis.clients.jedis.JedisCluster;
 
 /**
- * JedisCluster against a real 3-master Redis Cluster: hot key detected, served locally, correct, writes
- * invalidate. Usage: {@code --nodes h:p,h:p,h:p --key k --n 2000}.
+ * JedisCluster against a real 3-master Redis Cluster: hot key detected, served locally, correct,
+ * writes invalidate. Usage: {@code --nodes h:p,h:p,h:p --key k --n 2000}.
  */
 public final class ClusterScenarioApp {
-    private ClusterScenarioApp() {
-    }
+  private ClusterScenarioApp() {}
 
-    public static void main(String[] args) {
-        Map<String, String> a = Child.parseArgs(args);
-        Set<HostAndPort> nodes = new HashSet<>();
-        for (String hp : a.get("nodes").split(",")) {
-            String[] x = hp.split(":");
-            nodes.add(new HostAndPort(x[0], Integer.parseInt(x[1])));
-        }
-        String key = a.getOrDefault("key", "cl:hot");
-        String hash = a.getOrDefault("hash", "cl:hash");
-        int n = Integer.parseInt(a.getOrDefault("n", "2000"));
-        try (JedisCluster c = new JedisCluster(nodes)) {
-            String expected = c.get(key);
-            String expectedField = c.hget(hash, "f");
-            result("cluster.initial", expected);
-            result("cluster.initialField", expectedField);
-            Child.warmUp("cluster", List.of(key, hash), () -> {
-                c.get(key);
-                c.hget(hash, "f");
-            }, 8000, 3000);
-            Child.reportJmx("cluster.afterWarmup");
-            sync("reads");
-            long mismatches = 0;
-            for (int i = 0; i < n; i++) {
-                if (!expected.equals(c.get(key))) {
-                    mismatches++;
-                }
-                if (i % 2 == 0 && !expectedField.equals(c.hget(hash, "f"))) {
-                    mismatches++;
-                }
-            }
-            result("cluster.get.n", n);
-            result("cluster.hget.n", (n + 1) / 2);
-            result("cluster.mismatches", mismatches);
-            sync("reads-done");
-            c.set(key, "cluster-written");
-            result("cluster.write.readBack", c.get(key));
-            Ops.hset(c, hash, "f", "field-written");
-            result("cluster.hset.readBack", c.hget(hash, "f"));
-            ClusterRedirections.run(c, nodes.iterator().next(), key);
-            Child.reportJmx("cluster.end");
-            result("done", true);
-        } catch (Throwable t) {
-            result("failure", t.toString());
-            t.printStackTrace();
-            System.exit(1);
-        }
-        System.exit(0);
+  public static void main(String[] args) {
+    Map<String, String> a = Child.parseArgs(args);
+    Set<HostAndPort> nodes = new HashSet<>();
+    for (String hp : a.get("nodes").split(",")) {
+      String[] x = hp.split(":");
+      nodes.add(new HostAndPort(x[0], Integer.parseInt(x[1])));
     }
+    String key = a.getOrDefault("key", "cl:hot");
+    String hash = a.getOrDefault("hash", "cl:hash");
+    int n = Integer.parseInt(a.getOrDefault("n", "2000"));
+    try (JedisCluster c = new JedisCluster(nodes)) {
+      String expected = c.get(key);
+      String expectedField = c.hget(hash, "f");
+      result("cluster.initial", expected);
+      result("cluster.initialField", expectedField);
+      Child.warmUp(
+          "cluster",
+          List.of(key, hash),
+          () -> {
+            c.get(key);
+            c.hget(hash, "f");
+          },
+          8000,
+          3000);
+      Child.reportJmx("cluster.afterWarmup");
+      sync("reads");
+      long mismatches = 0;
+      for (int i = 0; i < n; i++) {
+        if (!expected.equals(c.get(key))) {
+          mismatches++;
+        }
+        if (i % 2 == 0 && !expectedField.equals(c.hget(hash, "f"))) {
+          mismatches++;
+        }
+      }
+      result("cluster.get.n", n);
+      result("cluster.hget.n", (n + 1) / 2);
+      result("cluster.mismatches", mismatches);
+      sync("reads-done");
+      c.set(key, "cluster-written");
+      result("cluster.write.readBack", c.get(key));
+      Ops.hset(c, hash, "f", "field-written");
+      result("cluster.hset.readBack", c.hget(hash, "f"));
+      ClusterRedirections.run(c, nodes.iterator().next(), key);
+      Child.reportJmx("cluster.end");
+      result("done", true);
+    } catch (Throwable t) {
+      result("failure", t.toString());
+      t.printStackTrace();
+      System.exit(1);
+    }
+    System.exit(0);
+  }
 }

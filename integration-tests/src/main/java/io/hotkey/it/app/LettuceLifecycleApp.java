@@ -27,125 +27,151 @@ import java.util.function.Supplier;
  * what Redis itself answers; the test decides. Usage: {@code --redis host:port}.
  */
 public final class LettuceLifecycleApp {
-    private LettuceLifecycleApp() {
-    }
+  private LettuceLifecycleApp() {}
 
-    public static void main(String[] args) {
-        Map<String, String> a = Child.parseArgs(args);
-        String[] hp = a.get("redis").split(":");
-        String host = hp[0];
-        int port = Integer.parseInt(hp[1]);
-        RedisClient client = RedisClient.create(RedisURI.create(host, port));
-        try {
-            Child.runAndExit(() -> {
-                try (RawRedis raw = new RawRedis(host, port)) {
-                    raw.call("ACL", "SETUSER", "limited", "reset", "on", ">pw", "~cached:*", "+@all");
-                    raw.call("SET", "secret", "s3cret");
-                    afterAuth(client, "authSync", c -> () -> c.sync().auth("limited", "pw"),
-                            c -> () -> c.sync().get("secret"));
-                    afterAuth(client, "authAsync", c -> () -> await(c.async().auth("limited", "pw")),
-                            c -> () -> await(c.async().get("secret")));
-                    afterAuth(client, "authReactive", c -> () -> c.reactive().auth("limited", "pw").block(),
-                            c -> () -> c.reactive().get("secret").block());
-                    select(client, raw, host, port);
-                    directWrite(client);
-                    reconnect(client, raw);
-                }
-            }, true);
-        } finally {
-            client.shutdown(Duration.ZERO, Duration.ofSeconds(2));
-        }
-    }
-
-    private static <T> T await(java.util.concurrent.Future<T> future) {
-        try {
-            return future.get(5, TimeUnit.SECONDS);
-        } catch (java.util.concurrent.ExecutionException e) {
-            throw e.getCause() instanceof RuntimeException ? (RuntimeException) e.getCause()
-                    : new IllegalStateException(e.getCause());
-        } catch (Exception e) {
-            throw new IllegalStateException(e);
-        }
-    }
-
-    private static void afterAuth(RedisClient client, String name,
-                                  Function<StatefulRedisConnection<String, String>, Runnable> auth,
-                                  Function<StatefulRedisConnection<String, String>, Supplier<String>> read) {
-        try (StatefulRedisConnection<String, String> c = client.connect()) {
-            Supplier<String> get = read.apply(c);
-            servedLocally(name, "secret", get);
-            auth.apply(c).run();
-            String outcome;
-            try {
-                outcome = "read " + get.get() + " where Redis answers NOPERM";
-            } catch (RuntimeException e) {
-                outcome = String.valueOf(e.getMessage()).contains("NOPERM") ? "ok" : "failed otherwise: " + e;
+  public static void main(String[] args) {
+    Map<String, String> a = Child.parseArgs(args);
+    String[] hp = a.get("redis").split(":");
+    String host = hp[0];
+    int port = Integer.parseInt(hp[1]);
+    RedisClient client = RedisClient.create(RedisURI.create(host, port));
+    try {
+      Child.runAndExit(
+          () -> {
+            try (RawRedis raw = new RawRedis(host, port)) {
+              raw.call("ACL", "SETUSER", "limited", "reset", "on", ">pw", "~cached:*", "+@all");
+              raw.call("SET", "secret", "s3cret");
+              afterAuth(
+                  client,
+                  "authSync",
+                  c -> () -> c.sync().auth("limited", "pw"),
+                  c -> () -> c.sync().get("secret"));
+              afterAuth(
+                  client,
+                  "authAsync",
+                  c -> () -> await(c.async().auth("limited", "pw")),
+                  c -> () -> await(c.async().get("secret")));
+              afterAuth(
+                  client,
+                  "authReactive",
+                  c -> () -> c.reactive().auth("limited", "pw").block(),
+                  c -> () -> c.reactive().get("secret").block());
+              select(client, raw, host, port);
+              directWrite(client);
+              reconnect(client, raw);
             }
-            result("case." + name, outcome);
+          },
+          true);
+    } finally {
+      client.shutdown(Duration.ZERO, Duration.ofSeconds(2));
+    }
+  }
+
+  private static <T> T await(java.util.concurrent.Future<T> future) {
+    try {
+      return future.get(5, TimeUnit.SECONDS);
+    } catch (java.util.concurrent.ExecutionException e) {
+      throw e.getCause() instanceof RuntimeException
+          ? (RuntimeException) e.getCause()
+          : new IllegalStateException(e.getCause());
+    } catch (Exception e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
+  private static void afterAuth(
+      RedisClient client,
+      String name,
+      Function<StatefulRedisConnection<String, String>, Runnable> auth,
+      Function<StatefulRedisConnection<String, String>, Supplier<String>> read) {
+    try (StatefulRedisConnection<String, String> c = client.connect()) {
+      Supplier<String> get = read.apply(c);
+      servedLocally(name, "secret", get);
+      auth.apply(c).run();
+      String outcome;
+      try {
+        outcome = "read " + get.get() + " where Redis answers NOPERM";
+      } catch (RuntimeException e) {
+        outcome =
+            String.valueOf(e.getMessage()).contains("NOPERM") ? "ok" : "failed otherwise: " + e;
+      }
+      result("case." + name, outcome);
+    }
+  }
+
+  /**
+   * Warms {@code key} up through {@code read} and reports whether a further read was answered
+   * locally.
+   */
+  private static void servedLocally(String name, String key, Supplier<String> read) {
+    Child.warmUp(name, List.of(key), read::get, 8000, 3000);
+    long before = hits();
+    read.get();
+    read.get();
+    result("case." + name + ".servedLocally", hits() > before);
+  }
+
+  private static void select(RedisClient client, RawRedis raw, String host, int port) {
+    raw.call("SET", "dbkey", "db0");
+    try (RawRedis db1 = new RawRedis(host, port);
+        StatefulRedisConnection<String, String> c = client.connect()) {
+      db1.call("SELECT", "1");
+      db1.call("SET", "dbkey", "db1");
+      servedLocally("select", "dbkey", () -> c.sync().get("dbkey"));
+      c.sync().select(1);
+      String seen = c.sync().get("dbkey");
+      result("case.select", "db1".equals(seen) ? "ok" : "read " + seen + " in db 1, Redis has db1");
+    }
+  }
+
+  private static void directWrite(RedisClient client) {
+    try (StatefulRedisConnection<String, String> c = client.connect()) {
+      c.sync().set("direct:k", "v0");
+      servedLocally("directWrite", "direct:k", () -> c.sync().get("direct:k"));
+      Command<String, String, String> set =
+          new Command<>(
+              CommandType.SET,
+              new StatusOutput<>(StringCodec.UTF8),
+              new CommandArgs<>(StringCodec.UTF8).addKey("direct:k").addValue("v1"));
+      AsyncCommand<String, String, String> written = new AsyncCommand<>(set);
+      ((RedisChannelHandler<?, ?>) c).getChannelWriter().write(written);
+      await(written);
+      String seen = c.sync().get("direct:k");
+      result(
+          "case.directWrite",
+          "v1".equals(seen) ? "ok" : "read " + seen + " after writing v1 around dispatch");
+    }
+  }
+
+  private static void reconnect(RedisClient client, RawRedis raw) {
+    try (StatefulRedisConnection<String, String> c = client.connect()) {
+      c.sync().set("reconnect:k", "v0");
+      servedLocally("reconnect", "reconnect:k", () -> c.sync().get("reconnect:k"));
+      raw.call("CLIENT", "KILL", "ID", String.valueOf(c.sync().clientId()));
+      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+      while (true) {
+        try {
+          c.sync().ping();
+          break;
+        } catch (RuntimeException e) {
+          if (System.nanoTime() > deadline) {
+            throw e;
+          }
         }
+      }
+      long before = hits();
+      String seen = c.sync().get("reconnect:k");
+      boolean local = hits() > before;
+      result(
+          "case.reconnect",
+          !local && "v0".equals(seen)
+              ? "ok"
+              : "first read after the reconnect: " + seen + (local ? ", answered locally" : ""));
     }
+  }
 
-    /** Warms {@code key} up through {@code read} and reports whether a further read was answered locally. */
-    private static void servedLocally(String name, String key, Supplier<String> read) {
-        Child.warmUp(name, List.of(key), read::get, 8000, 3000);
-        long before = hits();
-        read.get();
-        read.get();
-        result("case." + name + ".servedLocally", hits() > before);
-    }
-
-    private static void select(RedisClient client, RawRedis raw, String host, int port) {
-        raw.call("SET", "dbkey", "db0");
-        try (RawRedis db1 = new RawRedis(host, port); StatefulRedisConnection<String, String> c = client.connect()) {
-            db1.call("SELECT", "1");
-            db1.call("SET", "dbkey", "db1");
-            servedLocally("select", "dbkey", () -> c.sync().get("dbkey"));
-            c.sync().select(1);
-            String seen = c.sync().get("dbkey");
-            result("case.select", "db1".equals(seen) ? "ok" : "read " + seen + " in db 1, Redis has db1");
-        }
-    }
-
-    private static void directWrite(RedisClient client) {
-        try (StatefulRedisConnection<String, String> c = client.connect()) {
-            c.sync().set("direct:k", "v0");
-            servedLocally("directWrite", "direct:k", () -> c.sync().get("direct:k"));
-            Command<String, String, String> set = new Command<>(CommandType.SET, new StatusOutput<>(StringCodec.UTF8),
-                    new CommandArgs<>(StringCodec.UTF8).addKey("direct:k").addValue("v1"));
-            AsyncCommand<String, String, String> written = new AsyncCommand<>(set);
-            ((RedisChannelHandler<?, ?>) c).getChannelWriter().write(written);
-            await(written);
-            String seen = c.sync().get("direct:k");
-            result("case.directWrite", "v1".equals(seen) ? "ok" : "read " + seen + " after writing v1 around dispatch");
-        }
-    }
-
-    private static void reconnect(RedisClient client, RawRedis raw) {
-        try (StatefulRedisConnection<String, String> c = client.connect()) {
-            c.sync().set("reconnect:k", "v0");
-            servedLocally("reconnect", "reconnect:k", () -> c.sync().get("reconnect:k"));
-            raw.call("CLIENT", "KILL", "ID", String.valueOf(c.sync().clientId()));
-            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-            while (true) {
-                try {
-                    c.sync().ping();
-                    break;
-                } catch (RuntimeException e) {
-                    if (System.nanoTime() > deadline) {
-                        throw e;
-                    }
-                }
-            }
-            long before = hits();
-            String seen = c.sync().get("reconnect:k");
-            boolean local = hits() > before;
-            result("case.reconnect", !local && "v0".equals(seen) ? "ok"
-                    : "first read after the reconnect: " + seen + (local ? ", answered locally" : ""));
-        }
-    }
-
-    private static long hits() {
-        Object hits = Child.jmx("CacheHits");
-        return hits instanceof Long ? (Long) hits : -1;
-    }
+  private static long hits() {
+    Object hits = Child.jmx("CacheHits");
+    return hits instanceof Long ? (Long) hits : -1;
+  }
 }

@@ -18,94 +18,101 @@ import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * Pipelines of SET and GET of hot keys on one shared Lettuce connection, several threads at once,
- * each thread on its own key so that what Redis answers each GET is known: the value of the SET sent
- * just before it by the same thread. Some SETs carry an expiry (then they are ordinary writes to the
- * agent) and some GETs are of the other threads' keys (their answer is only checked to be a value
- * that key had).
+ * each thread on its own key so that what Redis answers each GET is known: the value of the SET
+ * sent just before it by the same thread. Some SETs carry an expiry (then they are ordinary writes
+ * to the agent) and some GETs are of the other threads' keys (their answer is only checked to be a
+ * value that key had).
  *
  * <p>Usage: {@code --redis host:port [--rounds N] [--threads T]}.
  */
 public final class LettucePipelineApp {
-    private static final int DEPTH = 8;
+  private static final int DEPTH = 8;
 
-    private LettucePipelineApp() {
-    }
+  private LettucePipelineApp() {}
 
-    public static void main(String[] args) throws Exception {
-        Map<String, String> a = Child.parseArgs(args);
-        String[] hp = a.get("redis").split(":");
-        int rounds = Integer.parseInt(a.getOrDefault("rounds", "400"));
-        int threads = Integer.parseInt(a.getOrDefault("threads", "4"));
-        RedisClient client = RedisClient.create(RedisURI.create(hp[0], Integer.parseInt(hp[1])));
-        try (StatefulRedisConnection<String, String> conn = client.connect()) {
-            RedisAsyncCommands<String, String> async = conn.async();
-            List<String> keys = new ArrayList<>();
-            for (int t = 0; t < threads; t++) {
-                keys.add("lp:" + t);
-                conn.sync().set("lp:" + t, "start");
-            }
-            Child.warmUp("pipe", keys, () -> keys.forEach(k -> conn.sync().get(k)), 8000, 3000);
-            AtomicLong gets = new AtomicLong();
-            AtomicLong mismatches = new AtomicLong();
-            List<String> examples = Collections.synchronizedList(new ArrayList<>());
-            sync("pipe");
-            List<Thread> workers = new ArrayList<>();
-            for (int t = 0; t < threads; t++) {
-                String key = keys.get(t);
-                String neighbour = keys.get((t + 1) % threads);
-                workers.add(new Thread(() -> {
-                    try {
-                        for (int r = 0; r < rounds; r++) {
-                            List<String> expected = new ArrayList<>();
-                            List<RedisFuture<String>> replies = new ArrayList<>();
-                            for (int j = 0; j < DEPTH; j++) {
-                                String value = key + "/" + r + "/" + j;
-                                if (j == 5 && r % 3 == 0) {
-                                    async.set(key, value, SetArgs.Builder.ex(3600));
-                                } else {
-                                    async.set(key, value);
-                                }
-                                replies.add(async.get(key));
-                                expected.add(value);
-                                if (j == 3) {
-                                    replies.add(async.get(neighbour));
-                                    expected.add(null);
-                                }
-                            }
-                            for (int i = 0; i < replies.size(); i++) {
-                                String got = replies.get(i).get(10, TimeUnit.SECONDS);
-                                gets.incrementAndGet();
-                                String want = expected.get(i);
-                                boolean ok = want == null
-                                        ? got != null && (got.equals("start") || got.startsWith(neighbour + "/"))
-                                        : want.equals(got);
-                                if (!ok) {
-                                    mismatches.incrementAndGet();
-                                    if (examples.size() < 5) {
-                                        examples.add("expected " + (want == null ? "a value of " + neighbour : want)
-                                                + " got " + got);
-                                    }
-                                }
-                            }
+  public static void main(String[] args) throws Exception {
+    Map<String, String> a = Child.parseArgs(args);
+    String[] hp = a.get("redis").split(":");
+    int rounds = Integer.parseInt(a.getOrDefault("rounds", "400"));
+    int threads = Integer.parseInt(a.getOrDefault("threads", "4"));
+    RedisClient client = RedisClient.create(RedisURI.create(hp[0], Integer.parseInt(hp[1])));
+    try (StatefulRedisConnection<String, String> conn = client.connect()) {
+      RedisAsyncCommands<String, String> async = conn.async();
+      List<String> keys = new ArrayList<>();
+      for (int t = 0; t < threads; t++) {
+        keys.add("lp:" + t);
+        conn.sync().set("lp:" + t, "start");
+      }
+      Child.warmUp("pipe", keys, () -> keys.forEach(k -> conn.sync().get(k)), 8000, 3000);
+      AtomicLong gets = new AtomicLong();
+      AtomicLong mismatches = new AtomicLong();
+      List<String> examples = Collections.synchronizedList(new ArrayList<>());
+      sync("pipe");
+      List<Thread> workers = new ArrayList<>();
+      for (int t = 0; t < threads; t++) {
+        String key = keys.get(t);
+        String neighbour = keys.get((t + 1) % threads);
+        workers.add(
+            new Thread(
+                () -> {
+                  try {
+                    for (int r = 0; r < rounds; r++) {
+                      List<String> expected = new ArrayList<>();
+                      List<RedisFuture<String>> replies = new ArrayList<>();
+                      for (int j = 0; j < DEPTH; j++) {
+                        String value = key + "/" + r + "/" + j;
+                        if (j == 5 && r % 3 == 0) {
+                          async.set(key, value, SetArgs.Builder.ex(3600));
+                        } else {
+                          async.set(key, value);
                         }
-                    } catch (Exception e) {
-                        throw new IllegalStateException(e);
+                        replies.add(async.get(key));
+                        expected.add(value);
+                        if (j == 3) {
+                          replies.add(async.get(neighbour));
+                          expected.add(null);
+                        }
+                      }
+                      for (int i = 0; i < replies.size(); i++) {
+                        String got = replies.get(i).get(10, TimeUnit.SECONDS);
+                        gets.incrementAndGet();
+                        String want = expected.get(i);
+                        boolean ok =
+                            want == null
+                                ? got != null
+                                    && (got.equals("start") || got.startsWith(neighbour + "/"))
+                                : want.equals(got);
+                        if (!ok) {
+                          mismatches.incrementAndGet();
+                          if (examples.size() < 5) {
+                            examples.add(
+                                "expected "
+                                    + (want == null ? "a value of " + neighbour : want)
+                                    + " got "
+                                    + got);
+                          }
+                        }
+                      }
                     }
-                }, "pipeline-" + t));
-            }
-            workers.forEach(Thread::start);
-            for (Thread w : workers) {
-                w.join();
-            }
-            sync("pipe-done");
-            result("pipe.gets", gets.get());
-            result("pipe.mismatches", mismatches.get());
-            result("pipe.examples", examples);
-            Child.reportJmx("pipe");
-        } finally {
-            client.shutdown();
-        }
-        result("done", true);
-        System.exit(0);
+                  } catch (Exception e) {
+                    throw new IllegalStateException(e);
+                  }
+                },
+                "pipeline-" + t));
+      }
+      workers.forEach(Thread::start);
+      for (Thread w : workers) {
+        w.join();
+      }
+      sync("pipe-done");
+      result("pipe.gets", gets.get());
+      result("pipe.mismatches", mismatches.get());
+      result("pipe.examples", examples);
+      Child.reportJmx("pipe");
+    } finally {
+      client.shutdown();
     }
+    result("done", true);
+    System.exit(0);
+  }
 }

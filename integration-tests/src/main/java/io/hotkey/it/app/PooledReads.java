@@ -9,43 +9,51 @@ import redis.clients.jedis.UnifiedJedis;
  * {@code RedisClient.create(host, port)} where it exists (7.x+; JedisPooled is gone in 8.x).
  */
 final class PooledReads {
-    private PooledReads() {
-    }
+  private PooledReads() {}
 
-    static UnifiedJedis open(String host, int port) {
-        // both by reflection: a direct reference to a class that the running version lacks fails verification
-        try {
-            Class<?> rc = Class.forName("redis.clients.jedis.RedisClient");
-            return (UnifiedJedis) rc.getMethod("create", String.class, int.class).invoke(null, host, port);
-        } catch (ClassNotFoundException e) {
-            try {
-                return (UnifiedJedis) Class.forName("redis.clients.jedis.JedisPooled")
-                        .getConstructor(String.class, int.class).newInstance(host, port);
-            } catch (ReflectiveOperationException e2) {
-                throw new IllegalStateException(e2);
-            }
-        } catch (ReflectiveOperationException e) {
-            throw new IllegalStateException(e);
-        }
+  static UnifiedJedis open(String host, int port) {
+    // both by reflection: a direct reference to a class that the running version lacks fails
+    // verification
+    try {
+      Class<?> rc = Class.forName("redis.clients.jedis.RedisClient");
+      return (UnifiedJedis)
+          rc.getMethod("create", String.class, int.class).invoke(null, host, port);
+    } catch (ClassNotFoundException e) {
+      try {
+        return (UnifiedJedis)
+            Class.forName("redis.clients.jedis.JedisPooled")
+                .getConstructor(String.class, int.class)
+                .newInstance(host, port);
+      } catch (ReflectiveOperationException e2) {
+        throw new IllegalStateException(e2);
+      }
+    } catch (ReflectiveOperationException e) {
+      throw new IllegalStateException(e);
     }
+  }
 
-    static void run(String host, int port, int n, String key, String expected,
-                    java.util.function.Supplier<String> readViaJedis) {
-        try (UnifiedJedis c = open(host, port)) {
-            result("pooled.client", c.getClass().getName());
-            long mismatches = 0;
-            for (int i = 0; i < n; i++) {
-                if (!expected.equals(c.get(key))) {
-                    mismatches++;
-                }
-            }
-            result("pooled.n", n);
-            result("pooled.mismatches", mismatches);
-            c.set(key, "pooled-written");
-            result("pooled.readBack", c.get(key));
-            result("pooled.readBackViaJedis", readViaJedis.get());
-            c.set(key, expected);
-            result("pooled.restored", c.get(key));
+  static void run(
+      String host,
+      int port,
+      int n,
+      String key,
+      String expected,
+      java.util.function.Supplier<String> readViaJedis) {
+    try (UnifiedJedis c = open(host, port)) {
+      result("pooled.client", c.getClass().getName());
+      long mismatches = 0;
+      for (int i = 0; i < n; i++) {
+        if (!expected.equals(c.get(key))) {
+          mismatches++;
         }
+      }
+      result("pooled.n", n);
+      result("pooled.mismatches", mismatches);
+      c.set(key, "pooled-written");
+      result("pooled.readBack", c.get(key));
+      result("pooled.readBackViaJedis", readViaJedis.get());
+      c.set(key, expected);
+      result("pooled.restored", c.get(key));
     }
+  }
 }

@@ -4,7 +4,10 @@ import java.net.URI;
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
 
-/** {@code redis://[[user]:password@]host[:port][/db]}; TLS ({@code rediss://}) is not supported by the agent's client. */
+/**
+ * {@code redis://[[user]:password@]host[:port][/db]}; TLS ({@code rediss://}) is not supported by
+ * the agent's client.
+ */
 public final class RedisEndpoint {
   final String host;
   final int port;
@@ -22,8 +25,10 @@ public final class RedisEndpoint {
 
   public static RedisEndpoint parse(URI uri) {
     if (!"redis".equalsIgnoreCase(uri.getScheme())) {
-      throw new IllegalArgumentException("hotkey.idempotency.redis.uri " + uri
-          + ": only redis://host:port[/db] is supported (no TLS)");
+      throw new IllegalArgumentException(
+          "hotkey.idempotency.redis.uri "
+              + uri
+              + ": only redis://host:port[/db] is supported (no TLS)");
     }
     if (uri.getHost() == null) {
       throw new IllegalArgumentException("hotkey.idempotency.redis.uri " + uri + " has no host");
@@ -35,8 +40,12 @@ public final class RedisEndpoint {
       try {
         database = Integer.parseInt(path.substring(1));
       } catch (NumberFormatException e) {
-        throw new IllegalArgumentException("hotkey.idempotency.redis.uri " + uri + ": /" + path.substring(1)
-            + " is not a database number");
+        throw new IllegalArgumentException(
+            "hotkey.idempotency.redis.uri "
+                + uri
+                + ": /"
+                + path.substring(1)
+                + " is not a database number");
       }
     }
     String user = null;

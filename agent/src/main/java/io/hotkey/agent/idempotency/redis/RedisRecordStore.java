@@ -12,49 +12,60 @@ import java.time.Duration;
 import java.util.List;
 
 /**
- * Records in a Redis shared by every instance of the application, through the agent's own
- * {@link RespClient}. A record is a hash {@code hotkey:idem:<record key>} with fields
- * {@code s} (state {@code P} in progress / {@code D} done), {@code f} (fingerprint), {@code t} (fencing
- * token), {@code o} (claimer's nonce, while in progress) and {@code r} (the response, {@link ResponseCodec}).
- * An in-progress record expires with the lease ({@code PEXPIRE}), a completed one after the ttl; the
- * remaining lease reported to a 409 is Redis' own {@code PTTL}, so instances' clocks do not matter.
+ * Records in a Redis shared by every instance of the application, through the agent's own {@link
+ * RespClient}. A record is a hash {@code hotkey:idem:<record key>} with fields {@code s} (state
+ * {@code P} in progress / {@code D} done), {@code f} (fingerprint), {@code t} (fencing token),
+ * {@code o} (claimer's nonce, while in progress) and {@code r} (the response, {@link
+ * ResponseCodec}). An in-progress record expires with the lease ({@code PEXPIRE}), a completed one
+ * after the ttl; the remaining lease reported to a 409 is Redis' own {@code PTTL}, so instances'
+ * clocks do not matter.
  *
  * <p>Fencing tokens come from {@code INCR hotkey:idem:fence}, so every claim's token is larger than
  * any earlier one, even for a key that expired and was claimed again. Complete and release act only
  * while the record is in progress with the caller's token. Every script is safe to repeat (a claim
  * recognises its own nonce), which lets the client retry a command whose connection broke.
  *
- * <p>Limits: one Redis node (or a proxy); on Redis Cluster the global fence key would be in another slot.
+ * <p>Limits: one Redis node (or a proxy); on Redis Cluster the global fence key would be in another
+ * slot.
  */
 public final class RedisRecordStore implements RecordStore {
   public static final String PREFIX = "hotkey:idem:";
   static final byte[] FENCE_KEY = RespConnection.bytes(PREFIX + "fence");
 
-  private static final RespClient.Script CLAIM = new RespClient.Script(String.join("\n",
-      "local s = redis.call('HGET', KEYS[1], 's')",
-      "if not s then",
-      "  local t = redis.call('INCR', KEYS[2])",
-      "  redis.call('HSET', KEYS[1], 's', 'P', 'f', ARGV[1], 't', t, 'o', ARGV[3])",
-      "  redis.call('PEXPIRE', KEYS[1], ARGV[2])",
-      "  return {'C', tostring(t)}",
-      "end",
-      "local v = redis.call('HMGET', KEYS[1], 'f', 't', 'o', 'r')",
-      "if s == 'P' and v[3] == ARGV[3] then return {'C', v[2]} end",
-      "return {s, v[1] or '', v[2] or '0', tostring(redis.call('PTTL', KEYS[1])), v[4] or ''}"));
+  private static final RespClient.Script CLAIM =
+      new RespClient.Script(
+          String.join(
+              "\n",
+              "local s = redis.call('HGET', KEYS[1], 's')",
+              "if not s then",
+              "  local t = redis.call('INCR', KEYS[2])",
+              "  redis.call('HSET', KEYS[1], 's', 'P', 'f', ARGV[1], 't', t, 'o', ARGV[3])",
+              "  redis.call('PEXPIRE', KEYS[1], ARGV[2])",
+              "  return {'C', tostring(t)}",
+              "end",
+              "local v = redis.call('HMGET', KEYS[1], 'f', 't', 'o', 'r')",
+              "if s == 'P' and v[3] == ARGV[3] then return {'C', v[2]} end",
+              "return {s, v[1] or '', v[2] or '0', tostring(redis.call('PTTL', KEYS[1])), v[4] or ''}"));
 
-  private static final RespClient.Script COMPLETE = new RespClient.Script(String.join("\n",
-      "local v = redis.call('HMGET', KEYS[1], 's', 't')",
-      "if v[2] ~= ARGV[1] then return 0 end",
-      "if v[1] == 'D' then return 1 end",
-      "redis.call('HSET', KEYS[1], 's', 'D', 'r', ARGV[2])",
-      "redis.call('HDEL', KEYS[1], 'o')",
-      "redis.call('PEXPIRE', KEYS[1], ARGV[3])",
-      "return 1"));
+  private static final RespClient.Script COMPLETE =
+      new RespClient.Script(
+          String.join(
+              "\n",
+              "local v = redis.call('HMGET', KEYS[1], 's', 't')",
+              "if v[2] ~= ARGV[1] then return 0 end",
+              "if v[1] == 'D' then return 1 end",
+              "redis.call('HSET', KEYS[1], 's', 'D', 'r', ARGV[2])",
+              "redis.call('HDEL', KEYS[1], 'o')",
+              "redis.call('PEXPIRE', KEYS[1], ARGV[3])",
+              "return 1"));
 
-  private static final RespClient.Script RELEASE = new RespClient.Script(String.join("\n",
-      "local v = redis.call('HMGET', KEYS[1], 's', 't')",
-      "if v[1] == 'P' and v[2] == ARGV[1] then redis.call('DEL', KEYS[1]) return 1 end",
-      "return 0"));
+  private static final RespClient.Script RELEASE =
+      new RespClient.Script(
+          String.join(
+              "\n",
+              "local v = redis.call('HMGET', KEYS[1], 's', 't')",
+              "if v[1] == 'P' and v[2] == ARGV[1] then redis.call('DEL', KEYS[1]) return 1 end",
+              "return 0"));
 
   private static final SecureRandom RANDOM = new SecureRandom();
 
@@ -62,14 +73,26 @@ public final class RedisRecordStore implements RecordStore {
   private final RespClient client;
 
   /** Connects lazily: a Redis that is down at start only makes requests fail until it is up. */
-  public RedisRecordStore(RedisEndpoint endpoint, Duration connectTimeout, Duration readTimeout, int poolSize,
+  public RedisRecordStore(
+      RedisEndpoint endpoint,
+      Duration connectTimeout,
+      Duration readTimeout,
+      int poolSize,
       Duration failFast) {
     this.endpoint = endpoint;
-    this.client = new RespClient(endpoint, (int) connectTimeout.toMillis(), (int) readTimeout.toMillis(), poolSize,
-        failFast.toMillis());
+    this.client =
+        new RespClient(
+            endpoint,
+            (int) connectTimeout.toMillis(),
+            (int) readTimeout.toMillis(),
+            poolSize,
+            failFast.toMillis());
   }
 
-  /** Defaults: 1s connect timeout, 2s read timeout, 16 pooled connections, fail fast for 1s after a connect failure. */
+  /**
+   * Defaults: 1s connect timeout, 2s read timeout, 16 pooled connections, fail fast for 1s after a
+   * connect failure.
+   */
   public RedisRecordStore(RedisEndpoint endpoint) {
     this(endpoint, Duration.ofSeconds(1), Duration.ofSeconds(2), 16, Duration.ofSeconds(1));
   }
@@ -79,11 +102,18 @@ public final class RedisRecordStore implements RecordStore {
   }
 
   @Override
-  public ClaimResult claim(String recordKey, byte[] fingerprint, Duration lease) throws StoreException {
+  public ClaimResult claim(String recordKey, byte[] fingerprint, Duration lease)
+      throws StoreException {
     byte[] nonce = new byte[16];
     RANDOM.nextBytes(nonce);
-    Object reply = eval("claim", CLAIM, new byte[][] {redisKey(recordKey), FENCE_KEY}, fingerprint,
-        number(Math.max(1, lease.toMillis())), nonce);
+    Object reply =
+        eval(
+            "claim",
+            CLAIM,
+            new byte[][] {redisKey(recordKey), FENCE_KEY},
+            fingerprint,
+            number(Math.max(1, lease.toMillis())),
+            nonce);
     try {
       List<?> items = (List<?>) reply;
       String state = text(items.get(0));
@@ -96,18 +126,29 @@ public final class RedisRecordStore implements RecordStore {
         return ClaimResult.inProgress(storedFingerprint, Math.max(1, pttl));
       }
       if ("D".equals(state)) {
-        return ClaimResult.completed(storedFingerprint, ResponseCodec.decode((byte[]) items.get(4)));
+        return ClaimResult.completed(
+            storedFingerprint, ResponseCodec.decode((byte[]) items.get(4)));
       }
       throw new StoreException("unexpected record state " + state);
-    } catch (ClassCastException | IndexOutOfBoundsException | NullPointerException | IllegalArgumentException e) {
+    } catch (ClassCastException
+        | IndexOutOfBoundsException
+        | NullPointerException
+        | IllegalArgumentException e) {
       throw new StoreException("unexpected reply to the claim script: " + describe(reply), e);
     }
   }
 
   @Override
-  public boolean complete(String recordKey, long token, HttpAnswer response, Duration ttl) throws StoreException {
-    Object reply = eval("complete", COMPLETE, new byte[][] {redisKey(recordKey)}, number(token),
-        ResponseCodec.encode(response), number(Math.max(1, ttl.toMillis())));
+  public boolean complete(String recordKey, long token, HttpAnswer response, Duration ttl)
+      throws StoreException {
+    Object reply =
+        eval(
+            "complete",
+            COMPLETE,
+            new byte[][] {redisKey(recordKey)},
+            number(token),
+            ResponseCodec.encode(response),
+            number(Math.max(1, ttl.toMillis())));
     return flag(reply);
   }
 
@@ -116,7 +157,8 @@ public final class RedisRecordStore implements RecordStore {
     return flag(eval("release", RELEASE, new byte[][] {redisKey(recordKey)}, number(token)));
   }
 
-  private Object eval(String what, RespClient.Script script, byte[][] keys, byte[]... args) throws StoreException {
+  private Object eval(String what, RespClient.Script script, byte[][] keys, byte[]... args)
+      throws StoreException {
     Object reply;
     try {
       reply = client.eval(script, keys, args);
@@ -148,7 +190,9 @@ public final class RedisRecordStore implements RecordStore {
   }
 
   private static String describe(Object reply) {
-    return reply instanceof byte[] ? "bulk(" + ((byte[]) reply).length + ")" : String.valueOf(reply);
+    return reply instanceof byte[]
+        ? "bulk(" + ((byte[]) reply).length + ")"
+        : String.valueOf(reply);
   }
 
   @Override

@@ -7,13 +7,14 @@ import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * The agent's own small Redis client (the application's Jedis/Lettuce are never used): a pool of up to
- * {@code poolSize} idle {@link RespConnection}s, created on demand (more callers than pooled connections
- * simply open extra ones that are closed after use). A connection that fails is discarded. A command
- * that fails on a pooled connection before any reply byte arrived (e.g. Redis restarted) is retried
- * once on a new connection; every command the store sends is safe to repeat (see {@link RedisRecordStore}).
- * After a connect failure the client fails fast for {@code downMillis}, so an unreachable Redis costs the
- * application one connect timeout per period instead of one per request.
+ * The agent's own small Redis client (the application's Jedis/Lettuce are never used): a pool of up
+ * to {@code poolSize} idle {@link RespConnection}s, created on demand (more callers than pooled
+ * connections simply open extra ones that are closed after use). A connection that fails is
+ * discarded. A command that fails on a pooled connection before any reply byte arrived (e.g. Redis
+ * restarted) is retried once on a new connection; every command the store sends is safe to repeat
+ * (see {@link RedisRecordStore}). After a connect failure the client fails fast for {@code
+ * downMillis}, so an unreachable Redis costs the application one connect timeout per period instead
+ * of one per request.
  */
 final class RespClient implements AutoCloseable {
   private final RedisEndpoint endpoint;
@@ -24,7 +25,12 @@ final class RespClient implements AutoCloseable {
   private final AtomicLong downUntil = new AtomicLong(System.nanoTime());
   private volatile boolean closed;
 
-  RespClient(RedisEndpoint endpoint, int connectTimeoutMillis, int readTimeoutMillis, int poolSize, long downMillis) {
+  RespClient(
+      RedisEndpoint endpoint,
+      int connectTimeoutMillis,
+      int readTimeoutMillis,
+      int poolSize,
+      long downMillis) {
     this.endpoint = endpoint;
     this.connectTimeoutMillis = connectTimeoutMillis;
     this.readTimeoutMillis = readTimeoutMillis;
@@ -73,7 +79,8 @@ final class RespClient implements AutoCloseable {
     }
     long now = System.nanoTime();
     if (now - downUntil.get() < 0) {
-      throw new IOException("Redis " + endpoint + " unreachable (failing fast after a connect failure)");
+      throw new IOException(
+          "Redis " + endpoint + " unreachable (failing fast after a connect failure)");
     }
     try {
       return new RespConnection(endpoint, connectTimeoutMillis, readTimeoutMillis);
@@ -106,7 +113,8 @@ final class RespClient implements AutoCloseable {
     Script(String source) {
       this.source = RespConnection.bytes(source);
       try {
-        this.sha = RespConnection.bytes(hex(MessageDigest.getInstance("SHA-1").digest(this.source)));
+        this.sha =
+            RespConnection.bytes(hex(MessageDigest.getInstance("SHA-1").digest(this.source)));
       } catch (NoSuchAlgorithmException e) {
         throw new IllegalStateException(e);
       }

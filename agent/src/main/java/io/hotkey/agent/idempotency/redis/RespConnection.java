@@ -14,8 +14,9 @@ import java.util.List;
 
 /**
  * One RESP2 connection over a plain socket: commands as arrays of bulk strings, replies decoded to
- * {@code String} (simple), {@link RespError}, {@code Long}, {@code byte[]} (bulk, null when nil) and
- * {@code List<Object>} (array, null when nil). Not thread-safe: the pool lends it to one caller at a time.
+ * {@code String} (simple), {@link RespError}, {@code Long}, {@code byte[]} (bulk, null when nil)
+ * and {@code List<Object>} (array, null when nil). Not thread-safe: the pool lends it to one caller
+ * at a time.
  */
 final class RespConnection implements AutoCloseable {
   private static final byte[] CRLF = {'\r', '\n'};
@@ -26,7 +27,8 @@ final class RespConnection implements AutoCloseable {
   private final OutputStream out;
   private boolean broken;
 
-  RespConnection(RedisEndpoint endpoint, int connectTimeoutMillis, int readTimeoutMillis) throws IOException {
+  RespConnection(RedisEndpoint endpoint, int connectTimeoutMillis, int readTimeoutMillis)
+      throws IOException {
     Socket s = new Socket();
     try {
       s.setTcpNoDelay(true);
@@ -37,8 +39,10 @@ final class RespConnection implements AutoCloseable {
       this.in = new BufferedInputStream(s.getInputStream(), 8192);
       this.out = new BufferedOutputStream(s.getOutputStream(), 8192);
       if (endpoint.password != null) {
-        Object reply = endpoint.user == null ? call(bytes("AUTH"), bytes(endpoint.password))
-            : call(bytes("AUTH"), bytes(endpoint.user), bytes(endpoint.password));
+        Object reply =
+            endpoint.user == null
+                ? call(bytes("AUTH"), bytes(endpoint.password))
+                : call(bytes("AUTH"), bytes(endpoint.user), bytes(endpoint.password));
         if (reply instanceof RespError) {
           throw new IOException("Redis AUTH failed: " + reply);
         }
@@ -96,31 +100,33 @@ final class RespConnection implements AutoCloseable {
         return new RespError(readLine());
       case ':':
         return parseLong(readLine());
-      case '$': {
-        long length = parseLong(readLine());
-        if (length < 0) {
-          return null;
+      case '$':
+        {
+          long length = parseLong(readLine());
+          if (length < 0) {
+            return null;
+          }
+          if (length > MAX_BULK) {
+            throw new IOException("Redis bulk reply of " + length + " bytes");
+          }
+          byte[] data = in.readNBytes((int) length);
+          if (data.length != length || in.read() != '\r' || in.read() != '\n') {
+            throw new EOFException("truncated Redis bulk reply");
+          }
+          return data;
         }
-        if (length > MAX_BULK) {
-          throw new IOException("Redis bulk reply of " + length + " bytes");
+      case '*':
+        {
+          long count = parseLong(readLine());
+          if (count < 0) {
+            return null;
+          }
+          List<Object> items = new ArrayList<>((int) Math.min(count, 1024));
+          for (long i = 0; i < count; i++) {
+            items.add(readReply());
+          }
+          return items;
         }
-        byte[] data = in.readNBytes((int) length);
-        if (data.length != length || in.read() != '\r' || in.read() != '\n') {
-          throw new EOFException("truncated Redis bulk reply");
-        }
-        return data;
-      }
-      case '*': {
-        long count = parseLong(readLine());
-        if (count < 0) {
-          return null;
-        }
-        List<Object> items = new ArrayList<>((int) Math.min(count, 1024));
-        for (long i = 0; i < count; i++) {
-          items.add(readReply());
-        }
-        return items;
-      }
       default:
         throw new IOException("unexpected RESP type byte " + type);
     }

@@ -2,9 +2,16 @@ package io.hotkey.agent.idempotency.store;
 
 import io.hotkey.agent.idempotency.HttpAnswer;
 
-/** What a claim found: the caller won (with its fencing token), another claim is running, or a completed record. */
+/**
+ * What a claim found: the caller won (with its fencing token), another claim is running, or a
+ * completed record.
+ */
 public final class ClaimResult {
-  public enum Kind { CLAIMED, IN_PROGRESS, COMPLETED }
+  public enum Kind {
+    CLAIMED,
+    IN_PROGRESS,
+    COMPLETED
+  }
 
   private final Kind kind;
   private final long token;
@@ -12,7 +19,8 @@ public final class ClaimResult {
   private final long remainingMillis;
   private final HttpAnswer response;
 
-  private ClaimResult(Kind kind, long token, byte[] fingerprint, long remainingMillis, HttpAnswer response) {
+  private ClaimResult(
+      Kind kind, long token, byte[] fingerprint, long remainingMillis, HttpAnswer response) {
     this.kind = kind;
     this.token = token;
     this.fingerprint = fingerprint;
@@ -24,7 +32,9 @@ public final class ClaimResult {
     return new ClaimResult(Kind.CLAIMED, token, null, 0, null);
   }
 
-  /** @param leaseRemainingMillis how long the running claim still blocks the key */
+  /**
+   * @param leaseRemainingMillis how long the running claim still blocks the key
+   */
   public static ClaimResult inProgress(byte[] fingerprint, long leaseRemainingMillis) {
     return new ClaimResult(Kind.IN_PROGRESS, 0, fingerprint, leaseRemainingMillis, null);
   }

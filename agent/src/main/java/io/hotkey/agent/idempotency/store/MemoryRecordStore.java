@@ -10,10 +10,10 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.LongSupplier;
 
 /**
- * Records of this JVM only: Caffeine bounded in (estimated) bytes; an in-progress record expires when
- * its lease ends, a completed one after the ttl. Claims, completions and releases are atomic through
- * {@code asMap().compute}. Under memory pressure Caffeine may evict a record early (least valuable
- * first); an evicted record simply lets the next request with that key run again.
+ * Records of this JVM only: Caffeine bounded in (estimated) bytes; an in-progress record expires
+ * when its lease ends, a completed one after the ttl. Claims, completions and releases are atomic
+ * through {@code asMap().compute}. Under memory pressure Caffeine may evict a record early (least
+ * valuable first); an evicted record simply lets the next request with that key run again.
  */
 public final class MemoryRecordStore implements RecordStore {
   private static final int RECORD_OVERHEAD = 160;
@@ -26,78 +26,100 @@ public final class MemoryRecordStore implements RecordStore {
     this(maxBytes, System::nanoTime);
   }
 
-  /** @param nanoClock monotonic nanoseconds; tests pass a fake clock */
+  /**
+   * @param nanoClock monotonic nanoseconds; tests pass a fake clock
+   */
   public MemoryRecordStore(long maxBytes, LongSupplier nanoClock) {
     this.nanoClock = nanoClock;
-    this.records = Caffeine.newBuilder()
-        .maximumWeight(maxBytes)
-        .weigher((String key, MemoryRecord record) -> record.weight(key))
-        .expireAfter(new Expiry<String, MemoryRecord>() {
-          @Override
-          public long expireAfterCreate(String key, MemoryRecord record, long now) {
-            return Math.max(0, record.expiresAtNanos - now);
-          }
+    this.records =
+        Caffeine.newBuilder()
+            .maximumWeight(maxBytes)
+            .weigher((String key, MemoryRecord record) -> record.weight(key))
+            .expireAfter(
+                new Expiry<String, MemoryRecord>() {
+                  @Override
+                  public long expireAfterCreate(String key, MemoryRecord record, long now) {
+                    return Math.max(0, record.expiresAtNanos - now);
+                  }
 
-          @Override
-          public long expireAfterUpdate(String key, MemoryRecord record, long now, long currentDuration) {
-            return Math.max(0, record.expiresAtNanos - now);
-          }
+                  @Override
+                  public long expireAfterUpdate(
+                      String key, MemoryRecord record, long now, long currentDuration) {
+                    return Math.max(0, record.expiresAtNanos - now);
+                  }
 
-          @Override
-          public long expireAfterRead(String key, MemoryRecord record, long now, long currentDuration) {
-            return currentDuration;
-          }
-        })
-        .ticker(nanoClock::getAsLong)
-        .executor(Runnable::run)
-        .build();
+                  @Override
+                  public long expireAfterRead(
+                      String key, MemoryRecord record, long now, long currentDuration) {
+                    return currentDuration;
+                  }
+                })
+            .ticker(nanoClock::getAsLong)
+            .executor(Runnable::run)
+            .build();
   }
 
   @Override
   public ClaimResult claim(String recordKey, byte[] fingerprint, Duration lease) {
     ClaimResult[] result = new ClaimResult[1];
-    records.asMap().compute(recordKey, (key, current) -> {
-      long now = nanoClock.getAsLong();
-      if (current == null || current.expiresAtNanos - now <= 0) {
-        long token = tokens.incrementAndGet();
-        result[0] = ClaimResult.claimed(token);
-        return new MemoryRecord(fingerprint.clone(), token, now + lease.toNanos(), null);
-      }
-      if (current.response == null) {
-        result[0] = ClaimResult.inProgress(current.fingerprint.clone(),
-            Math.max(1, (current.expiresAtNanos - now) / 1_000_000));
-      } else {
-        result[0] = ClaimResult.completed(current.fingerprint.clone(), current.response);
-      }
-      return current;
-    });
+    records
+        .asMap()
+        .compute(
+            recordKey,
+            (key, current) -> {
+              long now = nanoClock.getAsLong();
+              if (current == null || current.expiresAtNanos - now <= 0) {
+                long token = tokens.incrementAndGet();
+                result[0] = ClaimResult.claimed(token);
+                return new MemoryRecord(fingerprint.clone(), token, now + lease.toNanos(), null);
+              }
+              if (current.response == null) {
+                result[0] =
+                    ClaimResult.inProgress(
+                        current.fingerprint.clone(),
+                        Math.max(1, (current.expiresAtNanos - now) / 1_000_000));
+              } else {
+                result[0] = ClaimResult.completed(current.fingerprint.clone(), current.response);
+              }
+              return current;
+            });
     return result[0];
   }
 
   @Override
   public boolean complete(String recordKey, long token, HttpAnswer response, Duration ttl) {
     boolean[] done = new boolean[1];
-    records.asMap().computeIfPresent(recordKey, (key, current) -> {
-      long now = nanoClock.getAsLong();
-      if (current.response != null || current.token != token || current.expiresAtNanos - now <= 0) {
-        return current;
-      }
-      done[0] = true;
-      return new MemoryRecord(current.fingerprint, token, now + ttl.toNanos(), response);
-    });
+    records
+        .asMap()
+        .computeIfPresent(
+            recordKey,
+            (key, current) -> {
+              long now = nanoClock.getAsLong();
+              if (current.response != null
+                  || current.token != token
+                  || current.expiresAtNanos - now <= 0) {
+                return current;
+              }
+              done[0] = true;
+              return new MemoryRecord(current.fingerprint, token, now + ttl.toNanos(), response);
+            });
     return done[0];
   }
 
   @Override
   public boolean release(String recordKey, long token) {
     boolean[] done = new boolean[1];
-    records.asMap().computeIfPresent(recordKey, (key, current) -> {
-      if (current.response != null || current.token != token) {
-        return current;
-      }
-      done[0] = true;
-      return null;
-    });
+    records
+        .asMap()
+        .computeIfPresent(
+            recordKey,
+            (key, current) -> {
+              if (current.response != null || current.token != token) {
+                return current;
+              }
+              done[0] = true;
+              return null;
+            });
     return done[0];
   }
 
@@ -121,6 +143,7 @@ public final class MemoryRecordStore implements RecordStore {
     final byte[] fingerprint;
     final long token;
     final long expiresAtNanos;
+
     /** null while in progress. */
     final HttpAnswer response;
 
@@ -144,7 +167,13 @@ public final class MemoryRecordStore implements RecordStore {
 
     @Override
     public String toString() {
-      return "MemoryRecord{token=" + token + ", fp=" + Arrays.hashCode(fingerprint) + ", done=" + (response != null) + "}";
+      return "MemoryRecord{token="
+          + token
+          + ", fp="
+          + Arrays.hashCode(fingerprint)
+          + ", done="
+          + (response != null)
+          + "}";
     }
   }
 }

@@ -45,7 +45,9 @@ public final class ResponseCodec {
     }
   }
 
-  /** @throws IllegalArgumentException when the bytes are not a response this codec wrote */
+  /**
+   * @throws IllegalArgumentException when the bytes are not a response this codec wrote
+   */
   public static HttpAnswer decode(byte[] data) {
     try {
       DataInputStream in = new DataInputStream(new ByteArrayInputStream(data));
@@ -57,7 +59,8 @@ public final class ResponseCodec {
       int count = in.readUnsignedShort();
       List<Map.Entry<String, String>> headers = new ArrayList<>(count);
       for (int i = 0; i < count; i++) {
-        String name = new String(readBytes(in, in.readUnsignedShort(), data.length), StandardCharsets.UTF_8);
+        String name =
+            new String(readBytes(in, in.readUnsignedShort(), data.length), StandardCharsets.UTF_8);
         String value = new String(readBytes(in, in.readInt(), data.length), StandardCharsets.UTF_8);
         headers.add(Map.entry(name, value));
       }

@@ -8,17 +8,21 @@ import java.io.IOException;
 import java.io.OutputStream;
 
 /**
- * Wraps the exchange's response stream for an execution: every byte goes to the client as written, and
- * a copy (up to max-body) is kept. The response is complete, and handed to the engine, when
+ * Wraps the exchange's response stream for an execution: every byte goes to the client as written,
+ * and a copy (up to max-body) is kept. The response is complete, and handed to the engine, when
+ *
  * <ul>
- *   <li>a fixed-length body ({@code Content-length: n}) has received its n-th byte: the record is stored
- *       just before those last bytes go out, so a client that has the whole response always finds it;</li>
- *   <li>a chunked (or HTTP/1.0 undefined-length) body's stream is closed: again stored before the close;</li>
- *   <li>a body-less response (204, 304, length -1) was sent and the handler returned.</li>
+ *   <li>a fixed-length body ({@code Content-length: n}) has received its n-th byte: the record is
+ *       stored just before those last bytes go out, so a client that has the whole response always
+ *       finds it;
+ *   <li>a chunked (or HTTP/1.0 undefined-length) body's stream is closed: again stored before the
+ *       close;
+ *   <li>a body-less response (204, 304, length -1) was sent and the handler returned.
  * </ul>
- * A handler that returns without sending anything (it answers later from another thread) is followed
- * until the stream is closed; if it never is, the claim blocks the key until its lease ends. A handler
- * exception before the end, or a body larger than max-body, releases the claim.
+ *
+ * A handler that returns without sending anything (it answers later from another thread) is
+ * followed until the stream is closed; if it never is, the claim blocks the key until its lease
+ * ends. A handler exception before the end, or a body larger than max-body, releases the claim.
  */
 final class CapturingOutputStream extends OutputStream {
   private static final long UNKNOWN = -2;
@@ -131,7 +135,10 @@ final class CapturingOutputStream extends OutputStream {
       return Long.parseLong(length.trim());
     }
     int status = exchange.getResponseCode();
-    if (status < 200 || status == 204 || status == 304 || "HEAD".equalsIgnoreCase(exchange.getRequestMethod())) {
+    if (status < 200
+        || status == 204
+        || status == 304
+        || "HEAD".equalsIgnoreCase(exchange.getRequestMethod())) {
       return 0;
     }
     return UNTIL_CLOSE;
@@ -139,7 +146,10 @@ final class CapturingOutputStream extends OutputStream {
 
   private void end(boolean whole) {
     byte[] body = capture.bytes();
-    execution.finish(exchange.getResponseCode(), IdempotencyFilter.headerList(exchange.getResponseHeaders()),
-        body == null ? new byte[0] : body, whole && body != null);
+    execution.finish(
+        exchange.getResponseCode(),
+        IdempotencyFilter.headerList(exchange.getResponseHeaders()),
+        body == null ? new byte[0] : body,
+        whole && body != null);
   }
 }

@@ -3,9 +3,10 @@ package io.hotkey.agent.instrument.jdkhttp;
 import net.bytebuddy.asm.Advice;
 
 /**
- * Inlined into {@code sun.net.httpserver.ServerImpl.createContext(..)}, a platform-loader class that
- * cannot see agent classes: so this code references JDK types only and reaches the agent through the
- * system class loader by name. It runs once per context creation, so the reflection costs nothing.
+ * Inlined into {@code sun.net.httpserver.ServerImpl.createContext(..)}, a platform-loader class
+ * that cannot see agent classes: so this code references JDK types only and reaches the agent
+ * through the system class loader by name. It runs once per context creation, so the reflection
+ * costs nothing.
  */
 public final class CreateContextAdvice {
   private CreateContextAdvice() {}

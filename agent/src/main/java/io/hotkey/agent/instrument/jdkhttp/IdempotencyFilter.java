@@ -5,10 +5,10 @@ import com.sun.net.httpserver.Headers;
 import com.sun.net.httpserver.HttpExchange;
 import io.hotkey.agent.idempotency.Decision;
 import io.hotkey.agent.idempotency.Execution;
-import io.hotkey.agent.idempotency.ReleaseReason;
 import io.hotkey.agent.idempotency.HttpAnswer;
 import io.hotkey.agent.idempotency.IdempotencyEngine;
 import io.hotkey.agent.idempotency.Outcome;
+import io.hotkey.agent.idempotency.ReleaseReason;
 import io.hotkey.agent.idempotency.RequestHead;
 import io.hotkey.config.RoutePattern;
 import java.io.ByteArrayInputStream;
@@ -19,13 +19,14 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The idempotency filter the agent puts at the front of every {@code HttpContext}: a thin adapter that
- * maps the exchange to the engine's {@link RequestHead}, buffers the request body (up to max-body;
- * a larger body passes through undeduplicated, with the bytes already read put back in front of the
- * stream), answers replays and errors itself, and for an execution wraps the response stream so status,
- * headers and body are captured while they still stream to the client.
+ * The idempotency filter the agent puts at the front of every {@code HttpContext}: a thin adapter
+ * that maps the exchange to the engine's {@link RequestHead}, buffers the request body (up to
+ * max-body; a larger body passes through undeduplicated, with the bytes already read put back in
+ * front of the stream), answers replays and errors itself, and for an execution wraps the response
+ * stream so status, headers and body are captured while they still stream to the client.
  *
- * <p>Any failure inside this adapter lets the request run untouched (a claim already won is released).
+ * <p>Any failure inside this adapter lets the request run untouched (a claim already won is
+ * released).
  */
 public final class IdempotencyFilter extends Filter {
   @Override
@@ -71,7 +72,8 @@ public final class IdempotencyFilter extends Filter {
     return engine.decide(route, new ExchangeHead(exchange), body::read);
   }
 
-  private static void execute(HttpExchange exchange, Chain chain, Execution execution, RequestBody body)
+  private static void execute(
+      HttpExchange exchange, Chain chain, Execution execution, RequestBody body)
       throws IOException {
     CapturingOutputStream capture;
     try {
@@ -93,7 +95,10 @@ public final class IdempotencyFilter extends Filter {
     capture.handlerReturned();
   }
 
-  /** Sends an answer the engine made (replay, 4xx/409/422/503 problem) instead of running the handler. */
+  /**
+   * Sends an answer the engine made (replay, 4xx/409/422/503 problem) instead of running the
+   * handler.
+   */
   static void send(HttpExchange exchange, HttpAnswer answer) throws IOException {
     Headers headers = exchange.getResponseHeaders();
     for (Map.Entry<String, String> header : answer.headers()) {
@@ -101,8 +106,11 @@ public final class IdempotencyFilter extends Filter {
     }
     int status = answer.status();
     byte[] body = answer.body();
-    boolean bodyless = status < 200 || status == 204 || status == 304
-        || "HEAD".equalsIgnoreCase(exchange.getRequestMethod());
+    boolean bodyless =
+        status < 200
+            || status == 204
+            || status == 304
+            || "HEAD".equalsIgnoreCase(exchange.getRequestMethod());
     exchange.sendResponseHeaders(status, bodyless || body.length == 0 ? -1 : body.length);
     if (!bodyless && body.length > 0) {
       try (OutputStream out = exchange.getResponseBody()) {

@@ -7,9 +7,9 @@ import io.hotkey.agent.idempotency.IdempotencyEngine;
 import java.util.List;
 
 /**
- * The bridge between the JDK server (whose classes live in the platform loader and cannot link agent
- * types) and the agent: {@link CreateContextAdvice} finds this class through the system class loader by
- * name and calls {@link #attach(Object)} reflectively with every new {@code HttpContext}.
+ * The bridge between the JDK server (whose classes live in the platform loader and cannot link
+ * agent types) and the agent: {@link CreateContextAdvice} finds this class through the system class
+ * loader by name and calls {@link #attach(Object)} reflectively with every new {@code HttpContext}.
  */
 public final class IdempotencyFilters {
   /** The name the advice loads; a test checks it stays equal to this class's name. */
@@ -40,8 +40,9 @@ public final class IdempotencyFilters {
   }
 
   /**
-   * Puts the idempotency filter at the front of the context's filters (once; a context that already has
-   * one is left alone). Never throws: the application's {@code createContext} must not fail because of us.
+   * Puts the idempotency filter at the front of the context's filters (once; a context that already
+   * has one is left alone). Never throws: the application's {@code createContext} must not fail
+   * because of us.
    */
   public static void attach(Object context) {
     try {

@@ -8,7 +8,9 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.SequenceInputStream;
 
-/** Reads the request body for the fingerprint, remembering what it consumed so it can be put back. */
+/**
+ * Reads the request body for the fingerprint, remembering what it consumed so it can be put back.
+ */
 final class RequestBody {
   private static final byte[] EMPTY = new byte[0];
 
@@ -21,7 +23,10 @@ final class RequestBody {
     this.exchange = exchange;
   }
 
-  /** @return the whole body, or null when it is longer than {@code limit} (then only a prefix was read) */
+  /**
+   * @return the whole body, or null when it is longer than {@code limit} (then only a prefix was
+   *     read)
+   */
   byte[] read(long limit) throws IOException {
     String declared = exchange.getRequestHeaders().getFirst("Content-Length");
     if (declared != null) {

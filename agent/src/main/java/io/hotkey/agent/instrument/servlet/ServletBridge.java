@@ -26,29 +26,33 @@ import net.bytebuddy.jar.asm.commons.ClassRemapper;
 import net.bytebuddy.jar.asm.commons.Remapper;
 
 /**
- * The seam between servlet containers and the agent. It lives in the system class loader (the agent jar)
- * and speaks only JDK types, so both the advice inlined into container classes ({@link ServletAdvice})
- * and the helper classes injected into the servlet API's class loader can call it whatever loader they
- * are in.
+ * The seam between servlet containers and the agent. It lives in the system class loader (the agent
+ * jar) and speaks only JDK types, so both the advice inlined into container classes ({@link
+ * ServletAdvice}) and the helper classes injected into the servlet API's class loader can call it
+ * whatever loader they are in.
  *
- * <p>The helpers (the {@code jakarta/} subpackage, renamed for {@code javax}) extend the servlet API's wrapper
- * classes, so they cannot be loaded by the agent's loader: on the first request seen with a given
- * servlet API, their class files are read from the agent jar, renamed into the API's own package
- * ({@code jakarta.servlet.http.HotkeyAgent*}) and defined next to {@code HttpServletRequestWrapper} with a
- * {@link MethodHandles#privateLookupIn private lookup} ({@code Lookup.defineClass}: no
- * {@code sun.misc.Unsafe}, no reflective {@code ClassLoader.defineClass}). Everything that sees the servlet
- * API (the container and every web application) then sees them.
+ * <p>The helpers (the {@code jakarta/} subpackage, renamed for {@code javax}) extend the servlet
+ * API's wrapper classes, so they cannot be loaded by the agent's loader: on the first request seen
+ * with a given servlet API, their class files are read from the agent jar, renamed into the API's
+ * own package ({@code jakarta.servlet.http.HotkeyAgent*}) and defined next to {@code
+ * HttpServletRequestWrapper} with a {@link MethodHandles#privateLookupIn private lookup} ({@code
+ * Lookup.defineClass}: no {@code sun.misc.Unsafe}, no reflective {@code ClassLoader.defineClass}).
+ * Everything that sees the servlet API (the container and every web application) then sees them.
  *
- * <p>Only the outermost {@code Servlet.service}/{@code FilterChain.doFilter} call on a thread acts (a
- * per-thread depth counter); nested filters, servlets and includes pass through.
+ * <p>Only the outermost {@code Servlet.service}/{@code FilterChain.doFilter} call on a thread acts
+ * (a per-thread depth counter); nested filters, servlets and includes pass through.
  */
 public final class ServletBridge {
   /** The name the advice links against; a test checks it stays equal to this class's name. */
   public static final String CLASS_NAME = "io.hotkey.agent.instrument.servlet.ServletBridge";
 
   private static final ThreadLocal<int[]> DEPTH = ThreadLocal.withInitial(() -> new int[1]);
-  /** The advice's call marker for a call that only has to leave the depth counter as it found it. */
+
+  /**
+   * The advice's call marker for a call that only has to leave the depth counter as it found it.
+   */
   private static final Object PLAIN = new Object();
+
   private static final Helper NONE = new Helper(null, null, null);
 
   private static volatile IdempotencyEngine engine;
@@ -57,26 +61,33 @@ public final class ServletBridge {
   private static final Flavor JAKARTA = new Flavor("jakarta");
   private static final Flavor JAVAX = new Flavor("javax");
 
-  private static final ClassValue<Helper> BY_REQUEST_CLASS = new ClassValue<Helper>() {
-    @Override
-    protected Helper computeValue(Class<?> type) {
-      return resolve(type);
-    }
-  };
+  private static final ClassValue<Helper> BY_REQUEST_CLASS =
+      new ClassValue<Helper>() {
+        @Override
+        protected Helper computeValue(Class<?> type) {
+          return resolve(type);
+        }
+      };
 
-  private static final ClassValue<Helper> BY_API = new ClassValue<Helper>() {
-    @Override
-    protected Helper computeValue(Class<?> httpServletRequest) {
-      Flavor flavor = httpServletRequest.getName().startsWith("jakarta.") ? JAKARTA : JAVAX;
-      try {
-        return inject(httpServletRequest, flavor);
-      } catch (Throwable t) {
-        error("injecting the " + flavor.api + ".servlet helpers into " + httpServletRequest.getClassLoader()
-            + " (requests on its servlets pass through untouched)", t);
-        return NONE;
-      }
-    }
-  };
+  private static final ClassValue<Helper> BY_API =
+      new ClassValue<Helper>() {
+        @Override
+        protected Helper computeValue(Class<?> httpServletRequest) {
+          Flavor flavor = httpServletRequest.getName().startsWith("jakarta.") ? JAKARTA : JAVAX;
+          try {
+            return inject(httpServletRequest, flavor);
+          } catch (Throwable t) {
+            error(
+                "injecting the "
+                    + flavor.api
+                    + ".servlet helpers into "
+                    + httpServletRequest.getClassLoader()
+                    + " (requests on its servlets pass through untouched)",
+                t);
+            return NONE;
+          }
+        }
+      };
 
   private ServletBridge() {}
 
@@ -94,9 +105,9 @@ public final class ServletBridge {
   // ---------------------------------------------------------------- called by the inlined advice
 
   /**
-   * @return {call, request, response, skip}: call is never null (the exit needs it to keep the depth
-   *     counter); request/response are non-null when the advice must swap the method's arguments; skip
-   *     is non-null when the answer was written and the method must not run.
+   * @return {call, request, response, skip}: call is never null (the exit needs it to keep the
+   *     depth counter); request/response are non-null when the advice must swap the method's
+   *     arguments; skip is non-null when the answer was written and the method must not run.
    */
   public static Object[] enter(Object request, Object response) {
     Object[] result = new Object[4];
@@ -143,27 +154,40 @@ public final class ServletBridge {
 
   // ---------------------------------------------------------------- called by the injected helpers
 
-  /** @return the configured route (opaque), or null: not ours */
+  /**
+   * @return the configured route (opaque), or null: not ours
+   */
   public static Object route(String method, String path) {
     IdempotencyEngine active = engine;
     return active == null ? null : active.route(method, path);
   }
 
   /**
-   * @return null: pass through (the body, if it was read, must be put back); {status, headers, body}:
-   *     write this answer instead of running the handler; {execution}: run the handler and report its end
+   * @return null: pass through (the body, if it was read, must be put back); {status, headers,
+   *     body}: write this answer instead of running the handler; {execution}: run the handler and
+   *     report its end
    * @throws IOException reading the body failed
    */
-  public static Object[] decide(Object route, String method, String path, String rawPath, String rawQuery,
-      Function<String, List<String>> headers, Function<Long, byte[]> body) throws IOException {
+  public static Object[] decide(
+      Object route,
+      String method,
+      String path,
+      String rawPath,
+      String rawQuery,
+      Function<String, List<String>> headers,
+      Function<Long, byte[]> body)
+      throws IOException {
     IdempotencyEngine active = engine;
     if (active == null || !(route instanceof RoutePattern)) {
       return null;
     }
     Decision decision;
     try {
-      decision = active.decide((RoutePattern) route, new Head(method, path, rawPath, rawQuery, headers),
-          limit -> body.apply(limit));
+      decision =
+          active.decide(
+              (RoutePattern) route,
+              new Head(method, path, rawPath, rawQuery, headers),
+              limit -> body.apply(limit));
     } catch (UncheckedIOException e) {
       throw e.getCause();
     }
@@ -181,7 +205,11 @@ public final class ServletBridge {
     return ((Execution) execution).maxBody();
   }
 
-  public static void finish(Object execution, int status, List<Map.Entry<String, String>> headers, byte[] body,
+  public static void finish(
+      Object execution,
+      int status,
+      List<Map.Entry<String, String>> headers,
+      byte[] body,
       boolean captured) {
     ((Execution) execution).finish(status, headers, body, captured);
   }
@@ -195,8 +223,8 @@ public final class ServletBridge {
   }
 
   /**
-   * The request URI as the route table sees it: path parameters ({@code ;jsessionid=...}) removed and
-   * percent-escapes decoded as UTF-8 ({@code +} stays a plus in a path).
+   * The request URI as the route table sees it: path parameters ({@code ;jsessionid=...}) removed
+   * and percent-escapes decoded as UTF-8 ({@code +} stays a plus in a path).
    */
   public static String decodePath(String rawPath) {
     if (rawPath == null || rawPath.isEmpty()) {
@@ -221,9 +249,13 @@ public final class ServletBridge {
     ByteArrayOutputStream bytes = new ByteArrayOutputStream(plain.length());
     for (int i = 0; i < plain.length(); i++) {
       char c = plain.charAt(i);
-      if (c == '%' && i + 2 < plain.length()
-          && Character.digit(plain.charAt(i + 1), 16) >= 0 && Character.digit(plain.charAt(i + 2), 16) >= 0) {
-        bytes.write(Character.digit(plain.charAt(i + 1), 16) * 16 + Character.digit(plain.charAt(i + 2), 16));
+      if (c == '%'
+          && i + 2 < plain.length()
+          && Character.digit(plain.charAt(i + 1), 16) >= 0
+          && Character.digit(plain.charAt(i + 2), 16) >= 0) {
+        bytes.write(
+            Character.digit(plain.charAt(i + 1), 16) * 16
+                + Character.digit(plain.charAt(i + 2), 16));
         i += 2;
       } else {
         byte[] encoded = String.valueOf(c).getBytes(StandardCharsets.UTF_8);
@@ -258,10 +290,14 @@ public final class ServletBridge {
     return null;
   }
 
-  /** Defines the flavor's helpers next to the API's {@code HttpServletRequestWrapper} (once per loader). */
+  /**
+   * Defines the flavor's helpers next to the API's {@code HttpServletRequestWrapper} (once per
+   * loader).
+   */
   static Helper inject(Class<?> httpServletRequest, Flavor flavor) throws Exception {
     ClassLoader loader = httpServletRequest.getClassLoader();
-    Class<?> anchor = Class.forName(flavor.api + ".servlet.http.HttpServletRequestWrapper", false, loader);
+    Class<?> anchor =
+        Class.forName(flavor.api + ".servlet.http.HttpServletRequestWrapper", false, loader);
     MethodHandles.Lookup lookup = MethodHandles.privateLookupIn(anchor, MethodHandles.lookup());
     Class<?> entry;
     synchronized (ServletBridge.class) {
@@ -277,27 +313,38 @@ public final class ServletBridge {
         }
       }
     }
-    MethodHandle enter = lookup.findStatic(entry, "enter",
-        MethodType.methodType(Object[].class, Object.class, Object.class));
-    MethodHandle exit = lookup.findStatic(entry, "exit",
-        MethodType.methodType(void.class, Object.class, Throwable.class));
+    MethodHandle enter =
+        lookup.findStatic(
+            entry, "enter", MethodType.methodType(Object[].class, Object.class, Object.class));
+    MethodHandle exit =
+        lookup.findStatic(
+            entry, "exit", MethodType.methodType(void.class, Object.class, Throwable.class));
     return new Helper(entry, enter, exit);
   }
 
   /**
-   * One servlet API and what the helpers are renamed to for it. The helpers are written and compiled
-   * once, against {@code jakarta.servlet}; for {@code javax.servlet} the same bytecode is renamed
-   * ({@code jakarta/servlet/...} to {@code javax/servlet/...}), which is exact because the two APIs
-   * share every name and signature the helpers use.
+   * One servlet API and what the helpers are renamed to for it. The helpers are written and
+   * compiled once, against {@code jakarta.servlet}; for {@code javax.servlet} the same bytecode is
+   * renamed ({@code jakarta/servlet/...} to {@code javax/servlet/...}), which is exact because the
+   * two APIs share every name and signature the helpers use.
    */
   static final class Flavor {
     /**
-     * Every helper class, none extending another, in definition order: a class the verifier must load
-     * to check another (a wrapper stream returned as the API's type) comes before it, and the entry
-     * point last, so a half-injected loader never has an entry point.
+     * Every helper class, none extending another, in definition order: a class the verifier must
+     * load to check another (a wrapper stream returned as the API's type) comes before it, and the
+     * entry point last, so a half-injected loader never has an entry point.
      */
-    static final List<String> HELPERS = List.of("BufferedInput", "CapturingOutput", "CapturingWriter",
-        "RequestBody", "RequestWrapper", "ResponseWrapper", "AsyncCompletion", "Idempotency");
+    static final List<String> HELPERS =
+        List.of(
+            "BufferedInput",
+            "CapturingOutput",
+            "CapturingWriter",
+            "RequestBody",
+            "RequestWrapper",
+            "ResponseWrapper",
+            "AsyncCompletion",
+            "Idempotency");
+
     static final String PREFIX = "HotkeyAgent";
     static final String SOURCE_PACKAGE = "io/hotkey/agent/instrument/servlet/jakarta/";
     private static final String SOURCE_API = "jakarta/servlet/";
@@ -321,9 +368,10 @@ public final class ServletBridge {
     byte[] renamedBytes(String helper) throws IOException {
       String resource = SOURCE_PACKAGE + helper + ".class";
       byte[] original;
-      try (InputStream in = ServletBridge.class.getClassLoader() == null
-          ? ClassLoader.getSystemResourceAsStream(resource)
-          : ServletBridge.class.getClassLoader().getResourceAsStream(resource)) {
+      try (InputStream in =
+          ServletBridge.class.getClassLoader() == null
+              ? ClassLoader.getSystemResourceAsStream(resource)
+              : ServletBridge.class.getClassLoader().getResourceAsStream(resource)) {
         if (in == null) {
           throw new IOException("agent class file not found: " + resource);
         }
@@ -331,18 +379,22 @@ public final class ServletBridge {
       }
       ClassReader reader = new ClassReader(original);
       ClassWriter writer = new ClassWriter(0);
-      reader.accept(new ClassRemapper(writer, new Remapper() {
-        @Override
-        public String map(String internalName) {
-          if (internalName.startsWith(SOURCE_PACKAGE)) {
-            return targetPackage + PREFIX + internalName.substring(SOURCE_PACKAGE.length());
-          }
-          if (internalName.startsWith(SOURCE_API)) {
-            return targetApi + internalName.substring(SOURCE_API.length());
-          }
-          return internalName;
-        }
-      }), 0);
+      reader.accept(
+          new ClassRemapper(
+              writer,
+              new Remapper() {
+                @Override
+                public String map(String internalName) {
+                  if (internalName.startsWith(SOURCE_PACKAGE)) {
+                    return targetPackage + PREFIX + internalName.substring(SOURCE_PACKAGE.length());
+                  }
+                  if (internalName.startsWith(SOURCE_API)) {
+                    return targetApi + internalName.substring(SOURCE_API.length());
+                  }
+                  return internalName;
+                }
+              }),
+          0);
       return writer.toByteArray();
     }
   }
@@ -376,7 +428,12 @@ public final class ServletBridge {
     private final String rawQuery;
     private final Function<String, List<String>> headers;
 
-    Head(String method, String path, String rawPath, String rawQuery, Function<String, List<String>> headers) {
+    Head(
+        String method,
+        String path,
+        String rawPath,
+        String rawQuery,
+        Function<String, List<String>> headers) {
       this.method = method;
       this.path = path;
       this.rawPath = rawPath;

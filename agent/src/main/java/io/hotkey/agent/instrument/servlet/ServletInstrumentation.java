@@ -18,10 +18,11 @@ import net.bytebuddy.description.method.MethodDescription;
 import net.bytebuddy.matcher.ElementMatcher;
 
 /**
- * Idempotency-Key for servlet containers, {@code jakarta.servlet} (Tomcat 10+, Jetty 12 ee10+, Spring Boot
- * 3) and {@code javax.servlet} (Tomcat 9, Spring Boot 2): {@link ServletAdvice} on every concrete
- * {@code Servlet.service(ServletRequest, ServletResponse)} and {@code FilterChain.doFilter(ServletRequest,
- * ServletResponse)}; the outermost call on a thread does the work (see {@link ServletBridge}).
+ * Idempotency-Key for servlet containers, {@code jakarta.servlet} (Tomcat 10+, Jetty 12 ee10+,
+ * Spring Boot 3) and {@code javax.servlet} (Tomcat 9, Spring Boot 2): {@link ServletAdvice} on
+ * every concrete {@code Servlet.service(ServletRequest, ServletResponse)} and {@code
+ * FilterChain.doFilter(ServletRequest, ServletResponse)}; the outermost call on a thread does the
+ * work (see {@link ServletBridge}).
  */
 public final class ServletInstrumentation implements ClientInstrumentation {
   /** Activates the bridge with the engine (the agent builds this only when an engine exists). */
@@ -43,14 +44,22 @@ public final class ServletInstrumentation implements ClientInstrumentation {
     return builder;
   }
 
-  private static AgentBuilder hook(AgentBuilder builder, AgentBuilder.Transformer.ForAdvice advice, String api,
-      String type, String method) {
-    ElementMatcher.Junction<MethodDescription> target = named(method).and(takesArguments(2))
-        .and(takesArgument(0, named(api + ".servlet.ServletRequest")))
-        .and(takesArgument(1, named(api + ".servlet.ServletResponse")))
-        .and(not(isAbstract()));
+  private static AgentBuilder hook(
+      AgentBuilder builder,
+      AgentBuilder.Transformer.ForAdvice advice,
+      String api,
+      String type,
+      String method) {
+    ElementMatcher.Junction<MethodDescription> target =
+        named(method)
+            .and(takesArguments(2))
+            .and(takesArgument(0, named(api + ".servlet.ServletRequest")))
+            .and(takesArgument(1, named(api + ".servlet.ServletResponse")))
+            .and(not(isAbstract()));
     return builder
-        .type(declaresMethod(target).and(not(isInterface())).and(hasSuperType(named(type))), hasClass(type))
+        .type(
+            declaresMethod(target).and(not(isInterface())).and(hasSuperType(named(type))),
+            hasClass(type))
         .transform(advice.advice(target, ServletAdvice.class.getName()));
   }
 }

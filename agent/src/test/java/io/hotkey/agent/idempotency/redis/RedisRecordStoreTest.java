@@ -40,9 +40,12 @@ class RedisRecordStoreTest {
   private static final Duration TTL = Duration.ofHours(1);
   private static final byte[] FP_A = fingerprint('a');
   private static final byte[] FP_B = fingerprint('b');
-  private static final HttpAnswer ANSWER = new HttpAnswer(201,
-      List.of(Map.entry("Content-Type", "application/json"), Map.entry("Location", "/orders/7")),
-      "{\"order\":7}".getBytes(StandardCharsets.UTF_8));
+  private static final HttpAnswer ANSWER =
+      new HttpAnswer(
+          201,
+          List.of(
+              Map.entry("Content-Type", "application/json"), Map.entry("Location", "/orders/7")),
+          "{\"order\":7}".getBytes(StandardCharsets.UTF_8));
 
   private static RedisProcess redis;
   private RedisRecordStore store;
@@ -72,7 +75,11 @@ class RedisRecordStoreTest {
   }
 
   private static RedisRecordStore newStore(Duration readTimeout) {
-    return new RedisRecordStore(RedisEndpoint.of("127.0.0.1", redis.port()), Duration.ofMillis(500), readTimeout, 4,
+    return new RedisRecordStore(
+        RedisEndpoint.of("127.0.0.1", redis.port()),
+        Duration.ofMillis(500),
+        readTimeout,
+        4,
         Duration.ofMillis(200));
   }
 
@@ -91,9 +98,12 @@ class RedisRecordStoreTest {
     ClaimResult running = store.claim(key, FP_A, LEASE);
     assertEquals(ClaimResult.Kind.IN_PROGRESS, running.kind());
     assertArrayEquals(FP_A, running.fingerprint());
-    assertTrue(running.remainingMillis() > 29_000 && running.remainingMillis() <= 30_000, "" + running.remainingMillis());
+    assertTrue(
+        running.remainingMillis() > 29_000 && running.remainingMillis() <= 30_000,
+        "" + running.remainingMillis());
     assertTrue(store.complete(key, claimed.token(), ANSWER, TTL));
-    assertTrue(store.complete(key, claimed.token(), ANSWER, TTL), "repeating a completion is harmless");
+    assertTrue(
+        store.complete(key, claimed.token(), ANSWER, TTL), "repeating a completion is harmless");
     ClaimResult done = store.claim(key, FP_B, LEASE);
     assertEquals(ClaimResult.Kind.COMPLETED, done.kind());
     assertArrayEquals(FP_A, done.fingerprint());
@@ -124,7 +134,8 @@ class RedisRecordStoreTest {
     assertFalse(store.complete(key, stale.token(), ANSWER, TTL));
     assertFalse(store.release(key, stale.token()));
     assertEquals(ClaimResult.Kind.IN_PROGRESS, store.claim(key, FP_A, LEASE).kind());
-    HttpAnswer newerAnswer = new HttpAnswer(200, List.of(), "newer".getBytes(StandardCharsets.UTF_8));
+    HttpAnswer newerAnswer =
+        new HttpAnswer(200, List.of(), "newer".getBytes(StandardCharsets.UTF_8));
     assertTrue(store.complete(key, newer.token(), newerAnswer, TTL));
     assertEquals(newerAnswer, store.claim(key, FP_A, LEASE).response());
   }
@@ -158,10 +169,13 @@ class RedisRecordStoreTest {
       CountDownLatch start = new CountDownLatch(1);
       List<Future<ClaimResult>> results = new ArrayList<>();
       for (int i = 0; i < threads; i++) {
-        results.add(pool.submit((Callable<ClaimResult>) () -> {
-          start.await();
-          return store.claim(key, FP_A, LEASE);
-        }));
+        results.add(
+            pool.submit(
+                (Callable<ClaimResult>)
+                    () -> {
+                      start.await();
+                      return store.claim(key, FP_A, LEASE);
+                    }));
       }
       start.countDown();
       int won = 0;
@@ -181,10 +195,13 @@ class RedisRecordStoreTest {
   @Test
   void scriptsAreReloadedAfterScriptFlush() throws Exception {
     ClaimResult claimed = store.claim(key, FP_A, LEASE);
-    try (RespConnection raw = new RespConnection(RedisEndpoint.of("127.0.0.1", redis.port()), 500, 2000)) {
+    try (RespConnection raw =
+        new RespConnection(RedisEndpoint.of("127.0.0.1", redis.port()), 500, 2000)) {
       assertEquals("OK", raw.call(RespConnection.bytes("SCRIPT"), RespConnection.bytes("FLUSH")));
     }
-    assertTrue(store.complete(key, claimed.token(), ANSWER, TTL), "EVALSHA got NOSCRIPT, EVAL loaded it again");
+    assertTrue(
+        store.complete(key, claimed.token(), ANSWER, TTL),
+        "EVALSHA got NOSCRIPT, EVAL loaded it again");
     assertEquals(ClaimResult.Kind.COMPLETED, store.claim(key, FP_A, LEASE).kind());
   }
 
@@ -197,7 +214,8 @@ class RedisRecordStoreTest {
       redis.pause();
       try {
         long start = System.nanoTime();
-        StoreException failure = assertThrows(StoreException.class, () -> impatient.claim(key, FP_A, LEASE));
+        StoreException failure =
+            assertThrows(StoreException.class, () -> impatient.claim(key, FP_A, LEASE));
         assertTrue(System.nanoTime() - start < 2_000_000_000L, "bounded by the read timeout");
         assertNotNull(failure.getMessage());
         IdempotencyEngine engine = engine(impatient, StoreFailurePolicy.REJECT);
@@ -205,12 +223,16 @@ class RedisRecordStoreTest {
         assertEquals(Outcome.STORE_FAILURE, decision.outcome());
         assertEquals(503, decision.answer().status());
         assertEquals(1, engine.meters().storeFailure());
-        assertEquals(Outcome.PASS, decide(engine(impatient, StoreFailurePolicy.ALLOW), "k-hung").outcome());
+        assertEquals(
+            Outcome.PASS, decide(engine(impatient, StoreFailurePolicy.ALLOW), "k-hung").outcome());
       } finally {
         redis.resume();
       }
       ClaimResult after = impatient.claim(key, FP_A, LEASE);
-      assertEquals(ClaimResult.Kind.COMPLETED, after.kind(), "the record written before the outage is still there");
+      assertEquals(
+          ClaimResult.Kind.COMPLETED,
+          after.kind(),
+          "the record written before the outage is still there");
       assertEquals(ANSWER, after.response());
     } finally {
       impatient.close();
@@ -224,13 +246,17 @@ class RedisRecordStoreTest {
     redis.kill();
     try {
       assertThrows(StoreException.class, () -> store.claim(key, FP_A, LEASE));
-      assertThrows(StoreException.class, () -> store.claim(key, FP_A, LEASE), "fails fast while down");
+      assertThrows(
+          StoreException.class, () -> store.claim(key, FP_A, LEASE), "fails fast while down");
     } finally {
       redis.restart();
     }
     Thread.sleep(250); // past the fail-fast window
     ClaimResult after = store.claim(key, FP_A, LEASE);
-    assertEquals(ClaimResult.Kind.COMPLETED, after.kind(), "the record written before the outage survived it");
+    assertEquals(
+        ClaimResult.Kind.COMPLETED,
+        after.kind(),
+        "the record written before the outage survived it");
     assertEquals(ANSWER, after.response());
   }
 
@@ -242,8 +268,13 @@ class RedisRecordStoreTest {
     Decision concurrent = decide(engine, "k-engine");
     assertEquals(Outcome.CONFLICT, concurrent.outcome());
     assertEquals("30", concurrent.answer().header("Retry-After"));
-    first.execution().finish(201, List.of(Map.entry("Content-Type", "text/plain"), Map.entry("Set-Cookie", "s=1")),
-        "created".getBytes(StandardCharsets.UTF_8), true);
+    first
+        .execution()
+        .finish(
+            201,
+            List.of(Map.entry("Content-Type", "text/plain"), Map.entry("Set-Cookie", "s=1")),
+            "created".getBytes(StandardCharsets.UTF_8),
+            true);
     Decision replay = decide(engine, "k-engine");
     assertEquals(Outcome.REPLAY, replay.outcome());
     assertEquals("true", replay.answer().header("Idempotent-Replayed"));
@@ -252,38 +283,53 @@ class RedisRecordStoreTest {
   }
 
   private static IdempotencyEngine engine(RedisRecordStore recordStore, StoreFailurePolicy policy) {
-    return new IdempotencyEngine(new IdempotencySettings(RouteTable.parse("POST /orders"), "Idempotency-Key",
-        List.of("Authorization"), false, TTL, LEASE, 1 << 20, policy), recordStore);
+    return new IdempotencyEngine(
+        new IdempotencySettings(
+            RouteTable.parse("POST /orders"),
+            "Idempotency-Key",
+            List.of("Authorization"),
+            false,
+            TTL,
+            LEASE,
+            1 << 20,
+            policy),
+        recordStore);
   }
 
   private static Decision decide(IdempotencyEngine engine, String idempotencyKey) throws Exception {
-    String runKey = idempotencyKey + "-" + ProcessHandle.current().pid() + "-" + System.identityHashCode(engine);
-    RequestHead head = new RequestHead() {
-      @Override
-      public String method() {
-        return "POST";
-      }
+    String runKey =
+        idempotencyKey
+            + "-"
+            + ProcessHandle.current().pid()
+            + "-"
+            + System.identityHashCode(engine);
+    RequestHead head =
+        new RequestHead() {
+          @Override
+          public String method() {
+            return "POST";
+          }
 
-      @Override
-      public String path() {
-        return "/orders";
-      }
+          @Override
+          public String path() {
+            return "/orders";
+          }
 
-      @Override
-      public String rawPath() {
-        return "/orders";
-      }
+          @Override
+          public String rawPath() {
+            return "/orders";
+          }
 
-      @Override
-      public String rawQuery() {
-        return null;
-      }
+          @Override
+          public String rawQuery() {
+            return null;
+          }
 
-      @Override
-      public List<String> headerValues(String name) {
-        return name.equalsIgnoreCase("Idempotency-Key") ? List.of(runKey) : List.of();
-      }
-    };
+          @Override
+          public List<String> headerValues(String name) {
+            return name.equalsIgnoreCase("Idempotency-Key") ? List.of(runKey) : List.of();
+          }
+        };
     return engine.decide(engine.route("POST", "/orders"), head, limit -> new byte[0]);
   }
 }

@@ -56,9 +56,9 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
- * The real JDK server over real sockets, instrumented in this JVM: Byte Buddy's agent is installed at
- * run time and the same transformation the agent installs is applied (retransforming
- * {@code sun.net.httpserver.ServerImpl} if it is already loaded). Applications create contexts the usual
+ * The real JDK server over real sockets, instrumented in this JVM: Byte Buddy's agent is installed
+ * at run time and the same transformation the agent installs is applied (retransforming {@code
+ * sun.net.httpserver.ServerImpl} if it is already loaded). Applications create contexts the usual
  * way; nothing in the test adds the filter by hand.
  */
 class JdkHttpServerIdempotencyTest {
@@ -70,35 +70,55 @@ class JdkHttpServerIdempotencyTest {
   private static final AgentErrors AGENT_ERRORS = new AgentErrors(0);
 
   private final List<AutoCloseable> cleanup = new ArrayList<>();
-  private final HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
-      .connectTimeout(Duration.ofSeconds(5)).build();
+  private final HttpClient client =
+      HttpClient.newBuilder()
+          .version(HttpClient.Version.HTTP_1_1)
+          .connectTimeout(Duration.ofSeconds(5))
+          .build();
 
   @BeforeAll
   static void instrument() {
     instrumentation = ByteBuddyAgent.install();
-    AgentBuilder builder = new AgentBuilder.Default()
-        .disableClassFormatChanges()
-        .with(AgentBuilder.RedefinitionStrategy.RETRANSFORMATION)
-        .with(AgentBuilder.InitializationStrategy.NoOp.INSTANCE)
-        .with(AgentBuilder.TypeStrategy.Default.DECORATE)
-        // the same ignore matcher as AgentInstaller's
-        .ignore(nameStartsWith("io.hotkey.").or(nameStartsWith("java.")).or(nameStartsWith("jdk."))
-            .or(nameStartsWith("sun.").and(not(nameStartsWith("sun.net.httpserver.")))).or(isSynthetic()))
-        .with(new AgentBuilder.Listener.Adapter() {
-          @Override
-          public void onTransformation(TypeDescription type, ClassLoader loader, JavaModule module, boolean loaded,
-              DynamicType dynamicType) {
-            transformed.add(type.getName());
-          }
+    AgentBuilder builder =
+        new AgentBuilder.Default()
+            .disableClassFormatChanges()
+            .with(AgentBuilder.RedefinitionStrategy.RETRANSFORMATION)
+            .with(AgentBuilder.InitializationStrategy.NoOp.INSTANCE)
+            .with(AgentBuilder.TypeStrategy.Default.DECORATE)
+            // the same ignore matcher as AgentInstaller's
+            .ignore(
+                nameStartsWith("io.hotkey.")
+                    .or(nameStartsWith("java."))
+                    .or(nameStartsWith("jdk."))
+                    .or(nameStartsWith("sun.").and(not(nameStartsWith("sun.net.httpserver."))))
+                    .or(isSynthetic()))
+            .with(
+                new AgentBuilder.Listener.Adapter() {
+                  @Override
+                  public void onTransformation(
+                      TypeDescription type,
+                      ClassLoader loader,
+                      JavaModule module,
+                      boolean loaded,
+                      DynamicType dynamicType) {
+                    transformed.add(type.getName());
+                  }
 
-          @Override
-          public void onError(String typeName, ClassLoader loader, JavaModule module, boolean loaded, Throwable error) {
-            transformErrors.add(error);
-          }
-        });
+                  @Override
+                  public void onError(
+                      String typeName,
+                      ClassLoader loader,
+                      JavaModule module,
+                      boolean loaded,
+                      Throwable error) {
+                    transformErrors.add(error);
+                  }
+                });
     AgentBuilder.Transformer.ForAdvice advice =
-        new AgentBuilder.Transformer.ForAdvice().include(JdkHttpServerInstrumentation.class.getClassLoader());
-    transformer = new JdkHttpServerInstrumentation().extend(builder, advice).installOn(instrumentation);
+        new AgentBuilder.Transformer.ForAdvice()
+            .include(JdkHttpServerInstrumentation.class.getClassLoader());
+    transformer =
+        new JdkHttpServerInstrumentation().extend(builder, advice).installOn(instrumentation);
   }
 
   @AfterAll
@@ -118,16 +138,26 @@ class JdkHttpServerIdempotencyTest {
   }
 
   private IdempotencyEngine activate(RecordStore store) {
-    IdempotencyEngine engine = new IdempotencyEngine(new IdempotencySettings(
-        RouteTable.parse("POST /orders/**, PUT /big"), "Idempotency-Key", List.of("Authorization"), false,
-        Duration.ofHours(1), Duration.ofSeconds(30), MAX_BODY, StoreFailurePolicy.REJECT), store);
+    IdempotencyEngine engine =
+        new IdempotencyEngine(
+            new IdempotencySettings(
+                RouteTable.parse("POST /orders/**, PUT /big"),
+                "Idempotency-Key",
+                List.of("Authorization"),
+                false,
+                Duration.ofHours(1),
+                Duration.ofSeconds(30),
+                MAX_BODY,
+                StoreFailurePolicy.REJECT),
+            store);
     IdempotencyFilters.activate(engine, AGENT_ERRORS);
     cleanup.add(engine);
     return engine;
   }
 
   private HttpServer server(String path, HttpHandler handler) throws IOException {
-    HttpServer server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 1024);
+    HttpServer server =
+        HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 1024);
     ExecutorService executor = Executors.newFixedThreadPool(64);
     server.setExecutor(executor);
     server.createContext(path, handler);
@@ -146,8 +176,10 @@ class JdkHttpServerIdempotencyTest {
   }
 
   private static HttpRequest request(URI uri, String key, String body) {
-    HttpRequest.Builder builder = HttpRequest.newBuilder(uri).timeout(Duration.ofSeconds(30))
-        .POST(HttpRequest.BodyPublishers.ofString(body));
+    HttpRequest.Builder builder =
+        HttpRequest.newBuilder(uri)
+            .timeout(Duration.ofSeconds(30))
+            .POST(HttpRequest.BodyPublishers.ofString(body));
     if (key != null) {
       builder.header("Idempotency-Key", key);
     }
@@ -164,8 +196,15 @@ class JdkHttpServerIdempotencyTest {
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
       }
-      byte[] body = ("{\"order\":" + order + ",\"nonce\":\"" + UUID.randomUUID() + "\",\"request\":\""
-          + new String(request, StandardCharsets.UTF_8) + "\"}").getBytes(StandardCharsets.UTF_8);
+      byte[] body =
+          ("{\"order\":"
+                  + order
+                  + ",\"nonce\":\""
+                  + UUID.randomUUID()
+                  + "\",\"request\":\""
+                  + new String(request, StandardCharsets.UTF_8)
+                  + "\"}")
+              .getBytes(StandardCharsets.UTF_8);
       exchange.getResponseHeaders().add("Content-Type", "application/json");
       exchange.getResponseHeaders().add("Location", "/orders/" + order);
       exchange.getResponseHeaders().add("Set-Cookie", "session=" + UUID.randomUUID());
@@ -181,19 +220,23 @@ class JdkHttpServerIdempotencyTest {
     activate(new MemoryRecordStore(1 << 20));
     HttpServer server = server("/orders", orders(new AtomicInteger(), 0));
     HttpContext later = server.createContext("/later");
-    later.getFilters().add(new Filter() {
-      @Override
-      public void doFilter(HttpExchange exchange, Chain chain) throws IOException {
-        chain.doFilter(exchange);
-      }
+    later
+        .getFilters()
+        .add(
+            new Filter() {
+              @Override
+              public void doFilter(HttpExchange exchange, Chain chain) throws IOException {
+                chain.doFilter(exchange);
+              }
 
-      @Override
-      public String description() {
-        return "application filter";
-      }
-    });
+              @Override
+              public String description() {
+                return "application filter";
+              }
+            });
     assertTrue(transformErrors.isEmpty(), transformErrors.toString());
-    assertTrue(transformed.contains(JdkHttpServerInstrumentation.SERVER_IMPL), transformed.toString());
+    assertTrue(
+        transformed.contains(JdkHttpServerInstrumentation.SERVER_IMPL), transformed.toString());
     assertInstanceOf(IdempotencyFilter.class, later.getFilters().get(0));
     assertEquals(2, later.getFilters().size());
     assertEquals(IdempotencyFilters.class.getName(), IdempotencyFilters.CLASS_NAME);
@@ -208,7 +251,8 @@ class JdkHttpServerIdempotencyTest {
   void twoHundredConcurrentRequestsWithOneKeyRunTheHandlerOnceRedis() throws Exception {
     RedisProcess redis = RedisProcess.start();
     cleanup.add(redis);
-    concurrentRequestsRunTheHandlerOnce(new RedisRecordStore(RedisEndpoint.of("127.0.0.1", redis.port())));
+    concurrentRequestsRunTheHandlerOnce(
+        new RedisRecordStore(RedisEndpoint.of("127.0.0.1", redis.port())));
   }
 
   private void concurrentRequestsRunTheHandlerOnce(RecordStore store) throws Exception {
@@ -219,7 +263,8 @@ class JdkHttpServerIdempotencyTest {
     String key = UUID.randomUUID().toString();
     List<CompletableFuture<HttpResponse<byte[]>>> futures = new ArrayList<>();
     for (int i = 0; i < 200; i++) {
-      futures.add(client.sendAsync(request(uri, key, "sku=42"), HttpResponse.BodyHandlers.ofByteArray()));
+      futures.add(
+          client.sendAsync(request(uri, key, "sku=42"), HttpResponse.BodyHandlers.ofByteArray()));
     }
     List<HttpResponse<byte[]>> responses = new ArrayList<>();
     for (CompletableFuture<HttpResponse<byte[]>> future : futures) {
@@ -232,8 +277,11 @@ class JdkHttpServerIdempotencyTest {
     for (HttpResponse<byte[]> response : responses) {
       if (response.statusCode() == 409) {
         conflicts++;
-        assertTrue(Integer.parseInt(response.headers().firstValue("Retry-After").orElseThrow()) >= 1);
-        assertEquals("application/problem+json", response.headers().firstValue("Content-Type").orElseThrow());
+        assertTrue(
+            Integer.parseInt(response.headers().firstValue("Retry-After").orElseThrow()) >= 1);
+        assertEquals(
+            "application/problem+json",
+            response.headers().firstValue("Content-Type").orElseThrow());
       } else if (response.headers().firstValue("Idempotent-Replayed").isPresent()) {
         replays++;
       } else {
@@ -247,8 +295,11 @@ class JdkHttpServerIdempotencyTest {
       if (response.statusCode() != 409) {
         assertEquals(201, response.statusCode());
         assertArrayEquals(original.body(), response.body(), "byte-identical to the first answer");
-        assertEquals(original.headers().firstValue("Content-Type"), response.headers().firstValue("Content-Type"));
-        assertEquals(original.headers().firstValue("Location"), response.headers().firstValue("Location"));
+        assertEquals(
+            original.headers().firstValue("Content-Type"),
+            response.headers().firstValue("Content-Type"));
+        assertEquals(
+            original.headers().firstValue("Location"), response.headers().firstValue("Location"));
       }
     }
     assertEquals(200, 1 + conflicts + replays);
@@ -257,33 +308,44 @@ class JdkHttpServerIdempotencyTest {
     assertEquals("true", retry.headers().firstValue("Idempotent-Replayed").orElseThrow());
     assertArrayEquals(original.body(), retry.body());
     assertTrue(original.headers().firstValue("Set-Cookie").isPresent());
-    assertFalse(retry.headers().firstValue("Set-Cookie").isPresent(), "Set-Cookie is never replayed");
+    assertFalse(
+        retry.headers().firstValue("Set-Cookie").isPresent(), "Set-Cookie is never replayed");
     assertEquals(1, runs.get());
     assertEquals(1, engine.meters().executed());
     assertEquals(1, engine.meters().stored());
-    System.out.println("[jdkhttp " + store.describe() + "] 200 concurrent: 1 executed, " + conflicts
-        + " got 409, " + replays + " replayed; meters " + engine.meters());
+    System.out.println(
+        "[jdkhttp "
+            + store.describe()
+            + "] 200 concurrent: 1 executed, "
+            + conflicts
+            + " got 409, "
+            + replays
+            + " replayed; meters "
+            + engine.meters());
   }
 
   @Test
   void errorsAndExceptionsReleaseTheKey() throws Exception {
     activate(new MemoryRecordStore(1 << 20));
     AtomicInteger runs = new AtomicInteger();
-    HttpServer server = server("/orders", exchange -> {
-      int run = runs.incrementAndGet();
-      exchange.getRequestBody().readAllBytes();
-      if (run == 1) {
-        exchange.sendResponseHeaders(500, -1);
-        return;
-      }
-      if (run == 2) {
-        throw new IllegalStateException("handler bug");
-      }
-      byte[] body = ("ok " + run).getBytes(StandardCharsets.UTF_8);
-      exchange.sendResponseHeaders(200, body.length);
-      exchange.getResponseBody().write(body);
-      exchange.close();
-    });
+    HttpServer server =
+        server(
+            "/orders",
+            exchange -> {
+              int run = runs.incrementAndGet();
+              exchange.getRequestBody().readAllBytes();
+              if (run == 1) {
+                exchange.sendResponseHeaders(500, -1);
+                return;
+              }
+              if (run == 2) {
+                throw new IllegalStateException("handler bug");
+              }
+              byte[] body = ("ok " + run).getBytes(StandardCharsets.UTF_8);
+              exchange.sendResponseHeaders(200, body.length);
+              exchange.getResponseBody().write(body);
+              exchange.close();
+            });
     URI uri = uri(server, "/orders");
     assertEquals(500, post(uri, "k", "x").statusCode());
     try {
@@ -304,24 +366,27 @@ class JdkHttpServerIdempotencyTest {
   void chunkedAndBodylessResponsesAreStoredAndTooLargeOnesAreNot() throws Exception {
     IdempotencyEngine engine = activate(new MemoryRecordStore(1 << 20));
     AtomicInteger runs = new AtomicInteger();
-    HttpServer server = server("/orders", exchange -> {
-      runs.incrementAndGet();
-      exchange.getRequestBody().readAllBytes();
-      String path = exchange.getRequestURI().getPath();
-      if (path.endsWith("/none")) {
-        exchange.sendResponseHeaders(204, -1); // handler returns without closing anything
-        return;
-      }
-      int size = path.endsWith("/huge") ? MAX_BODY * 3 : 3000;
-      exchange.getResponseHeaders().add("Content-Type", "text/plain");
-      exchange.sendResponseHeaders(200, 0); // chunked
-      try (OutputStream out = exchange.getResponseBody()) {
-        for (int i = 0; i < size; i += 100) {
-          out.write(("x".repeat(99) + "\n").getBytes(StandardCharsets.UTF_8));
-          out.flush();
-        }
-      }
-    });
+    HttpServer server =
+        server(
+            "/orders",
+            exchange -> {
+              runs.incrementAndGet();
+              exchange.getRequestBody().readAllBytes();
+              String path = exchange.getRequestURI().getPath();
+              if (path.endsWith("/none")) {
+                exchange.sendResponseHeaders(204, -1); // handler returns without closing anything
+                return;
+              }
+              int size = path.endsWith("/huge") ? MAX_BODY * 3 : 3000;
+              exchange.getResponseHeaders().add("Content-Type", "text/plain");
+              exchange.sendResponseHeaders(200, 0); // chunked
+              try (OutputStream out = exchange.getResponseBody()) {
+                for (int i = 0; i < size; i += 100) {
+                  out.write(("x".repeat(99) + "\n").getBytes(StandardCharsets.UTF_8));
+                  out.flush();
+                }
+              }
+            });
     HttpResponse<byte[]> chunked = post(uri(server, "/orders/chunked"), "c", "");
     HttpResponse<byte[]> chunkedReplay = post(uri(server, "/orders/chunked"), "c", "");
     assertTrue(chunkedReplay.headers().firstValue("Idempotent-Replayed").isPresent());
@@ -335,8 +400,13 @@ class JdkHttpServerIdempotencyTest {
 
     HttpResponse<byte[]> huge = post(uri(server, "/orders/huge"), "h", "");
     HttpResponse<byte[]> hugeAgain = post(uri(server, "/orders/huge"), "h", "");
-    assertEquals((MAX_BODY * 3 + 99) / 100 * 100, huge.body().length, "a response over max-body still streams whole");
-    assertFalse(hugeAgain.headers().firstValue("Idempotent-Replayed").isPresent(), "over max-body: not stored");
+    assertEquals(
+        (MAX_BODY * 3 + 99) / 100 * 100,
+        huge.body().length,
+        "a response over max-body still streams whole");
+    assertFalse(
+        hugeAgain.headers().firstValue("Idempotent-Replayed").isPresent(),
+        "over max-body: not stored");
     assertEquals(4, runs.get());
     assertEquals(2, engine.meters().notStored(), "each run over max-body is not stored");
   }
@@ -346,13 +416,14 @@ class JdkHttpServerIdempotencyTest {
     IdempotencyEngine engine = activate(new MemoryRecordStore(1 << 20));
     AtomicInteger runs = new AtomicInteger();
     List<Integer> bodySizes = new CopyOnWriteArrayList<>();
-    HttpHandler handler = exchange -> {
-      runs.incrementAndGet();
-      bodySizes.add(exchange.getRequestBody().readAllBytes().length);
-      exchange.sendResponseHeaders(200, 2);
-      exchange.getResponseBody().write("ok".getBytes(StandardCharsets.UTF_8));
-      exchange.close();
-    };
+    HttpHandler handler =
+        exchange -> {
+          runs.incrementAndGet();
+          bodySizes.add(exchange.getRequestBody().readAllBytes().length);
+          exchange.sendResponseHeaders(200, 2);
+          exchange.getResponseBody().write("ok".getBytes(StandardCharsets.UTF_8));
+          exchange.close();
+        };
     HttpServer server = server("/", handler);
     URI orders = uri(server, "/orders");
 
@@ -362,7 +433,8 @@ class JdkHttpServerIdempotencyTest {
 
     HttpResponse<byte[]> invalid = post(orders, "has space", "a");
     assertEquals(400, invalid.statusCode());
-    assertEquals("application/problem+json", invalid.headers().firstValue("Content-Type").orElseThrow());
+    assertEquals(
+        "application/problem+json", invalid.headers().firstValue("Content-Type").orElseThrow());
     String problem = new String(invalid.body(), StandardCharsets.UTF_8);
     assertTrue(problem.contains("\"status\":400") && problem.contains("\"type\":"), problem);
 
@@ -371,19 +443,31 @@ class JdkHttpServerIdempotencyTest {
     assertEquals(422, mismatch.statusCode());
     assertEquals(3, runs.get());
 
-    HttpResponse<byte[]> other = client.send(HttpRequest.newBuilder(uri(server, "/other")).header("Idempotency-Key", "k")
-        .POST(HttpRequest.BodyPublishers.ofString("z")).build(), HttpResponse.BodyHandlers.ofByteArray());
+    HttpResponse<byte[]> other =
+        client.send(
+            HttpRequest.newBuilder(uri(server, "/other"))
+                .header("Idempotency-Key", "k")
+                .POST(HttpRequest.BodyPublishers.ofString("z"))
+                .build(),
+            HttpResponse.BodyHandlers.ofByteArray());
     assertEquals(200, other.statusCode());
     assertEquals(4, runs.get(), "unconfigured route: untouched");
 
     String big = "y".repeat(MAX_BODY * 2 + 17);
-    HttpRequest bigRequest = HttpRequest.newBuilder(uri(server, "/orders")).header("Idempotency-Key", "big")
-        .POST(HttpRequest.BodyPublishers.ofInputStream(() -> new java.io.ByteArrayInputStream(
-            big.getBytes(StandardCharsets.UTF_8)))).build(); // chunked request: no Content-Length to go by
-    assertEquals(200, client.send(bigRequest, HttpResponse.BodyHandlers.ofByteArray()).statusCode());
-    assertEquals(200, client.send(bigRequest, HttpResponse.BodyHandlers.ofByteArray()).statusCode());
+    HttpRequest bigRequest =
+        HttpRequest.newBuilder(uri(server, "/orders"))
+            .header("Idempotency-Key", "big")
+            .POST(
+                HttpRequest.BodyPublishers.ofInputStream(
+                    () -> new java.io.ByteArrayInputStream(big.getBytes(StandardCharsets.UTF_8))))
+            .build(); // chunked request: no Content-Length to go by
+    assertEquals(
+        200, client.send(bigRequest, HttpResponse.BodyHandlers.ofByteArray()).statusCode());
+    assertEquals(
+        200, client.send(bigRequest, HttpResponse.BodyHandlers.ofByteArray()).statusCode());
     assertEquals(6, runs.get(), "a request body over max-body passes through");
-    assertEquals(big.length(), bodySizes.get(bodySizes.size() - 1), "and the handler still reads all of it");
+    assertEquals(
+        big.length(), bodySizes.get(bodySizes.size() - 1), "and the handler still reads all of it");
     assertEquals(2, engine.meters().bodyTooLarge());
   }
 }

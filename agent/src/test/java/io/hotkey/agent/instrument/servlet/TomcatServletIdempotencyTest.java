@@ -56,9 +56,9 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * Embedded Tomcat 10.1 (jakarta) over real sockets, instrumented in this JVM with the transformation the
- * agent installs (Byte Buddy's agent installed at run time). The application registers a plain servlet and
- * a filter; nothing in it knows about the agent.
+ * Embedded Tomcat 10.1 (jakarta) over real sockets, instrumented in this JVM with the
+ * transformation the agent installs (Byte Buddy's agent installed at run time). The application
+ * registers a plain servlet and a filter; nothing in it knows about the agent.
  */
 class TomcatServletIdempotencyTest {
   private static final int MAX_BODY = 4096;
@@ -73,37 +73,68 @@ class TomcatServletIdempotencyTest {
   private static IdempotencyEngine engine;
   private static int port;
 
-  private final HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
-      .connectTimeout(Duration.ofSeconds(5)).build();
+  private final HttpClient client =
+      HttpClient.newBuilder()
+          .version(HttpClient.Version.HTTP_1_1)
+          .connectTimeout(Duration.ofSeconds(5))
+          .build();
 
   @BeforeAll
   static void start() throws Exception {
     instrumentation = ByteBuddyAgent.install();
-    AgentBuilder builder = new AgentBuilder.Default()
-        .disableClassFormatChanges()
-        .with(AgentBuilder.RedefinitionStrategy.RETRANSFORMATION)
-        .with(AgentBuilder.InitializationStrategy.NoOp.INSTANCE)
-        .with(AgentBuilder.TypeStrategy.Default.DECORATE)
-        .ignore(nameStartsWith("io.hotkey.").or(nameStartsWith("java.")).or(nameStartsWith("jdk."))
-            .or(nameStartsWith("sun.").and(not(nameStartsWith("sun.net.httpserver.")))).or(isSynthetic()))
-        .with(new AgentBuilder.Listener.Adapter() {
-          @Override
-          public void onTransformation(TypeDescription type, ClassLoader loader, JavaModule module, boolean loaded,
-              DynamicType dynamicType) {
-            transformed.add(type.getName());
-          }
+    AgentBuilder builder =
+        new AgentBuilder.Default()
+            .disableClassFormatChanges()
+            .with(AgentBuilder.RedefinitionStrategy.RETRANSFORMATION)
+            .with(AgentBuilder.InitializationStrategy.NoOp.INSTANCE)
+            .with(AgentBuilder.TypeStrategy.Default.DECORATE)
+            .ignore(
+                nameStartsWith("io.hotkey.")
+                    .or(nameStartsWith("java."))
+                    .or(nameStartsWith("jdk."))
+                    .or(nameStartsWith("sun.").and(not(nameStartsWith("sun.net.httpserver."))))
+                    .or(isSynthetic()))
+            .with(
+                new AgentBuilder.Listener.Adapter() {
+                  @Override
+                  public void onTransformation(
+                      TypeDescription type,
+                      ClassLoader loader,
+                      JavaModule module,
+                      boolean loaded,
+                      DynamicType dynamicType) {
+                    transformed.add(type.getName());
+                  }
 
-          @Override
-          public void onError(String typeName, ClassLoader loader, JavaModule module, boolean loaded, Throwable error) {
-            transformErrors.add(error);
-          }
-        });
-    engine = new IdempotencyEngine(new IdempotencySettings(RouteTable.parse("POST /orders/**"), "Idempotency-Key",
-        List.of("Authorization"), false, Duration.ofHours(1), Duration.ofSeconds(30), MAX_BODY,
-        StoreFailurePolicy.REJECT), new MemoryRecordStore(1 << 24));
+                  @Override
+                  public void onError(
+                      String typeName,
+                      ClassLoader loader,
+                      JavaModule module,
+                      boolean loaded,
+                      Throwable error) {
+                    transformErrors.add(error);
+                  }
+                });
+    engine =
+        new IdempotencyEngine(
+            new IdempotencySettings(
+                RouteTable.parse("POST /orders/**"),
+                "Idempotency-Key",
+                List.of("Authorization"),
+                false,
+                Duration.ofHours(1),
+                Duration.ofSeconds(30),
+                MAX_BODY,
+                StoreFailurePolicy.REJECT),
+            new MemoryRecordStore(1 << 24));
     AgentBuilder.Transformer.ForAdvice advice =
-        new AgentBuilder.Transformer.ForAdvice().include(ServletInstrumentation.class.getClassLoader());
-    transformer = new ServletInstrumentation(engine, ERRORS).extend(builder, advice).installOn(instrumentation);
+        new AgentBuilder.Transformer.ForAdvice()
+            .include(ServletInstrumentation.class.getClassLoader());
+    transformer =
+        new ServletInstrumentation(engine, ERRORS)
+            .extend(builder, advice)
+            .installOn(instrumentation);
 
     Path base = Files.createTempDirectory("hotkey-tomcat");
     tomcat = new Tomcat();
@@ -153,7 +184,8 @@ class TomcatServletIdempotencyTest {
   /** The application: counts runs, echoes the body it read, and behaves as headers ask. */
   static final class OrdersServlet extends HttpServlet {
     @Override
-    protected void service(HttpServletRequest request, HttpServletResponse response) throws ServletException, IOException {
+    protected void service(HttpServletRequest request, HttpServletResponse response)
+        throws ServletException, IOException {
       String mode = request.getHeader("X-Mode");
       mode = mode == null ? "" : mode;
       String body;
@@ -177,19 +209,24 @@ class TomcatServletIdempotencyTest {
         throw new ServletException("boom");
       }
       if (mode.startsWith("async")) {
-        // "async": startAsync() writes to the container's own response; "async-wrapped": startAsync(request,
+        // "async": startAsync() writes to the container's own response; "async-wrapped":
+        // startAsync(request,
         // response) writes through the response this call got, as Spring MVC does
-        AsyncContext async = mode.equals("async-wrapped") ? request.startAsync(request, response) : request.startAsync();
-        async.start(() -> {
-          sleep(300);
-          try {
-            async.getResponse().setContentType("text/plain");
-            async.getResponse().getWriter().write("async " + run);
-          } catch (IOException e) {
-            throw new RuntimeException(e);
-          }
-          async.complete();
-        });
+        AsyncContext async =
+            mode.equals("async-wrapped")
+                ? request.startAsync(request, response)
+                : request.startAsync();
+        async.start(
+            () -> {
+              sleep(300);
+              try {
+                async.getResponse().setContentType("text/plain");
+                async.getResponse().getWriter().write("async " + run);
+              } catch (IOException e) {
+                throw new RuntimeException(e);
+              }
+              async.complete();
+            });
         return;
       }
       response.setStatus(mode.equals("fail") ? 500 : 201);
@@ -226,13 +263,16 @@ class TomcatServletIdempotencyTest {
     }
   }
 
-  private HttpResponse<byte[]> post(String path, String key, String body, String... headers) throws Exception {
+  private HttpResponse<byte[]> post(String path, String key, String body, String... headers)
+      throws Exception {
     return client.send(request(path, key, body, headers), HttpResponse.BodyHandlers.ofByteArray());
   }
 
   private static HttpRequest request(String path, String key, String body, String... headers) {
-    HttpRequest.Builder builder = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path))
-        .timeout(Duration.ofSeconds(30)).POST(HttpRequest.BodyPublishers.ofString(body));
+    HttpRequest.Builder builder =
+        HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path))
+            .timeout(Duration.ofSeconds(30))
+            .POST(HttpRequest.BodyPublishers.ofString(body));
     if (key != null) {
       builder.header("Idempotency-Key", key);
     }
@@ -249,8 +289,12 @@ class TomcatServletIdempotencyTest {
   @Test
   void instrumentsTheContainerWithoutErrors() {
     assertTrue(transformErrors.isEmpty(), () -> "transformation errors: " + transformErrors);
-    assertTrue(transformed.contains("org.apache.catalina.core.ApplicationFilterChain"), () -> "transformed " + transformed);
-    assertTrue(transformed.contains("jakarta.servlet.http.HttpServlet"), () -> "transformed " + transformed);
+    assertTrue(
+        transformed.contains("org.apache.catalina.core.ApplicationFilterChain"),
+        () -> "transformed " + transformed);
+    assertTrue(
+        transformed.contains("jakarta.servlet.http.HttpServlet"),
+        () -> "transformed " + transformed);
   }
 
   @Test
@@ -276,8 +320,10 @@ class TomcatServletIdempotencyTest {
     String key = UUID.randomUUID().toString();
     List<CompletableFuture<HttpResponse<byte[]>>> answers = new ArrayList<>();
     for (int i = 0; i < 40; i++) {
-      answers.add(client.sendAsync(request("/orders", key, "same", "X-Mode", "slow"),
-          HttpResponse.BodyHandlers.ofByteArray()));
+      answers.add(
+          client.sendAsync(
+              request("/orders", key, "same", "X-Mode", "slow"),
+              HttpResponse.BodyHandlers.ofByteArray()));
     }
     byte[] reference = null;
     int conflicts = 0;
@@ -306,7 +352,8 @@ class TomcatServletIdempotencyTest {
     assertEquals(201, post("/orders", key, "a").statusCode());
     HttpResponse<byte[]> mismatch = post("/orders", key, "b");
     assertEquals(422, mismatch.statusCode());
-    assertEquals("application/problem+json", mismatch.headers().firstValue("Content-Type").orElse(null));
+    assertEquals(
+        "application/problem+json", mismatch.headers().firstValue("Content-Type").orElse(null));
     assertTrue(text(mismatch).contains("\"status\":422"), () -> text(mismatch));
     HttpResponse<byte[]> invalid = post("/orders", "k".repeat(256), "a");
     assertEquals(400, invalid.statusCode());
@@ -327,23 +374,34 @@ class TomcatServletIdempotencyTest {
     assertEquals(500, post("/orders", key, "x", "X-Mode", "fail").statusCode());
     assertEquals(500, post("/orders", key, "x", "X-Mode", "throw").statusCode());
     assertEquals(201, post("/orders", key, "x").statusCode());
-    assertEquals("true", post("/orders", key, "x").headers().firstValue("Idempotent-Replayed").orElse(null));
+    assertEquals(
+        "true", post("/orders", key, "x").headers().firstValue("Idempotent-Replayed").orElse(null));
     assertEquals(3, runs.get());
   }
 
   @Test
   void theApplicationStillReadsItsBodyAnyWay() throws Exception {
-    HttpResponse<byte[]> form = post("/orders/form?q=query", UUID.randomUUID().toString(), "item=caf%C3%A9",
-        "X-Mode", "form", "Content-Type", "application/x-www-form-urlencoded; charset=UTF-8");
+    HttpResponse<byte[]> form =
+        post(
+            "/orders/form?q=query",
+            UUID.randomUUID().toString(),
+            "item=caf%C3%A9",
+            "X-Mode",
+            "form",
+            "Content-Type",
+            "application/x-www-form-urlencoded; charset=UTF-8");
     assertEquals(201, form.statusCode());
     assertTrue(text(form).contains("item=caf\u00e9&q=query"), () -> text(form));
-    HttpResponse<byte[]> reader = post("/orders/r", UUID.randomUUID().toString(), "read me", "X-Mode", "reader");
+    HttpResponse<byte[]> reader =
+        post("/orders/r", UUID.randomUUID().toString(), "read me", "X-Mode", "reader");
     assertTrue(text(reader).contains("\"body\":\"read me\""), () -> text(reader));
     String key = UUID.randomUUID().toString();
     HttpResponse<byte[]> written = post("/orders/w", key, "w", "X-Mode", "writer");
     HttpResponse<byte[]> replayed = post("/orders/w", key, "w", "X-Mode", "writer");
     assertArrayEquals(written.body(), replayed.body());
-    assertEquals(written.headers().firstValue("Content-Type"), replayed.headers().firstValue("Content-Type"));
+    assertEquals(
+        written.headers().firstValue("Content-Type"),
+        replayed.headers().firstValue("Content-Type"));
     assertEquals("true", replayed.headers().firstValue("Idempotent-Replayed").orElse(null));
     assertEquals(3, runs.get());
   }
@@ -352,15 +410,19 @@ class TomcatServletIdempotencyTest {
   void asyncResponsesWrittenThroughTheWrappersAreStored() throws Exception {
     String key = UUID.randomUUID().toString();
     CompletableFuture<HttpResponse<byte[]>> first =
-        client.sendAsync(request("/orders", key, "x", "X-Mode", "async-wrapped"), HttpResponse.BodyHandlers.ofByteArray());
+        client.sendAsync(
+            request("/orders", key, "x", "X-Mode", "async-wrapped"),
+            HttpResponse.BodyHandlers.ofByteArray());
     awaitRuns(1);
     HttpResponse<byte[]> during = post("/orders", key, "x", "X-Mode", "async-wrapped");
-    assertEquals(409, during.statusCode(), () -> "a retry while the async cycle runs: " + text(during));
+    assertEquals(
+        409, during.statusCode(), () -> "a retry while the async cycle runs: " + text(during));
     assertEquals("async 1", text(first.get()));
     HttpResponse<byte[]> after = post("/orders", key, "x", "X-Mode", "async-wrapped");
     assertEquals("async 1", text(after));
     assertEquals("true", after.headers().firstValue("Idempotent-Replayed").orElse(null));
-    assertEquals("text/plain;charset=ISO-8859-1", after.headers().firstValue("Content-Type").orElse(null));
+    assertEquals(
+        "text/plain;charset=ISO-8859-1", after.headers().firstValue("Content-Type").orElse(null));
     assertEquals(1, runs.get());
     assertEquals(0, ERRORS.count());
   }
@@ -370,13 +432,19 @@ class TomcatServletIdempotencyTest {
     String key = UUID.randomUUID().toString();
     long notStored = engine.meters().notStored();
     CompletableFuture<HttpResponse<byte[]>> first =
-        client.sendAsync(request("/orders", key, "x", "X-Mode", "async"), HttpResponse.BodyHandlers.ofByteArray());
+        client.sendAsync(
+            request("/orders", key, "x", "X-Mode", "async"),
+            HttpResponse.BodyHandlers.ofByteArray());
     awaitRuns(1);
-    assertEquals(409, post("/orders", key, "x", "X-Mode", "async").statusCode(), "a retry while the async cycle runs");
+    assertEquals(
+        409,
+        post("/orders", key, "x", "X-Mode", "async").statusCode(),
+        "a retry while the async cycle runs");
     assertEquals("async 1", text(first.get()));
     long deadline = System.nanoTime() + 5_000_000_000L;
     while (engine.meters().notStored() == notStored && System.nanoTime() < deadline) {
-      Thread.sleep(5); // released when the async cycle completes, which may follow the response by a moment
+      Thread.sleep(
+          5); // released when the async cycle completes, which may follow the response by a moment
     }
     assertEquals(notStored + 1, engine.meters().notStored());
     HttpResponse<byte[]> second = post("/orders", key, "x", "X-Mode", "async");
@@ -397,7 +465,8 @@ class TomcatServletIdempotencyTest {
     ServletBridge.Flavor javax = new ServletBridge.Flavor("javax");
     for (String helper : ServletBridge.Flavor.HELPERS) {
       String text = new String(javax.renamedBytes(helper), StandardCharsets.ISO_8859_1);
-      assertTrue(!text.contains("jakarta/servlet/") && !text.contains(ServletBridge.Flavor.SOURCE_PACKAGE),
+      assertTrue(
+          !text.contains("jakarta/servlet/") && !text.contains(ServletBridge.Flavor.SOURCE_PACKAGE),
           helper + " still names jakarta or its source package after renaming");
     }
   }

@@ -6,16 +6,21 @@ import net.bytebuddy.asm.Advice;
 import redis.clients.jedis.exceptions.JedisDataException;
 
 /**
- * On {@code Connection.readProtocolWithCheckingBroken()} (Jedis 3 to 8): every reply read, pipelined
- * and transactional ones included. An error reply is a normal reply; anything else thrown means the
- * connection is lost with its in-flight commands.
+ * On {@code Connection.readProtocolWithCheckingBroken()} (Jedis 3 to 8): every reply read,
+ * pipelined and transactional ones included. An error reply is a normal reply; anything else thrown
+ * means the connection is lost with its in-flight commands.
  */
 public final class JedisReplyReadAdvice {
   private JedisReplyReadAdvice() {}
 
   @Advice.OnMethodExit(onThrowable = Throwable.class, suppress = Throwable.class)
   public static void onExit(@Advice.This Object connection, @Advice.Thrown Throwable thrown) {
-    RedisHooks.onReplyRead(connection, thrown == null ? ReplyOutcome.VALUE
-        : thrown instanceof JedisDataException ? ReplyOutcome.ERROR : ReplyOutcome.CONNECTION_LOST);
+    RedisHooks.onReplyRead(
+        connection,
+        thrown == null
+            ? ReplyOutcome.VALUE
+            : thrown instanceof JedisDataException
+                ? ReplyOutcome.ERROR
+                : ReplyOutcome.CONNECTION_LOST);
   }
 }

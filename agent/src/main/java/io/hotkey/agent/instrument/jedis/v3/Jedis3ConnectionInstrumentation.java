@@ -12,10 +12,10 @@ import io.hotkey.agent.instrument.jedis.common.JedisReplyReadAdvice;
 import net.bytebuddy.agent.builder.AgentBuilder;
 
 /**
- * Jedis 3.x, recognised by {@code BinaryJedis} without Jedis 4's {@code CommandObject}: commands are
- * counted (so hot keys are detected and reported) and writes invalidate local entries; reads are
- * not served locally, because Jedis 3 decodes replies inside dozens of typed methods rather than
- * one funnel the agent could answer in.
+ * Jedis 3.x, recognised by {@code BinaryJedis} without Jedis 4's {@code CommandObject}: commands
+ * are counted (so hot keys are detected and reported) and writes invalidate local entries; reads
+ * are not served locally, because Jedis 3 decodes replies inside dozens of typed methods rather
+ * than one funnel the agent could answer in.
  */
 public final class Jedis3ConnectionInstrumentation implements ClientInstrumentation {
   @Override
@@ -26,17 +26,24 @@ public final class Jedis3ConnectionInstrumentation implements ClientInstrumentat
   @Override
   public AgentBuilder extend(AgentBuilder builder, AgentBuilder.Transformer.ForAdvice advice) {
     return builder
-        .type(named("redis.clients.jedis.Connection"),
+        .type(
+            named("redis.clients.jedis.Connection"),
             ClassLoaderMatchers.hasClass("redis.clients.jedis.BinaryJedis")
                 .and(not(ClassLoaderMatchers.hasClass("redis.clients.jedis.CommandObject"))))
-        .transform(advice
-            .advice(named("sendCommand").and(takesArguments(2))
-                .and(takesArgument(0, named("redis.clients.jedis.commands.ProtocolCommand")))
-                .and(takesArgument(1, byte[][].class)),
-                Jedis3SendCommandAdvice.class.getName())
-            .advice(named("readProtocolWithCheckingBroken").and(takesArguments(0)),
-                JedisReplyReadAdvice.class.getName())
-            .advice(named("close").or(named("disconnect")).and(takesArguments(0)),
-                JedisConnectionCloseAdvice.class.getName()));
+        .transform(
+            advice
+                .advice(
+                    named("sendCommand")
+                        .and(takesArguments(2))
+                        .and(
+                            takesArgument(0, named("redis.clients.jedis.commands.ProtocolCommand")))
+                        .and(takesArgument(1, byte[][].class)),
+                    Jedis3SendCommandAdvice.class.getName())
+                .advice(
+                    named("readProtocolWithCheckingBroken").and(takesArguments(0)),
+                    JedisReplyReadAdvice.class.getName())
+                .advice(
+                    named("close").or(named("disconnect")).and(takesArguments(0)),
+                    JedisConnectionCloseAdvice.class.getName()));
   }
 }

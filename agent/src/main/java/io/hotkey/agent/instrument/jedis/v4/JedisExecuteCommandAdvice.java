@@ -9,17 +9,19 @@ import redis.clients.jedis.CommandObject;
 import redis.clients.jedis.args.Rawable;
 
 /**
- * On {@code Connection.executeCommand(CommandObject)}, the synchronous path of the classic
- * {@code Jedis} API (and, inside them, of the pooled clients). A locally served read skips the
- * method: the cached raw reply goes through the command's own {@code Builder}, so the application
- * gets exactly the type and value Jedis would have built from Redis' reply. Pipelines and
- * transactions never come here.
+ * On {@code Connection.executeCommand(CommandObject)}, the synchronous path of the classic {@code
+ * Jedis} API (and, inside them, of the pooled clients). A locally served read skips the method: the
+ * cached raw reply goes through the command's own {@code Builder}, so the application gets exactly
+ * the type and value Jedis would have built from Redis' reply. Pipelines and transactions never
+ * come here.
  */
 public final class JedisExecuteCommandAdvice {
   private JedisExecuteCommandAdvice() {}
 
   @Advice.OnMethodEnter(skipOn = Advice.OnNonDefaultValue.class, suppress = Throwable.class)
-  public static ServedReply onEnter(@Advice.This Object connection, @Advice.FieldValue("socket") Object socket,
+  public static ServedReply onEnter(
+      @Advice.This Object connection,
+      @Advice.FieldValue("socket") Object socket,
       @Advice.Argument(0) CommandObject<?> command) {
     CommandArguments arguments = command.getArguments();
     byte[][] argv = new byte[arguments.size()][];
@@ -40,7 +42,8 @@ public final class JedisExecuteCommandAdvice {
   }
 
   @Advice.OnMethodExit(onThrowable = Throwable.class, suppress = Throwable.class)
-  public static void onExit(@Advice.Enter ServedReply served,
+  public static void onExit(
+      @Advice.Enter ServedReply served,
       @Advice.Return(readOnly = false, typing = Assigner.Typing.DYNAMIC) Object result,
       @Advice.Thrown Throwable thrown) {
     if (served != null) {

@@ -3,7 +3,10 @@ package io.hotkey.agent.instrument.jedis.v4;
 import io.hotkey.agent.core.RedisHooks;
 import net.bytebuddy.asm.Advice;
 
-/** On {@code Connection.getOne()}: hands the raw reply of a read that fills the local cache to the core. */
+/**
+ * On {@code Connection.getOne()}: hands the raw reply of a read that fills the local cache to the
+ * core.
+ */
 public final class JedisGetOneAdvice {
   private JedisGetOneAdvice() {}
 

@@ -5,12 +5,16 @@ import net.bytebuddy.asm.Advice;
 import redis.clients.jedis.CommandArguments;
 import redis.clients.jedis.args.Rawable;
 
-/** On {@code Connection.sendCommand(CommandArguments)}, the funnel every Jedis 4+ command passes through. */
+/**
+ * On {@code Connection.sendCommand(CommandArguments)}, the funnel every Jedis 4+ command passes
+ * through.
+ */
 public final class JedisSendCommandAdvice {
   private JedisSendCommandAdvice() {}
 
   @Advice.OnMethodEnter(suppress = Throwable.class)
-  public static void onEnter(@Advice.This Object connection, @Advice.Argument(0) CommandArguments arguments) {
+  public static void onEnter(
+      @Advice.This Object connection, @Advice.Argument(0) CommandArguments arguments) {
     byte[][] argv = new byte[arguments.size()][];
     int i = 0;
     for (Rawable argument : arguments) {

@@ -10,16 +10,17 @@ import redis.clients.jedis.args.Rawable;
 
 /**
  * On {@code UnifiedJedis.executeCommand(CommandObject)}, the synchronous path of the pooled and
- * cluster clients (JedisPooled, RedisClient, JedisCluster, RedisClusterClient). Deciding here, before
- * a connection is borrowed from the pool, keeps a local hit free of pool contention. The client
- * instance is the namespace: all its connections share one configuration (database, protocol).
- * The connection-level advice inside only carries out this decision.
+ * cluster clients (JedisPooled, RedisClient, JedisCluster, RedisClusterClient). Deciding here,
+ * before a connection is borrowed from the pool, keeps a local hit free of pool contention. The
+ * client instance is the namespace: all its connections share one configuration (database,
+ * protocol). The connection-level advice inside only carries out this decision.
  */
 public final class JedisUnifiedExecuteCommandAdvice {
   private JedisUnifiedExecuteCommandAdvice() {}
 
   @Advice.OnMethodEnter(skipOn = Advice.OnNonDefaultValue.class, suppress = Throwable.class)
-  public static ServedReply onEnter(@Advice.This Object client, @Advice.Argument(0) CommandObject<?> command) {
+  public static ServedReply onEnter(
+      @Advice.This Object client, @Advice.Argument(0) CommandObject<?> command) {
     CommandArguments arguments = command.getArguments();
     byte[][] argv = new byte[arguments.size()][];
     int i = 0;
@@ -39,7 +40,8 @@ public final class JedisUnifiedExecuteCommandAdvice {
   }
 
   @Advice.OnMethodExit(onThrowable = Throwable.class, suppress = Throwable.class)
-  public static void onExit(@Advice.Enter ServedReply served,
+  public static void onExit(
+      @Advice.Enter ServedReply served,
       @Advice.Return(readOnly = false, typing = Assigner.Typing.DYNAMIC) Object result,
       @Advice.Thrown Throwable thrown) {
     if (served != null) {

@@ -7,13 +7,14 @@ import io.lettuce.core.protocol.RedisCommand;
 import net.bytebuddy.asm.Advice;
 
 /**
- * On the innermost {@code Command}'s {@code complete()}, {@code completeExceptionally} and
- * {@code cancel()}: every wrapper (AsyncCommand, the reactive subscription, cluster, tracing) ends
- * there, so whatever a command that got no reply left tracked is released. Reads parked behind this
+ * On the innermost {@code Command}'s {@code complete()}, {@code completeExceptionally} and {@code
+ * cancel()}: every wrapper (AsyncCommand, the reactive subscription, cluster, tracing) ends there,
+ * so whatever a command that got no reply left tracked is released. Reads parked behind this
  * command are resumed here, after its own caller was answered, as Redis would have answered them:
  * each is dispatched again on its connection, where the dispatch advice replays the answer into it
- * or, without one, lets it go to Redis. A read whose caller gave up meanwhile (cancelled, timed out)
- * is left alone; one that cannot be dispatched fails with the reason, as its first dispatch would have.
+ * or, without one, lets it go to Redis. A read whose caller gave up meanwhile (cancelled, timed
+ * out) is left alone; one that cannot be dispatched fails with the reason, as its first dispatch
+ * would have.
  */
 public final class LettuceCommandDoneAdvice {
   private LettuceCommandDoneAdvice() {}

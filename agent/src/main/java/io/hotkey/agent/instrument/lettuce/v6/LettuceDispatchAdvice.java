@@ -16,25 +16,25 @@ import net.bytebuddy.implementation.bytecode.assign.Assigner;
 /**
  * On {@code RedisChannelHandler.dispatch(RedisCommand)}. The arguments are taken in their wire form
  * ({@code CommandArgs.encode}, the bytes Redis will see whatever the codec; the hook copies what it
- * keeps before the buffer is released), so keys match the
- * other clients' and the command table applies unchanged. Cheaper to produce and to read: the
- * arguments {@link LettuceAddKeyAdvice} and {@link LettuceAddValueAdvice} recorded, when they are all
- * of them (handed over, not copied: nothing else holds them); else, for a command whose only argument
- * is a key, that key as its codec encodes it ({@code getFirstEncodedKey}, the same bytes without the
- * framing).
- * A hot read is answered by replaying the
- * recorded decoder callbacks into this command's own {@code CommandOutput} (its codec builds the
- * caller's own objects) and completing the command; the method is then skipped. A callback that
- * throws fails the command exactly as the same reply from Redis would have. A read parked behind a
- * reply already on its way (see {@code RedisHooks.commandDone}) is skipped too, and returned as the
- * dispatched command, which it still is: it completes when it is resumed.
+ * keeps before the buffer is released), so keys match the other clients' and the command table
+ * applies unchanged. Cheaper to produce and to read: the arguments {@link LettuceAddKeyAdvice} and
+ * {@link LettuceAddValueAdvice} recorded, when they are all of them (handed over, not copied:
+ * nothing else holds them); else, for a command whose only argument is a key, that key as its codec
+ * encodes it ({@code getFirstEncodedKey}, the same bytes without the framing). A hot read is
+ * answered by replaying the recorded decoder callbacks into this command's own {@code
+ * CommandOutput} (its codec builds the caller's own objects) and completing the command; the method
+ * is then skipped. A callback that throws fails the command exactly as the same reply from Redis
+ * would have. A read parked behind a reply already on its way (see {@code RedisHooks.commandDone})
+ * is skipped too, and returned as the dispatched command, which it still is: it completes when it
+ * is resumed.
  */
 public final class LettuceDispatchAdvice {
   private LettuceDispatchAdvice() {}
 
   @Advice.OnMethodEnter(skipOn = Advice.OnNonDefaultValue.class, suppress = Throwable.class)
   @SuppressWarnings({"rawtypes", "unchecked"})
-  public static RedisCommand onEnter(@Advice.This Object connection, @Advice.Argument(0) RedisCommand command) {
+  public static RedisCommand onEnter(
+      @Advice.This Object connection, @Advice.Argument(0) RedisCommand command) {
     if (!RedisHooks.active()) {
       return null;
     }
@@ -43,7 +43,8 @@ public final class LettuceDispatchAdvice {
     // a parked read being resumed was counted and looked at when it was first dispatched
     ReplyTape.Cursor tape = RedisHooks.resumption(command);
     if (tape == null) {
-      boolean neverServe = connection instanceof io.lettuce.core.pubsub.StatefulRedisPubSubConnection;
+      boolean neverServe =
+          connection instanceof io.lettuce.core.pubsub.StatefulRedisPubSubConnection;
       byte[] name = command.getType().getBytes();
       // GET key, SET key value... recorded as they were added if the agent could (count() tells
       // whether what was recorded is all of the arguments)
@@ -74,16 +75,22 @@ public final class LettuceDispatchAdvice {
           }
           if (args != null && encoded == null) {
             // Encoding borrows a temporary buffer, on the heap, and so must every buffer the codec
-            // asks the target's allocator for (StringCodec.UTF8 encodes each argument into one first):
+            // asks the target's allocator for (StringCodec.UTF8 encodes each argument into one
+            // first):
             // Netty's default unpooled allocator hands out direct buffers (a malloc, a cleaner and
             // sampled leak records per argument), its pooled one an arena lock off Netty's threads.
-            buffer = new UnpooledHeapByteBuf(new PreferHeapByteBufAllocator(UnpooledByteBufAllocator.DEFAULT), 128,
-                Integer.MAX_VALUE);
+            buffer =
+                new UnpooledHeapByteBuf(
+                    new PreferHeapByteBufAllocator(UnpooledByteBufAllocator.DEFAULT),
+                    128,
+                    Integer.MAX_VALUE);
             args.encode(buffer);
             encoded = buffer.nioBuffer();
             count = args.count();
           }
-          tape = RedisHooks.dispatch("lettuce", connection, command, output, name, encoded, count, neverServe);
+          tape =
+              RedisHooks.dispatch(
+                  "lettuce", connection, command, output, name, encoded, count, neverServe);
         } finally {
           if (buffer != null) {
             buffer.release();
@@ -138,7 +145,8 @@ public final class LettuceDispatchAdvice {
   }
 
   @Advice.OnMethodExit(suppress = Throwable.class)
-  public static void onExit(@Advice.Enter RedisCommand<?, ?, ?> served,
+  public static void onExit(
+      @Advice.Enter RedisCommand<?, ?, ?> served,
       @Advice.Return(readOnly = false, typing = Assigner.Typing.DYNAMIC) Object result) {
     if (served != null) {
       result = served;

@@ -12,16 +12,17 @@ import java.util.Collection;
 import net.bytebuddy.asm.Advice;
 
 /**
- * On {@code RedisChannelHandler.dispatch(Collection)}: a batch is counted and invalidates, never answered locally.
- * Each command's arguments are encoded into a temporary heap buffer, released once the hook has copied what it
- * keeps, for the reason {@link LettuceDispatchAdvice} gives.
+ * On {@code RedisChannelHandler.dispatch(Collection)}: a batch is counted and invalidates, never
+ * answered locally. Each command's arguments are encoded into a temporary heap buffer, released
+ * once the hook has copied what it keeps, for the reason {@link LettuceDispatchAdvice} gives.
  */
 public final class LettuceDispatchBatchAdvice {
   private LettuceDispatchBatchAdvice() {}
 
   @Advice.OnMethodEnter(suppress = Throwable.class)
   @SuppressWarnings("rawtypes")
-  public static void onEnter(@Advice.This Object connection, @Advice.Argument(0) Collection<?> commands) {
+  public static void onEnter(
+      @Advice.This Object connection, @Advice.Argument(0) Collection<?> commands) {
     if (!RedisHooks.active()) {
       return;
     }
@@ -36,14 +37,24 @@ public final class LettuceDispatchBatchAdvice {
         ByteBuffer encoded = null;
         int count = 0;
         if (args != null) {
-          buffer = new UnpooledHeapByteBuf(new PreferHeapByteBufAllocator(UnpooledByteBufAllocator.DEFAULT), 128,
-              Integer.MAX_VALUE);
+          buffer =
+              new UnpooledHeapByteBuf(
+                  new PreferHeapByteBufAllocator(UnpooledByteBufAllocator.DEFAULT),
+                  128,
+                  Integer.MAX_VALUE);
           args.encode(buffer);
           encoded = buffer.nioBuffer();
           count = args.count();
         }
-        RedisHooks.dispatch("lettuce", connection, command, command.getOutput(), command.getType().getBytes(), encoded,
-            count, true);
+        RedisHooks.dispatch(
+            "lettuce",
+            connection,
+            command,
+            command.getOutput(),
+            command.getType().getBytes(),
+            encoded,
+            count,
+            true);
       } finally {
         if (buffer != null) {
           buffer.release();

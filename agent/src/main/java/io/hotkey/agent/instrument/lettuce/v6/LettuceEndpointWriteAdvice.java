@@ -10,24 +10,25 @@ import io.netty.channel.PreferHeapByteBufAllocator;
 import java.nio.ByteBuffer;
 import java.util.Collection;
 import java.util.Collections;
-
 import net.bytebuddy.asm.Advice;
 
 /**
  * On {@code DefaultEndpoint.write(RedisCommand)} and {@code write(Collection)}: a command written
- * straight to a connection's {@code RedisChannelWriter} never passed
- * {@code RedisChannelHandler.dispatch}, so it is counted and invalidates here, on behalf of the
- * connection the endpoint serves, and is never answered locally. A dispatched command carries
- * {@link EncodedArgsField#DISPATCHED} and costs this hook one field read. Commands without
- * arguments, and those built before the agent attached (their arguments have no field to carry the
- * mark), are not told apart here and are left to the dispatch hook.
+ * straight to a connection's {@code RedisChannelWriter} never passed {@code
+ * RedisChannelHandler.dispatch}, so it is counted and invalidates here, on behalf of the connection
+ * the endpoint serves, and is never answered locally. A dispatched command carries {@link
+ * EncodedArgsField#DISPATCHED} and costs this hook one field read. Commands without arguments, and
+ * those built before the agent attached (their arguments have no field to carry the mark), are not
+ * told apart here and are left to the dispatch hook.
  */
 public final class LettuceEndpointWriteAdvice {
   private LettuceEndpointWriteAdvice() {}
 
   @Advice.OnMethodEnter(suppress = Throwable.class)
   @SuppressWarnings("rawtypes")
-  public static void onEnter(@Advice.This Object endpoint, @Advice.FieldValue("connectionFacade") Object facade,
+  public static void onEnter(
+      @Advice.This Object endpoint,
+      @Advice.FieldValue("connectionFacade") Object facade,
       @Advice.Argument(0) Object written) {
     if (!RedisHooks.active()) {
       return;
@@ -40,7 +41,8 @@ public final class LettuceEndpointWriteAdvice {
         return;
       }
     }
-    Collection<?> commands = written instanceof Collection ? (Collection<?>) written : Collections.singleton(written);
+    Collection<?> commands =
+        written instanceof Collection ? (Collection<?>) written : Collections.singleton(written);
     for (Object element : commands) {
       RedisCommand command = (RedisCommand) element;
       CommandArgs args = command.getArgs();
@@ -49,13 +51,23 @@ public final class LettuceEndpointWriteAdvice {
         continue;
       }
       ((EncodedArgsField) args).hotkey$encodedArgs(EncodedArgsField.DISPATCHED);
-      ByteBuf buffer = new UnpooledHeapByteBuf(new PreferHeapByteBufAllocator(UnpooledByteBufAllocator.DEFAULT), 128,
-          Integer.MAX_VALUE);
+      ByteBuf buffer =
+          new UnpooledHeapByteBuf(
+              new PreferHeapByteBufAllocator(UnpooledByteBufAllocator.DEFAULT),
+              128,
+              Integer.MAX_VALUE);
       try {
         args.encode(buffer);
         ByteBuffer encoded = buffer.nioBuffer();
-        RedisHooks.dispatch("lettuce", facade != null ? facade : endpoint, command, command.getOutput(),
-            command.getType().getBytes(), encoded, args.count(), true);
+        RedisHooks.dispatch(
+            "lettuce",
+            facade != null ? facade : endpoint,
+            command,
+            command.getOutput(),
+            command.getType().getBytes(),
+            encoded,
+            args.count(),
+            true);
       } finally {
         buffer.release();
       }

@@ -8,7 +8,9 @@ public final class LettuceReplyAggregateAdvice {
   private LettuceReplyAggregateAdvice() {}
 
   @Advice.OnMethodEnter(suppress = Throwable.class)
-  public static void onEnter(@Advice.Origin("#m") String method, @Advice.Argument(0) Object output,
+  public static void onEnter(
+      @Advice.Origin("#m") String method,
+      @Advice.Argument(0) Object output,
       @Advice.Argument(1) int count) {
     RedisHooks.replyAggregate(output, method, count);
   }

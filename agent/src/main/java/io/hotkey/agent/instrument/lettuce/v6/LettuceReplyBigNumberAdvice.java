@@ -9,7 +9,8 @@ public final class LettuceReplyBigNumberAdvice {
   private LettuceReplyBigNumberAdvice() {}
 
   @Advice.OnMethodEnter(suppress = Throwable.class)
-  public static void onEnter(@Advice.Argument(0) Object output, @Advice.Argument(1) ByteBuffer bytes) {
+  public static void onEnter(
+      @Advice.Argument(0) Object output, @Advice.Argument(1) ByteBuffer bytes) {
     RedisHooks.replyBytes(output, bytes, true);
   }
 }

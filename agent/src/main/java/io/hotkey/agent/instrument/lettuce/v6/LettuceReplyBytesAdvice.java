@@ -5,14 +5,15 @@ import java.nio.ByteBuffer;
 import net.bytebuddy.asm.Advice;
 
 /**
- * On {@code RedisStateMachine.safeSet(output, ByteBuffer)} and {@code safeSetSingle}. One advice per
- * kind of event, so that the decoder's busiest callbacks do not tell their kind by their name.
+ * On {@code RedisStateMachine.safeSet(output, ByteBuffer)} and {@code safeSetSingle}. One advice
+ * per kind of event, so that the decoder's busiest callbacks do not tell their kind by their name.
  */
 public final class LettuceReplyBytesAdvice {
   private LettuceReplyBytesAdvice() {}
 
   @Advice.OnMethodEnter(suppress = Throwable.class)
-  public static void onEnter(@Advice.Argument(0) Object output, @Advice.Argument(1) ByteBuffer bytes) {
+  public static void onEnter(
+      @Advice.Argument(0) Object output, @Advice.Argument(1) ByteBuffer bytes) {
     RedisHooks.replyBytes(output, bytes, false);
   }
 }

@@ -1,18 +1,21 @@
 package io.hotkey.agent.instrument.servlet.jakarta;
 
-import io.hotkey.agent.idempotency.Execution;
 import io.hotkey.agent.idempotency.ReleaseReason;
 import jakarta.servlet.AsyncEvent;
 import jakarta.servlet.AsyncListener;
 
 /**
- * Follows an execution whose request went async ({@code startAsync}): its response is complete when the
- * {@code ASYNC} dispatch that writes it returns, or else when the async cycle completes (the claim is kept
- * until then, so a retry meanwhile gets 409); an error or a timeout releases the claim. Registered again
- * when the application starts another async cycle. Whichever end comes first counts; later ones do nothing.
+ * Follows an execution whose request went async ({@code startAsync}): its response is complete when
+ * the {@code ASYNC} dispatch that writes it returns, or else when the async cycle completes (the
+ * claim is kept until then, so a retry meanwhile gets 409); an error or a timeout releases the
+ * claim. Registered again when the application starts another async cycle. Whichever end comes
+ * first counts; later ones do nothing.
  */
 public final class AsyncCompletion implements AsyncListener {
-  /** Request attribute by which the {@code ASYNC} dispatch that writes the answer finds what it completes. */
+  /**
+   * Request attribute by which the {@code ASYNC} dispatch that writes the answer finds what it
+   * completes.
+   */
   static final String ATTRIBUTE = "io.hotkey.idempotency.async";
 
   private final ResponseWrapper response;
@@ -22,8 +25,9 @@ public final class AsyncCompletion implements AsyncListener {
   }
 
   /**
-   * The {@code ASYNC} dispatch returned or threw. Unless it started another async cycle, the answer is
-   * whole now, before the container sends it: stored or released here, not after the client has it.
+   * The {@code ASYNC} dispatch returned or threw. Unless it started another async cycle, the answer
+   * is whole now, before the container sends it: stored or released here, not after the client has
+   * it.
    */
   void dispatchReturned(Throwable thrown) {
     if (thrown != null) {

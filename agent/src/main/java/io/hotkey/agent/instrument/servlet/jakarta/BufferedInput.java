@@ -4,7 +4,10 @@ import jakarta.servlet.ReadListener;
 import jakarta.servlet.ServletInputStream;
 import java.io.IOException;
 
-/** The request body as the application reads it: the buffered bytes, then whatever the container still has. */
+/**
+ * The request body as the application reads it: the buffered bytes, then whatever the container
+ * still has.
+ */
 public final class BufferedInput extends ServletInputStream {
   private final byte[] head;
   private final ServletInputStream rest;
@@ -53,8 +56,8 @@ public final class BufferedInput extends ServletInputStream {
   }
 
   /**
-   * Non-blocking reads: with nothing buffered the container's stream is used as is; with a buffered body the
-   * listener is told at once that everything is available (the body is already in memory).
+   * Non-blocking reads: with nothing buffered the container's stream is used as is; with a buffered
+   * body the listener is told at once that everything is available (the body is already in memory).
    */
   @Override
   public void setReadListener(ReadListener listener) {

@@ -4,7 +4,10 @@ import jakarta.servlet.ServletOutputStream;
 import jakarta.servlet.WriteListener;
 import java.io.IOException;
 
-/** The container's output stream with a copy of every byte taken (before it is written) for the record. */
+/**
+ * The container's output stream with a copy of every byte taken (before it is written) for the
+ * record.
+ */
 public final class CapturingOutput extends ServletOutputStream {
   private final ServletOutputStream real;
   private final ResponseWrapper response;

@@ -11,8 +11,8 @@ import java.nio.charset.CodingErrorAction;
 
 /**
  * The container's writer with a copy of every character, encoded in the response's charset as the
- * container encodes it, taken before it is written. A high surrogate at the end of one write waits for
- * its pair in the next.
+ * container encodes it, taken before it is written. A high surrogate at the end of one write waits
+ * for its pair in the next.
  */
 public final class CapturingWriter extends Writer {
   private final PrintWriter real;
@@ -23,8 +23,11 @@ public final class CapturingWriter extends Writer {
   CapturingWriter(PrintWriter real, ResponseWrapper response, Charset charset) {
     this.real = real;
     this.response = response;
-    this.encoder = charset.newEncoder().onMalformedInput(CodingErrorAction.REPLACE)
-        .onUnmappableCharacter(CodingErrorAction.REPLACE);
+    this.encoder =
+        charset
+            .newEncoder()
+            .onMalformedInput(CodingErrorAction.REPLACE)
+            .onUnmappableCharacter(CodingErrorAction.REPLACE);
   }
 
   @Override
@@ -61,7 +64,9 @@ public final class CapturingWriter extends Writer {
         pendingHigh = last;
         input.limit(input.limit() - 1);
       }
-      ByteBuffer out = ByteBuffer.allocate((int) Math.ceil(input.remaining() * (double) encoder.maxBytesPerChar()) + 8);
+      ByteBuffer out =
+          ByteBuffer.allocate(
+              (int) Math.ceil(input.remaining() * (double) encoder.maxBytesPerChar()) + 8);
       encoder.reset();
       CoderResult result = encoder.encode(input, out, true);
       if (result.isOverflow()) {

@@ -6,7 +6,9 @@ import jakarta.servlet.http.HttpServletRequest;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 
-/** Reads the request body for the fingerprint, remembering what it consumed so it can be put back. */
+/**
+ * Reads the request body for the fingerprint, remembering what it consumed so it can be put back.
+ */
 public final class RequestBody {
   private static final byte[] EMPTY = new byte[0];
 
@@ -19,7 +21,10 @@ public final class RequestBody {
     this.request = request;
   }
 
-  /** @return the whole body, or null when it is longer than {@code limit} (then only a prefix was read) */
+  /**
+   * @return the whole body, or null when it is longer than {@code limit} (then only a prefix was
+   *     read)
+   */
   byte[] read(long limit) throws IOException {
     if (request.getContentLengthLong() > limit) {
       return null;

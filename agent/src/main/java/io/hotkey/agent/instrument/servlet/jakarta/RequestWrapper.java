@@ -18,9 +18,9 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The request the application sees after the agent read its body: the body reads in full from the buffer
- * (then from the container's stream if only a prefix was buffered), through {@code getInputStream()} or
- * {@code getReader()} (not both, as the specification says), and a form body
+ * The request the application sees after the agent read its body: the body reads in full from the
+ * buffer (then from the container's stream if only a prefix was buffered), through {@code
+ * getInputStream()} or {@code getReader()} (not both, as the specification says), and a form body
  * ({@code application/x-www-form-urlencoded} POST) still shows in {@code getParameter*}.
  */
 public final class RequestWrapper extends HttpServletRequestWrapper {
@@ -49,9 +49,12 @@ public final class RequestWrapper extends HttpServletRequestWrapper {
   public BufferedReader getReader() throws IOException {
     if (reader == null) {
       if (stream != null) {
-        throw new IllegalStateException("getInputStream() has already been called for this request");
+        throw new IllegalStateException(
+            "getInputStream() has already been called for this request");
       }
-      reader = new BufferedReader(new InputStreamReader(new BufferedInput(body.consumed(), body.rest()), charset()));
+      reader =
+          new BufferedReader(
+              new InputStreamReader(new BufferedInput(body.consumed(), body.rest()), charset()));
     }
     return reader;
   }
@@ -90,15 +93,23 @@ public final class RequestWrapper extends HttpServletRequestWrapper {
     return values == null ? null : values.clone();
   }
 
-  /** The container's parameters (the query: it no longer sees the body) plus those of a buffered form body. */
+  /**
+   * The container's parameters (the query: it no longer sees the body) plus those of a buffered
+   * form body.
+   */
   private synchronized Map<String, String[]> parameters() {
     if (parameters != null) {
       return parameters;
     }
     Map<String, String[]> merged = new LinkedHashMap<>(super.getParameterMap());
     String type = getContentType();
-    if (stream == null && reader == null && body.whole() && "POST".equalsIgnoreCase(getMethod()) && type != null
-        && type.toLowerCase(java.util.Locale.ROOT).startsWith("application/x-www-form-urlencoded")) {
+    if (stream == null
+        && reader == null
+        && body.whole()
+        && "POST".equalsIgnoreCase(getMethod())
+        && type != null
+        && type.toLowerCase(java.util.Locale.ROOT)
+            .startsWith("application/x-www-form-urlencoded")) {
       Charset charset;
       try {
         charset = charset();
@@ -135,6 +146,7 @@ public final class RequestWrapper extends HttpServletRequestWrapper {
 
   private static String decode(String latin1, Charset charset) {
     // the bytes were widened one to one; re-encode as Latin-1 to get them back before decoding
-    return URLDecoder.decode(new String(latin1.getBytes(StandardCharsets.ISO_8859_1), charset), charset);
+    return URLDecoder.decode(
+        new String(latin1.getBytes(StandardCharsets.ISO_8859_1), charset), charset);
   }
 }

@@ -1,7 +1,6 @@
 package io.hotkey.agent.instrument.servlet.jakarta;
 
 import io.hotkey.agent.idempotency.BodyCapture;
-import io.hotkey.agent.idempotency.Execution;
 import io.hotkey.agent.idempotency.ReleaseReason;
 import io.hotkey.agent.instrument.servlet.ServletBridge;
 import jakarta.servlet.ServletOutputStream;
@@ -20,19 +19,22 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * The response of an execution: everything goes to the container as written (streaming is untouched) and
- * a copy of the body (up to max-body) is kept. The response is handed to the engine
+ * The response of an execution: everything goes to the container as written (streaming is
+ * untouched) and a copy of the body (up to max-body) is kept. The response is handed to the engine
+ *
  * <ul>
  *   <li>when a declared {@code Content-Length} is reached: just before those last bytes go to the
- *       container, so a client that has the whole response finds the record;</li>
- *   <li>when the application closes the stream or writer, before the close;</li>
- *   <li>otherwise when the outermost call returns (the container then completes the response).</li>
+ *       container, so a client that has the whole response finds the record;
+ *   <li>when the application closes the stream or writer, before the close;
+ *   <li>otherwise when the outermost call returns (the container then completes the response).
  * </ul>
- * An exception from the call releases the claim unless the response was already complete. A request that
- * went async ({@code startAsync}) is complete when its async cycle is ({@link AsyncCompletion}). Responses
- * that cannot be captured are passed through and not stored (the claim is released): {@code sendError} (the
- * container renders the error page later), non-blocking writes ({@code setWriteListener}) and async
- * responses written to the container's own response ({@code startAsync()} without this wrapper).
+ *
+ * An exception from the call releases the claim unless the response was already complete. A request
+ * that went async ({@code startAsync}) is complete when its async cycle is ({@link
+ * AsyncCompletion}). Responses that cannot be captured are passed through and not stored (the claim
+ * is released): {@code sendError} (the container renders the error page later), non-blocking writes
+ * ({@code setWriteListener}) and async responses written to the container's own response ({@code
+ * startAsync()} without this wrapper).
  */
 public final class ResponseWrapper extends HttpServletResponseWrapper {
   private final HttpServletRequest request;
@@ -171,7 +173,9 @@ public final class ResponseWrapper extends HttpServletResponseWrapper {
     }
     try {
       capture.append(bytes, offset, length);
-      if (declaredLength >= 0 && capture.total() >= declaredLength && !"HEAD".equalsIgnoreCase(request.getMethod())) {
+      if (declaredLength >= 0
+          && capture.total() >= declaredLength
+          && !"HEAD".equalsIgnoreCase(request.getMethod())) {
         end(capture.total() == declaredLength);
       }
     } catch (Throwable t) {
@@ -199,7 +203,10 @@ public final class ResponseWrapper extends HttpServletResponseWrapper {
       return;
     }
     try {
-      end(declaredLength < 0 || capture.total() == declaredLength || "HEAD".equalsIgnoreCase(request.getMethod()));
+      end(
+          declaredLength < 0
+              || capture.total() == declaredLength
+              || "HEAD".equalsIgnoreCase(request.getMethod()));
     } catch (Throwable t) {
       ServletBridge.error("completing a response", t);
       ended = true;
@@ -210,7 +217,8 @@ public final class ResponseWrapper extends HttpServletResponseWrapper {
   /** The call threw: release the claim unless the response was already complete. */
   synchronized void failed(ReleaseReason why) {
     if (ended) {
-      return; // e.g. the client went away after its answer was stored at the end of the async dispatch
+      return; // e.g. the client went away after its answer was stored at the end of the async
+      // dispatch
     }
     ended = true;
     ServletBridge.fail(execution, why);
@@ -225,7 +233,11 @@ public final class ResponseWrapper extends HttpServletResponseWrapper {
   private void end(boolean whole) {
     ended = true;
     byte[] body = capture.bytes();
-    ServletBridge.finish(execution, getStatus(), headers(), body == null ? new byte[0] : body,
+    ServletBridge.finish(
+        execution,
+        getStatus(),
+        headers(),
+        body == null ? new byte[0] : body,
         whole && body != null && !uncapturable);
   }
 
