@@ -1,10 +1,10 @@
 package io.hotkey.agent.idempotency;
 
 import io.hotkey.agent.core.AgentLog;
-import io.hotkey.agent.idempotency.redis.RedisEndpoint;
 import io.hotkey.agent.idempotency.redis.RedisRecordStore;
 import io.hotkey.agent.idempotency.store.MemoryRecordStore;
 import io.hotkey.agent.idempotency.store.RecordStore;
+import io.hotkey.agent.redis.resp.RedisEndpoint;
 import io.hotkey.config.HotkeyConfig;
 import io.hotkey.config.IdempotencyStore;
 
@@ -28,6 +28,7 @@ public final class IdempotencyEngines {
           config.idempotencyStore() == IdempotencyStore.REDIS
               ? new RedisRecordStore(
                   RedisEndpoint.parse(
+                      "hotkey.idempotency.redis.uri",
                       config
                           .idempotencyRedisUri()
                           .orElseThrow(

@@ -5,6 +5,11 @@ import io.hotkey.agent.idempotency.store.ClaimResult;
 import io.hotkey.agent.idempotency.store.RecordStore;
 import io.hotkey.agent.idempotency.store.ResponseCodec;
 import io.hotkey.agent.idempotency.store.StoreException;
+import io.hotkey.agent.redis.resp.LuaScript;
+import io.hotkey.agent.redis.resp.RedisEndpoint;
+import io.hotkey.agent.redis.resp.RespClient;
+import io.hotkey.agent.redis.resp.RespConnection;
+import io.hotkey.agent.redis.resp.RespError;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.security.SecureRandom;
@@ -32,8 +37,8 @@ public final class RedisRecordStore implements RecordStore {
   public static final String PREFIX = "hotkey:idem:";
   static final byte[] FENCE_KEY = RespConnection.bytes(PREFIX + "fence");
 
-  private static final RespClient.Script CLAIM =
-      new RespClient.Script(
+  private static final LuaScript CLAIM =
+      new LuaScript(
           String.join(
               "\n",
               "local s = redis.call('HGET', KEYS[1], 's')",
@@ -47,8 +52,8 @@ public final class RedisRecordStore implements RecordStore {
               "if s == 'P' and v[3] == ARGV[3] then return {'C', v[2]} end",
               "return {s, v[1] or '', v[2] or '0', tostring(redis.call('PTTL', KEYS[1])), v[4] or ''}"));
 
-  private static final RespClient.Script COMPLETE =
-      new RespClient.Script(
+  private static final LuaScript COMPLETE =
+      new LuaScript(
           String.join(
               "\n",
               "local v = redis.call('HMGET', KEYS[1], 's', 't')",
@@ -59,8 +64,8 @@ public final class RedisRecordStore implements RecordStore {
               "redis.call('PEXPIRE', KEYS[1], ARGV[3])",
               "return 1"));
 
-  private static final RespClient.Script RELEASE =
-      new RespClient.Script(
+  private static final LuaScript RELEASE =
+      new LuaScript(
           String.join(
               "\n",
               "local v = redis.call('HMGET', KEYS[1], 's', 't')",
@@ -157,7 +162,7 @@ public final class RedisRecordStore implements RecordStore {
     return flag(eval("release", RELEASE, new byte[][] {redisKey(recordKey)}, number(token)));
   }
 
-  private Object eval(String what, RespClient.Script script, byte[][] keys, byte[]... args)
+  private Object eval(String what, LuaScript script, byte[][] keys, byte[]... args)
       throws StoreException {
     Object reply;
     try {

@@ -1,10 +1,10 @@
-package io.hotkey.agent.idempotency.redis;
+package io.hotkey.agent.redis.resp;
 
 /** A RESP error reply ({@code -ERR ...}) as a value: the connection stays usable. */
 public final class RespError {
   private final String message;
 
-  RespError(String message) {
+  public RespError(String message) {
     this.message = message;
   }
 

@@ -1,8 +1,6 @@
-package io.hotkey.agent.idempotency.redis;
+package io.hotkey.agent.redis.resp;
 
 import java.io.IOException;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -11,12 +9,11 @@ import java.util.concurrent.atomic.AtomicLong;
  * to {@code poolSize} idle {@link RespConnection}s, created on demand (more callers than pooled
  * connections simply open extra ones that are closed after use). A connection that fails is
  * discarded. A command that fails on a pooled connection before any reply byte arrived (e.g. Redis
- * restarted) is retried once on a new connection; every command the store sends is safe to repeat
- * (see {@link RedisRecordStore}). After a connect failure the client fails fast for {@code
- * downMillis}, so an unreachable Redis costs the application one connect timeout per period instead
- * of one per request.
+ * restarted) is retried once on a new connection, so callers send only commands that are safe to
+ * repeat. After a connect failure the client fails fast for {@code downMillis}, so an unreachable
+ * Redis costs the application one connect timeout per period instead of one per request.
  */
-final class RespClient implements AutoCloseable {
+public final class RespClient implements AutoCloseable {
   private final RedisEndpoint endpoint;
   private final int connectTimeoutMillis;
   private final int readTimeoutMillis;
@@ -25,7 +22,7 @@ final class RespClient implements AutoCloseable {
   private final AtomicLong downUntil = new AtomicLong(System.nanoTime());
   private volatile boolean closed;
 
-  RespClient(
+  public RespClient(
       RedisEndpoint endpoint,
       int connectTimeoutMillis,
       int readTimeoutMillis,
@@ -38,7 +35,7 @@ final class RespClient implements AutoCloseable {
     this.idle = new ArrayBlockingQueue<>(poolSize);
   }
 
-  Object call(byte[]... args) throws IOException {
+  public Object call(byte[]... args) throws IOException {
     RespConnection pooled = idle.poll();
     if (pooled != null) {
       try {
@@ -65,7 +62,7 @@ final class RespClient implements AutoCloseable {
   }
 
   /** EVALSHA, and EVAL when the server does not know the script (restart, SCRIPT FLUSH). */
-  Object eval(Script script, byte[][] keys, byte[]... args) throws IOException {
+  public Object eval(LuaScript script, byte[][] keys, byte[]... args) throws IOException {
     Object reply = call(script.command(true, keys, args));
     if (reply instanceof RespError && ((RespError) reply).isNoScript()) {
       reply = call(script.command(false, keys, args));
@@ -102,40 +99,6 @@ final class RespClient implements AutoCloseable {
     RespConnection connection;
     while ((connection = idle.poll()) != null) {
       connection.close();
-    }
-  }
-
-  /** A Lua script with its SHA-1, sent by EVALSHA first. */
-  static final class Script {
-    private final byte[] source;
-    private final byte[] sha;
-
-    Script(String source) {
-      this.source = RespConnection.bytes(source);
-      try {
-        this.sha =
-            RespConnection.bytes(hex(MessageDigest.getInstance("SHA-1").digest(this.source)));
-      } catch (NoSuchAlgorithmException e) {
-        throw new IllegalStateException(e);
-      }
-    }
-
-    byte[][] command(boolean bySha, byte[][] keys, byte[][] args) {
-      byte[][] command = new byte[3 + keys.length + args.length][];
-      command[0] = RespConnection.bytes(bySha ? "EVALSHA" : "EVAL");
-      command[1] = bySha ? sha : source;
-      command[2] = RespConnection.bytes(Integer.toString(keys.length));
-      System.arraycopy(keys, 0, command, 3, keys.length);
-      System.arraycopy(args, 0, command, 3 + keys.length, args.length);
-      return command;
-    }
-
-    private static String hex(byte[] bytes) {
-      StringBuilder text = new StringBuilder(bytes.length * 2);
-      for (byte b : bytes) {
-        text.append(Character.forDigit((b >> 4) & 0xf, 16)).append(Character.forDigit(b & 0xf, 16));
-      }
-      return text.toString();
     }
   }
 }

@@ -1,39 +1,53 @@
-package io.hotkey.agent.idempotency;
+package io.hotkey.agent.testing;
 
 import java.io.File;
 import java.io.IOException;
-import java.io.InputStream;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 /**
- * A real redis-server for tests: the Linux binary inside the embedded-redis test dependency,
- * started on a free port bound to 127.0.0.1, with an append-only file fsynced on every write (so a
- * restart keeps every record, as a production Redis with persistence would). Never skips: it fails
- * with what it tried.
+ * A real redis-server for tests, started on a free port bound to 127.0.0.1, with an append-only
+ * file fsynced on every write (so a restart keeps every record, as a production Redis with
+ * persistence would): by default Redis 6.2, the Linux binary inside the embedded-redis test
+ * dependency; or Debian's Redis 7 ({@link RedisBuild#DEBIAN_7}). Never skips: it fails with what it
+ * tried.
  */
 public final class RedisProcess implements AutoCloseable {
-  private static final String RESOURCE = "/redis-server-6.2.6-v5-linux-amd64";
-  private static Path binary;
-
+  private final Path binary;
+  private final List<String> extraArguments;
   private final Path dir;
   private final int port;
   private Process process;
 
-  private RedisProcess(Path dir, int port) {
+  private RedisProcess(Path binary, List<String> extraArguments, Path dir, int port) {
+    this.binary = binary;
+    this.extraArguments = extraArguments;
     this.dir = dir;
     this.port = port;
   }
 
+  /** Redis 6.2 from the embedded-redis jar. */
   public static RedisProcess start() throws IOException, InterruptedException {
-    RedisProcess redis = new RedisProcess(Files.createTempDirectory("hotkey-redis"), freePort());
+    return start(RedisBuild.EMBEDDED_6_2);
+  }
+
+  /**
+   * @param extraArguments further {@code redis-server} options, e.g. {@code "--requirepass", "pw"}
+   */
+  public static RedisProcess start(RedisBuild build, String... extraArguments)
+      throws IOException, InterruptedException {
+    RedisProcess redis =
+        new RedisProcess(
+            build.binary(),
+            List.of(extraArguments),
+            Files.createTempDirectory("hotkey-redis"),
+            freePort());
     redis.launch();
     return redis;
   }
@@ -46,30 +60,11 @@ public final class RedisProcess implements AutoCloseable {
     return process.pid();
   }
 
-  private static synchronized Path binary() throws IOException {
-    if (binary == null) {
-      Path file = Files.createTempFile("redis-server-", "");
-      try (InputStream in = RedisProcess.class.getResourceAsStream(RESOURCE)) {
-        if (in == null) {
-          throw new IOException(
-              "resource " + RESOURCE + " not on the test class path (embedded-redis 1.4.3 jar)");
-        }
-        Files.copy(in, file, StandardCopyOption.REPLACE_EXISTING);
-      }
-      if (!file.toFile().setExecutable(true)) {
-        throw new IOException("cannot make " + file + " executable");
-      }
-      file.toFile().deleteOnExit();
-      binary = file;
-    }
-    return binary;
-  }
-
   private void launch() throws IOException, InterruptedException {
     List<String> command =
         new ArrayList<>(
             List.of(
-                binary().toString(),
+                binary.toString(),
                 "--port",
                 Integer.toString(port),
                 "--bind",
@@ -86,6 +81,7 @@ public final class RedisProcess implements AutoCloseable {
                 "no",
                 "--protected-mode",
                 "no"));
+    command.addAll(extraArguments);
     process =
         new ProcessBuilder(command)
             .redirectErrorStream(true)
