@@ -142,22 +142,31 @@ abstract class KeySpec {
     }
   }
 
+  /** The key at argv[1], then a destination key when an option names one. */
+  abstract static class KeyAndDestination extends KeySpec {
+    private KeyAndDestination() {}
+
+    /** Position of the destination key, 0 if none. */
+    abstract int destinationPos(byte[][] argv);
+
+    @Override
+    final int count(byte[][] argv) {
+      return argv.length < 2 ? 0 : destinationPos(argv) > 0 ? 2 : 1;
+    }
+
+    @Override
+    final int index(byte[][] argv, int n) {
+      return n == 0 ? 1 : destinationPos(argv);
+    }
+  }
+
   /** SORT key [BY p] [LIMIT o c] [GET p ...] [ASC|DESC] [ALPHA] [STORE dest] (sortGetKeys). */
-  static final class SortKeys extends KeySpec {
+  static final class SortKeys extends KeyAndDestination {
     private SortKeys() {}
 
+    /** The last STORE destination. */
     @Override
-    int count(byte[][] argv) {
-      return argv.length < 2 ? 0 : storePos(argv) > 0 ? 2 : 1;
-    }
-
-    @Override
-    int index(byte[][] argv, int n) {
-      return n == 0 ? 1 : storePos(argv);
-    }
-
-    /** Position of the last STORE destination, 0 if none. */
-    private static int storePos(byte[][] argv) {
+    int destinationPos(byte[][] argv) {
       int argc = argv.length;
       int store = 0;
       for (int i = 2; i < argc; i++) {
@@ -222,21 +231,12 @@ abstract class KeySpec {
   }
 
   /** GEORADIUS key lon lat radius unit ..., GEORADIUSBYMEMBER key member radius unit ... */
-  static final class GeoradiusKeys extends KeySpec {
+  static final class GeoradiusKeys extends KeyAndDestination {
     private GeoradiusKeys() {}
 
+    /** The last STORE / STOREDIST destination (georadiusGetKeys). */
     @Override
-    int count(byte[][] argv) {
-      return argv.length < 2 ? 0 : storePos(argv) > 0 ? 2 : 1;
-    }
-
-    @Override
-    int index(byte[][] argv, int n) {
-      return n == 0 ? 1 : storePos(argv);
-    }
-
-    /** Position of the last STORE / STOREDIST destination, 0 if none (georadiusGetKeys). */
-    private static int storePos(byte[][] argv) {
+    int destinationPos(byte[][] argv) {
       int argc = argv.length;
       int store = 0;
       for (int i = 5; i < argc; i++) {
