@@ -119,8 +119,14 @@ public final class RedisCommandTable {
       return range(index, index, 1);
     }
 
-    B numKeys(int numkeysIndex, boolean destinationFirst) {
-      return keys(KeySpec.numKeys(numkeysIndex, destinationFirst));
+    /** numkeys at {@code numkeysIndex}, that many keys after it. */
+    B numKeys(int numkeysIndex) {
+      return keys(KeySpec.numKeys(numkeysIndex, false));
+    }
+
+    /** A destination key at argv[1], then numkeys at {@code numkeysIndex} and the keys after it. */
+    B destinationAndNumKeys(int numkeysIndex) {
+      return keys(KeySpec.numKeys(numkeysIndex, true));
     }
 
     B keys(KeySpec spec) {
@@ -302,12 +308,12 @@ public final class RedisCommandTable {
         k1("RPUSHX", WRITE),
         c("LMOVE", WRITE).range(1, 2, 1),
         c("RPOPLPUSH", WRITE).range(1, 2, 1),
-        c("LMPOP", WRITE).numKeys(1, false),
+        c("LMPOP", WRITE).numKeys(1),
         c("BLPOP", WRITE).range(1, -2, 1).blocking(),
         c("BRPOP", WRITE).range(1, -2, 1).blocking(),
         c("BLMOVE", WRITE).range(1, 2, 1).blocking(),
         c("BRPOPLPUSH", WRITE).range(1, 2, 1).blocking(),
-        c("BLMPOP", WRITE).numKeys(2, false).blocking());
+        c("BLMPOP", WRITE).numKeys(2).blocking());
 
     // ---- sets --------------------------------------------------------------------------
     add(
@@ -319,7 +325,7 @@ public final class RedisCommandTable {
         c("SINTER", CACHEABLE_READ).range(1, -1, 1),
         c("SUNION", CACHEABLE_READ).range(1, -1, 1),
         c("SDIFF", CACHEABLE_READ).range(1, -1, 1),
-        c("SINTERCARD", CACHEABLE_READ).numKeys(1, false),
+        c("SINTERCARD", CACHEABLE_READ).numKeys(1),
         k1("SRANDMEMBER", READ),
         k1("SSCAN", READ),
         k1("SADD", WRITE),
@@ -346,10 +352,10 @@ public final class RedisCommandTable {
         k1("ZLEXCOUNT", CACHEABLE_READ),
         k1("ZRANK", CACHEABLE_READ),
         k1("ZREVRANK", CACHEABLE_READ),
-        c("ZUNION", CACHEABLE_READ).numKeys(1, false),
-        c("ZINTER", CACHEABLE_READ).numKeys(1, false),
-        c("ZDIFF", CACHEABLE_READ).numKeys(1, false),
-        c("ZINTERCARD", CACHEABLE_READ).numKeys(1, false),
+        c("ZUNION", CACHEABLE_READ).numKeys(1),
+        c("ZINTER", CACHEABLE_READ).numKeys(1),
+        c("ZDIFF", CACHEABLE_READ).numKeys(1),
+        c("ZINTERCARD", CACHEABLE_READ).numKeys(1),
         k1("ZRANDMEMBER", READ),
         k1("ZSCAN", READ),
         k1("ZADD", WRITE),
@@ -361,13 +367,13 @@ public final class RedisCommandTable {
         k1("ZPOPMIN", WRITE),
         k1("ZPOPMAX", WRITE),
         c("ZRANGESTORE", WRITE).range(1, 2, 1),
-        c("ZUNIONSTORE", WRITE).numKeys(2, true),
-        c("ZINTERSTORE", WRITE).numKeys(2, true),
-        c("ZDIFFSTORE", WRITE).numKeys(2, true),
-        c("ZMPOP", WRITE).numKeys(1, false),
+        c("ZUNIONSTORE", WRITE).destinationAndNumKeys(2),
+        c("ZINTERSTORE", WRITE).destinationAndNumKeys(2),
+        c("ZDIFFSTORE", WRITE).destinationAndNumKeys(2),
+        c("ZMPOP", WRITE).numKeys(1),
         c("BZPOPMIN", WRITE).range(1, -2, 1).blocking(),
         c("BZPOPMAX", WRITE).range(1, -2, 1).blocking(),
-        c("BZMPOP", WRITE).numKeys(2, false).blocking());
+        c("BZMPOP", WRITE).numKeys(2).blocking());
 
     // ---- streams -----------------------------------------------------------------------
     add(
@@ -474,12 +480,12 @@ public final class RedisCommandTable {
     // ---- scripting and functions -------------------------------------------------------
     add(
         t,
-        c("EVAL", WRITE).numKeys(2, false).refine(KindRefinement.SCRIPT),
-        c("EVALSHA", WRITE).numKeys(2, false).refine(KindRefinement.SCRIPT),
-        c("FCALL", WRITE).numKeys(2, false).refine(KindRefinement.SCRIPT),
-        c("EVAL_RO", READ).numKeys(2, false),
-        c("EVALSHA_RO", READ).numKeys(2, false),
-        c("FCALL_RO", READ).numKeys(2, false));
+        c("EVAL", WRITE).numKeys(2).refine(KindRefinement.SCRIPT),
+        c("EVALSHA", WRITE).numKeys(2).refine(KindRefinement.SCRIPT),
+        c("FCALL", WRITE).numKeys(2).refine(KindRefinement.SCRIPT),
+        c("EVAL_RO", READ).numKeys(2),
+        c("EVALSHA_RO", READ).numKeys(2),
+        c("FCALL_RO", READ).numKeys(2));
     container(t, "SCRIPT", noKeySubs("DEBUG", "EXISTS", "FLUSH", "HELP", "KILL", "LOAD"));
     container(
         t,
