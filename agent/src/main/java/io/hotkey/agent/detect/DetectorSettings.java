@@ -128,10 +128,9 @@ public final class DetectorSettings {
    * twice that). For the defaults, 1000/s over 1s: one access in 16.
    *
    * <p>Why sample: on a service whose keys are all cold, counting every access was nearly all of
-   * what the agent cost. In a paired A/B of Lettuce's async cold-key benchmark the client's CPU per
-   * command was ×1.024 of the run without the agent when every access was counted, ×1.017 with one
-   * in 8 and ×1.002 with one in 16. The rates that make a key worth caching are far above what a
-   * sample of 50 per window can tell apart; twemcache finds hot keys from 10.
+   * what the agent cost (docs/performance-history.md, seventh round), and the rates that make a key
+   * worth caching are far above what a sample of 50 per window can tell apart; twemcache finds hot
+   * keys from 10.
    */
   public static int autoSampling(Duration window, long threshold) {
     double atThreshold = threshold * (window.toNanos() / 1e9);

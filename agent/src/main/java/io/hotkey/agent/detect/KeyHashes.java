@@ -16,8 +16,8 @@ import java.nio.ByteOrder;
  * bits). It is not a cryptographic hash: an adversary who controls key names can make collisions,
  * which for the detector only means that the colliding keys share sketch buckets.
  *
- * <p>Cost: roughly 1 ns per 4 bytes plus a few ns, no allocation. Compute it once per command and
- * pass it to {@link HotKeyDetector#record(byte[], int, boolean)}.
+ * <p>Cost: one multiply-rotate step per 4 bytes and the final mix, no allocation. Compute it once
+ * per command and pass it to {@link HotKeyDetector#record(byte[], int, boolean)}.
  */
 public final class KeyHashes {
 

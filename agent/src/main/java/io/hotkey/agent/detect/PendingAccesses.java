@@ -6,17 +6,17 @@ package io.hotkey.agent.detect;
  * ThreadLocal} of the detector), so it is written with plain stores.
  *
  * <p>Why buffer at all: a sketch bucket is a random cache line among hundreds of kilobytes, so
- * counting an access on its own costs a cache miss on the application's thread (170-220 ns per
- * command in a profile of a Lettuce service at 75k commands/s, more than the rest of the agent's
- * work on that thread). Counted {@link #CAPACITY} at a time, the misses overlap (see {@link
- * HeavyKeeperTable#addAll}). This is the read buffer of Caffeine, minus its losses: nothing is
- * dropped, the thread that fills the buffer empties it; and a thread buffers only once it has
- * recorded {@link #COUNTED_AT_ONCE} accesses, so short-lived threads lose nothing.
+ * counting an access on its own costs a cache miss on the application's thread, which in a profiled
+ * Lettuce service was more than the rest of the agent's work on that thread
+ * (docs/performance-history.md, fourth round). Counted {@link #CAPACITY} at a time, the misses
+ * overlap (see {@link HeavyKeeperTable#addAll}). This is the read buffer of Caffeine, minus its
+ * losses: nothing is dropped, the thread that fills the buffer empties it; and a thread buffers
+ * only once it has recorded {@link #COUNTED_AT_ONCE} accesses, so short-lived threads lose nothing.
  *
- * <p>Keys are referenced, not copied: copying a prefix of each cost twice what the garbage
- * collector's barrier on the reference store costs (40 against 23 ns per access in {@code
- * DetectorBenchmark.record1Thread}). A reference is cleared once counted; a thread that stops
- * recording keeps fewer than {@link #CAPACITY} keys alive.
+ * <p>Keys are referenced, not copied: copying a prefix of each cost more than the garbage
+ * collector's barrier on the reference store ({@code DetectorBenchmark.record1Thread}). A reference
+ * is cleared once counted; a thread that stops recording keeps fewer than {@link #CAPACITY} keys
+ * alive.
  */
 final class PendingAccesses {
 
@@ -32,7 +32,7 @@ final class PendingAccesses {
   static final int COUNTED_AT_ONCE = 1024;
 
   /**
-   * The stripe and decay coin of the owning thread, fixed at creation (see HotKeyDetector#record).
+   * The stripe and decay coin of the owning thread, fixed at creation (see {@link StripedSketch}).
    */
   final int stripe;
 

@@ -6,7 +6,7 @@ import javax.management.ObjectName;
 
 /** Exposes {@link AgentMeters} as the MXBean {@code io.hotkey:type=HotkeyAgent}. */
 public final class JmxExporter implements HotkeyAgentMXBean {
-  public static final String OBJECT_NAME = "io.hotkey:type=HotkeyAgent";
+  private static final String OBJECT_NAME = "io.hotkey:type=HotkeyAgent";
 
   private final AgentMeters meters;
 

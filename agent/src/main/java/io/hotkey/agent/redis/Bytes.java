@@ -46,20 +46,6 @@ final class Bytes {
     return true;
   }
 
-  /** {@code s} equals the upper-case token {@code upper}, ignoring ASCII case. Null-safe. */
-  static boolean eqIgnoreCase(CharSequence s, byte[] upper) {
-    if (s == null || s.length() != upper.length) {
-      return false;
-    }
-    for (int i = 0; i < upper.length; i++) {
-      char ch = s.charAt(i);
-      if (ch > 0x7f || upper(ch) != upper[i]) {
-        return false;
-      }
-    }
-    return true;
-  }
-
   /**
    * Strict decimal parse as Redis' string2ll: "0" or an optional '-' then [1-9][0-9]*, no spaces,
    * no '+', no leading zeros. Returns Long.MIN_VALUE when the argument is not such a number (or

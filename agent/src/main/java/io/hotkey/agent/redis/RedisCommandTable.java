@@ -6,7 +6,9 @@ import static io.hotkey.agent.redis.CommandSpec.Kind.READ;
 import static io.hotkey.agent.redis.CommandSpec.Kind.WRITE;
 import static io.hotkey.agent.redis.CommandSpec.Kind.WRITE_ALL;
 
+import io.hotkey.agent.redis.CommandSpec.Blocking;
 import io.hotkey.agent.redis.CommandSpec.Kind;
+import io.hotkey.agent.redis.CommandSpec.KindRefinement;
 import io.hotkey.agent.redis.CommandSpec.Session;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -28,19 +30,10 @@ public final class RedisCommandTable {
   /** Shared spec of every unknown command: a write to every argument. */
   public static final CommandSpec UNKNOWN =
       new CommandSpec(
-          "UNKNOWN",
-          WRITE,
-          Session.NONE,
-          false,
-          false,
-          CommandSpec.K_ALL_FROM,
-          1,
-          0,
-          0,
-          CommandSpec.R_NONE,
-          null);
+          "UNKNOWN", WRITE, KindRefinement.NONE, Session.NONE, Blocking.NEVER, KeySpec.allFrom(1));
 
   private static final int SLOTS = 1024; // power of two, > 2.5x the number of commands
+  private static final int LONGEST_NAME = 32;
   private static final CommandSpec[] TABLE = new CommandSpec[SLOTS];
   private static final List<CommandSpec> ALL;
 
@@ -49,99 +42,46 @@ public final class RedisCommandTable {
   /**
    * The spec of command {@code name} (any case). Never null; {@link #UNKNOWN} when not a known
    * command.
-   *
-   * <p>Clients send names in upper case (Lettuce, Jedis), whose raw bytes hash as the table's keys
-   * do, so the first probe compares bytes exactly; only a name in another case is probed again,
-   * folding case byte by byte.
    */
   public static CommandSpec lookup(byte[] name) {
-    if (name == null || name.length == 0 || name.length > 32) {
+    if (name == null || name.length == 0 || name.length > LONGEST_NAME) {
       return UNKNOWN;
     }
-    int h = 0;
-    for (byte b : name) {
-      h = 31 * h + b;
-    }
-    for (int i = mix(h); ; i = (i + 1) & (SLOTS - 1)) {
-      CommandSpec spec = TABLE[i];
-      if (spec == null) {
-        break;
-      }
-      if (Arrays.equals(name, spec.upperName)) {
-        return spec;
-      }
-    }
-    return lookupFoldingCase(name);
-  }
-
-  private static CommandSpec lookupFoldingCase(byte[] name) {
-    int h = 0;
-    for (byte b : name) {
-      h = 31 * h + Bytes.upper(b);
-    }
-    for (int i = mix(h); ; i = (i + 1) & (SLOTS - 1)) {
-      CommandSpec spec = TABLE[i];
-      if (spec == null) {
-        return UNKNOWN;
-      }
-      if (Bytes.eqIgnoreCase(name, spec.upperName)) {
-        return spec;
-      }
-    }
-  }
-
-  /**
-   * The spec of command {@code name} (any case). Never null; {@link #UNKNOWN} when not a known
-   * command.
-   */
-  public static CommandSpec lookup(String name) {
-    if (name == null || name.isEmpty() || name.length() > 32) {
-      return UNKNOWN;
-    }
-    int h = 0;
-    for (int k = 0; k < name.length(); k++) {
-      char ch = name.charAt(k);
-      if (ch > 0x7f) {
-        return UNKNOWN;
-      }
-      h = 31 * h + Bytes.upper(ch);
-    }
-    for (int i = mix(h); ; i = (i + 1) & (SLOTS - 1)) {
-      CommandSpec spec = TABLE[i];
-      if (spec == null) {
-        return UNKNOWN;
-      }
-      if (Bytes.eqIgnoreCase(name, spec.upperName)) {
-        return spec;
-      }
-    }
-  }
-
-  /**
-   * The most specific spec for a whole argv: the subcommand spec for a container command with a
-   * known subcommand ("OBJECT ENCODING", "CLIENT TRACKING"...), else the command's spec. Never
-   * null.
-   */
-  public static CommandSpec resolve(byte[][] argv) {
-    if (argv == null || argv.length == 0) {
-      return UNKNOWN;
-    }
-    CommandSpec spec = lookup(argv[0]);
-    if (spec.isContainer()) {
-      CommandSpec sub = spec.subcommand(argv);
-      if (sub != null) {
-        return sub;
-      }
-    }
-    return spec;
+    int slot = probe(name);
+    return slot >= 0 ? TABLE[slot] : UNKNOWN;
   }
 
   /** Every known top-level command spec (containers include their subcommands), in table order. */
-  public static List<CommandSpec> all() {
+  static List<CommandSpec> all() {
     return ALL;
   }
 
-  private static int mix(int h) {
+  /**
+   * The slot of the spec named {@code name} in any ASCII case, or {@code -1 - slot} of the free
+   * slot where it would go. Clients send names in upper case, so each candidate is first compared
+   * exactly (a JIT intrinsic), and folding case only when that fails.
+   */
+  private static int probe(byte[] name) {
+    for (int i = firstSlot(name); ; i = (i + 1) & (SLOTS - 1)) {
+      CommandSpec spec = TABLE[i];
+      if (spec == null) {
+        return -1 - i;
+      }
+      if (Arrays.equals(name, spec.upperName) || Bytes.eqIgnoreCase(name, spec.upperName)) {
+        return i;
+      }
+    }
+  }
+
+  /**
+   * Where the probe for {@code name} starts: a hash of its bytes with bit 5 cleared, which maps
+   * lower-case ASCII letters onto upper-case ones, so that a name hashes alike in any case.
+   */
+  private static int firstSlot(byte[] name) {
+    int h = 0;
+    for (byte b : name) {
+      h = 31 * h + (b & 0xDF);
+    }
     h ^= h >>> 16;
     h *= 0x85ebca6b;
     h ^= h >>> 13;
@@ -149,19 +89,11 @@ public final class RedisCommandTable {
   }
 
   private static void put(CommandSpec spec) {
-    int h = 0;
-    for (byte b : spec.upperName) {
-      h = 31 * h + b;
+    int slot = probe(spec.upperName);
+    if (slot >= 0) {
+      throw new IllegalStateException("duplicate command " + spec.name());
     }
-    for (int i = mix(h); ; i = (i + 1) & (SLOTS - 1)) {
-      if (TABLE[i] == null) {
-        TABLE[i] = spec;
-        return;
-      }
-      if (java.util.Arrays.equals(TABLE[i].upperName, spec.upperName)) {
-        throw new IllegalStateException("duplicate command " + spec.name());
-      }
-    }
+    TABLE[-1 - slot] = spec;
   }
 
   // ---- builder ----------------------------------------------------------------------------
@@ -169,13 +101,10 @@ public final class RedisCommandTable {
   private static final class B {
     final String name;
     final Kind kind;
-    int mode = CommandSpec.K_NONE;
-    int a;
-    int b;
-    int c;
-    boolean blocking;
+    KeySpec keys = KeySpec.NONE;
+    Blocking blocking = Blocking.NEVER;
     Session session = Session.NONE;
-    int refine = CommandSpec.R_NONE;
+    KindRefinement refinement = KindRefinement.NONE;
 
     B(String name, Kind kind) {
       this.name = name;
@@ -183,31 +112,34 @@ public final class RedisCommandTable {
     }
 
     B range(int first, int last, int step) {
-      mode = CommandSpec.K_RANGE;
-      a = first;
-      b = last;
-      c = step;
-      return this;
+      return keys(KeySpec.range(first, last, step));
     }
 
     B key(int index) {
       return range(index, index, 1);
     }
 
-    B keynum(int numkeysIndex, boolean destAt1) {
-      mode = CommandSpec.K_KEYNUM;
-      a = numkeysIndex;
-      b = destAt1 ? 1 : 0;
-      return this;
+    /** numkeys at {@code numkeysIndex}, that many keys after it. */
+    B numKeys(int numkeysIndex) {
+      return keys(KeySpec.numKeys(numkeysIndex, false));
     }
 
-    B mode(int m) {
-      mode = m;
+    /** A destination key at argv[1], then numkeys at {@code numkeysIndex} and the keys after it. */
+    B destinationAndNumKeys(int numkeysIndex) {
+      return keys(KeySpec.numKeys(numkeysIndex, true));
+    }
+
+    B keys(KeySpec spec) {
+      keys = spec;
       return this;
     }
 
     B blocking() {
-      blocking = true;
+      return blocking(Blocking.ALWAYS);
+    }
+
+    B blocking(Blocking b) {
+      blocking = b;
       return this;
     }
 
@@ -216,14 +148,14 @@ public final class RedisCommandTable {
       return this;
     }
 
-    B refine(int r) {
-      refine = r;
+    B refine(KindRefinement r) {
+      refinement = r;
       return this;
     }
 
     CommandSpec build(String prefix) {
       String full = prefix == null ? name : prefix + " " + name;
-      return new CommandSpec(full, kind, session, blocking, true, mode, a, b, c, refine, null);
+      return new CommandSpec(full, kind, refinement, session, blocking, keys);
     }
   }
 
@@ -255,15 +187,10 @@ public final class RedisCommandTable {
         new CommandSpec(
             name,
             max,
+            KindRefinement.SUBCOMMAND,
             Session.NONE,
-            false,
-            true,
-            CommandSpec.K_CONTAINER,
-            0,
-            0,
-            0,
-            CommandSpec.R_NONE,
-            specs));
+            Blocking.NEVER,
+            KeySpec.subcommands(specs)));
   }
 
   /** NO_KEYS < CACHEABLE_READ < READ < WRITE < WRITE_ALL: how careful the agent must be. */
@@ -381,12 +308,12 @@ public final class RedisCommandTable {
         k1("RPUSHX", WRITE),
         c("LMOVE", WRITE).range(1, 2, 1),
         c("RPOPLPUSH", WRITE).range(1, 2, 1),
-        c("LMPOP", WRITE).keynum(1, false),
+        c("LMPOP", WRITE).numKeys(1),
         c("BLPOP", WRITE).range(1, -2, 1).blocking(),
         c("BRPOP", WRITE).range(1, -2, 1).blocking(),
         c("BLMOVE", WRITE).range(1, 2, 1).blocking(),
         c("BRPOPLPUSH", WRITE).range(1, 2, 1).blocking(),
-        c("BLMPOP", WRITE).keynum(2, false).blocking());
+        c("BLMPOP", WRITE).numKeys(2).blocking());
 
     // ---- sets --------------------------------------------------------------------------
     add(
@@ -398,7 +325,7 @@ public final class RedisCommandTable {
         c("SINTER", CACHEABLE_READ).range(1, -1, 1),
         c("SUNION", CACHEABLE_READ).range(1, -1, 1),
         c("SDIFF", CACHEABLE_READ).range(1, -1, 1),
-        c("SINTERCARD", CACHEABLE_READ).keynum(1, false),
+        c("SINTERCARD", CACHEABLE_READ).numKeys(1),
         k1("SRANDMEMBER", READ),
         k1("SSCAN", READ),
         k1("SADD", WRITE),
@@ -425,10 +352,10 @@ public final class RedisCommandTable {
         k1("ZLEXCOUNT", CACHEABLE_READ),
         k1("ZRANK", CACHEABLE_READ),
         k1("ZREVRANK", CACHEABLE_READ),
-        c("ZUNION", CACHEABLE_READ).keynum(1, false),
-        c("ZINTER", CACHEABLE_READ).keynum(1, false),
-        c("ZDIFF", CACHEABLE_READ).keynum(1, false),
-        c("ZINTERCARD", CACHEABLE_READ).keynum(1, false),
+        c("ZUNION", CACHEABLE_READ).numKeys(1),
+        c("ZINTER", CACHEABLE_READ).numKeys(1),
+        c("ZDIFF", CACHEABLE_READ).numKeys(1),
+        c("ZINTERCARD", CACHEABLE_READ).numKeys(1),
         k1("ZRANDMEMBER", READ),
         k1("ZSCAN", READ),
         k1("ZADD", WRITE),
@@ -440,13 +367,13 @@ public final class RedisCommandTable {
         k1("ZPOPMIN", WRITE),
         k1("ZPOPMAX", WRITE),
         c("ZRANGESTORE", WRITE).range(1, 2, 1),
-        c("ZUNIONSTORE", WRITE).keynum(2, true),
-        c("ZINTERSTORE", WRITE).keynum(2, true),
-        c("ZDIFFSTORE", WRITE).keynum(2, true),
-        c("ZMPOP", WRITE).keynum(1, false),
+        c("ZUNIONSTORE", WRITE).destinationAndNumKeys(2),
+        c("ZINTERSTORE", WRITE).destinationAndNumKeys(2),
+        c("ZDIFFSTORE", WRITE).destinationAndNumKeys(2),
+        c("ZMPOP", WRITE).numKeys(1),
         c("BZPOPMIN", WRITE).range(1, -2, 1).blocking(),
         c("BZPOPMAX", WRITE).range(1, -2, 1).blocking(),
-        c("BZMPOP", WRITE).keynum(2, false).blocking());
+        c("BZMPOP", WRITE).numKeys(2).blocking());
 
     // ---- streams -----------------------------------------------------------------------
     add(
@@ -455,8 +382,8 @@ public final class RedisCommandTable {
         k1("XRANGE", READ),
         k1("XREVRANGE", READ),
         k1("XPENDING", READ),
-        c("XREAD", READ).mode(CommandSpec.K_XREAD).blocking(),
-        c("XREADGROUP", WRITE).mode(CommandSpec.K_XREAD).blocking(),
+        c("XREAD", READ).keys(KeySpec.XREAD).blocking(Blocking.WITH_BLOCK_OPTION),
+        c("XREADGROUP", WRITE).keys(KeySpec.XREAD).blocking(Blocking.WITH_BLOCK_OPTION),
         k1("XACK", WRITE),
         k1("XADD", WRITE),
         k1("XAUTOCLAIM", WRITE),
@@ -503,8 +430,8 @@ public final class RedisCommandTable {
         k1("GEORADIUS_RO", READ),
         k1("GEORADIUSBYMEMBER_RO", READ),
         k1("GEOADD", WRITE),
-        c("GEORADIUS", WRITE).mode(CommandSpec.K_GEORADIUS),
-        c("GEORADIUSBYMEMBER", WRITE).mode(CommandSpec.K_GEORADIUS),
+        c("GEORADIUS", WRITE).keys(KeySpec.GEORADIUS),
+        c("GEORADIUSBYMEMBER", WRITE).keys(KeySpec.GEORADIUS),
         c("GEOSEARCHSTORE", WRITE).range(1, 2, 1));
 
     // ---- generic keyspace --------------------------------------------------------------
@@ -529,16 +456,16 @@ public final class RedisCommandTable {
         k1("PEXPIRE", WRITE),
         k1("PEXPIREAT", WRITE),
         k1("PERSIST", WRITE),
-        c("COPY", WRITE).range(1, 2, 1).refine(CommandSpec.R_COPY),
+        c("COPY", WRITE).range(1, 2, 1).refine(KindRefinement.COPY),
         c("RENAME", WRITE).range(1, 2, 1),
         c("RENAMENX", WRITE).range(1, 2, 1),
         k1("RESTORE", WRITE),
         k1("RESTORE-ASKING", WRITE),
-        c("SORT", WRITE).mode(CommandSpec.K_SORT),
+        c("SORT", WRITE).keys(KeySpec.SORT),
         // MOVE creates the key in another database: that database's entries are not nameable
         k1("MOVE", WRITE_ALL),
         // MIGRATE writes (and usually deletes) keys on another server, possibly this one
-        c("MIGRATE", WRITE_ALL).mode(CommandSpec.K_MIGRATE),
+        c("MIGRATE", WRITE_ALL).keys(KeySpec.MIGRATE),
         c("WAIT", NO_KEYS).blocking(),
         c("WAITAOF", NO_KEYS).blocking());
     container(
@@ -553,12 +480,12 @@ public final class RedisCommandTable {
     // ---- scripting and functions -------------------------------------------------------
     add(
         t,
-        c("EVAL", WRITE).keynum(2, false).refine(CommandSpec.R_SCRIPT),
-        c("EVALSHA", WRITE).keynum(2, false).refine(CommandSpec.R_SCRIPT),
-        c("FCALL", WRITE).keynum(2, false).refine(CommandSpec.R_SCRIPT),
-        c("EVAL_RO", READ).keynum(2, false),
-        c("EVALSHA_RO", READ).keynum(2, false),
-        c("FCALL_RO", READ).keynum(2, false));
+        c("EVAL", WRITE).numKeys(2).refine(KindRefinement.SCRIPT),
+        c("EVALSHA", WRITE).numKeys(2).refine(KindRefinement.SCRIPT),
+        c("FCALL", WRITE).numKeys(2).refine(KindRefinement.SCRIPT),
+        c("EVAL_RO", READ).numKeys(2),
+        c("EVALSHA_RO", READ).numKeys(2),
+        c("FCALL_RO", READ).numKeys(2));
     container(t, "SCRIPT", noKeySubs("DEBUG", "EXISTS", "FLUSH", "HELP", "KILL", "LOAD"));
     container(
         t,

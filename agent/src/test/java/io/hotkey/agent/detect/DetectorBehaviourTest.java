@@ -8,9 +8,7 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.stream.Collectors;
@@ -359,7 +357,6 @@ class DetectorBehaviourTest {
   static final class RecordingListener implements HotKeyListener {
     final List<String> events = Collections.synchronizedList(new ArrayList<>());
     final List<KeyRate> promotedRates = Collections.synchronizedList(new ArrayList<>());
-    final Map<String, Integer> counts = new LinkedHashMap<>();
 
     @Override
     public void onPromoted(KeyRate k) {

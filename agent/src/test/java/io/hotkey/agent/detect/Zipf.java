@@ -39,12 +39,8 @@ public final class Zipf {
     }
   }
 
-  public int distinct() {
-    return keys.length;
-  }
-
   /** Rank index (0-based) of the next sample. */
-  public int next(Random random) {
+  private int next(Random random) {
     double u = random.nextDouble();
     int lo = 0;
     int hi = cdf.length - 1;

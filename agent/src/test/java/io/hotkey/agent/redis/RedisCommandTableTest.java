@@ -8,6 +8,8 @@ import static io.hotkey.agent.redis.CommandSpec.Kind.WRITE_ALL;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNotSame;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -41,6 +43,18 @@ class RedisCommandTableTest {
     return RedisCommandTable.lookup(argv[0]);
   }
 
+  /** The name as UTF-8 bytes, as a client sends it. */
+  static CommandSpec lookup(String name) {
+    return RedisCommandTable.lookup(name == null ? null : name.getBytes(StandardCharsets.UTF_8));
+  }
+
+  /** The subcommand's spec for a container with a known subcommand, else the command's. */
+  static CommandSpec resolve(byte[][] argv) {
+    CommandSpec spec = spec(argv);
+    CommandSpec sub = spec.subcommand(argv);
+    return sub != null ? sub : spec;
+  }
+
   /** Key indexes of the command line, via the top-level spec (what the core calls). */
   static List<Integer> keyIdx(String cmd) {
     byte[][] a = argv(cmd);
@@ -51,7 +65,7 @@ class RedisCommandTableTest {
       out.add(s.keyIndex(a, i));
     }
     // the resolved subcommand spec must agree with its container
-    CommandSpec r = RedisCommandTable.resolve(a);
+    CommandSpec r = resolve(a);
     assertEquals(n, r.keyCount(a), cmd);
     for (int i = 0; i < n; i++) {
       assertEquals(out.get(i), r.keyIndex(a, i), cmd);
@@ -70,8 +84,8 @@ class RedisCommandTableTest {
 
   static void assertKind(Kind kind, String... names) {
     for (String name : names) {
-      CommandSpec s = RedisCommandTable.lookup(name);
-      assertTrue(s.isKnown(), name + " should be known");
+      CommandSpec s = lookup(name);
+      assertNotSame(RedisCommandTable.UNKNOWN, s, name + " should be known");
       assertEquals(name, s.name());
       assertEquals(kind, s.kind(), name);
     }
@@ -184,7 +198,7 @@ class RedisCommandTableTest {
     for (String sub : new String[] {"ENCODING", "FREQ", "IDLETIME", "REFCOUNT"}) {
       byte[][] a = argv("OBJECT " + sub + " k");
       assertEquals(READ, spec(a).kind(a), sub);
-      assertEquals("OBJECT " + sub, RedisCommandTable.resolve(a).name());
+      assertEquals("OBJECT " + sub, resolve(a).name());
     }
     assertEquals(READ, kindOf("XINFO STREAM s FULL"));
     assertEquals(READ, kindOf("MEMORY USAGE k SAMPLES 5"));
@@ -440,26 +454,22 @@ class RedisCommandTableTest {
   @Test
   void everyListedNameIsKnownAndCanonical() {
     for (CommandSpec s : RedisCommandTable.all()) {
-      assertSame(s, RedisCommandTable.lookup(s.name()));
+      assertSame(s, lookup(s.name()));
       assertSame(
           s, RedisCommandTable.lookup(s.name().toLowerCase().getBytes(StandardCharsets.US_ASCII)));
-      if (s.isContainer()) {
-        for (CommandSpec sub : s.subcommands()) {
-          String[] p = sub.name().split(" ");
-          byte[][] a = argv(p[0].toLowerCase() + " " + p[1].toLowerCase() + " x y z");
-          assertSame(sub, RedisCommandTable.resolve(a), sub.name());
-          assertSame(sub, s.subcommand(a));
-          assertTrue(
-              RedisCommandTable.rank(sub.kind()) <= RedisCommandTable.rank(s.kind()), sub.name());
-        }
+      for (CommandSpec sub : s.subcommands()) {
+        String[] p = sub.name().split(" ");
+        byte[][] a = argv(p[0].toLowerCase() + " " + p[1].toLowerCase() + " x y z");
+        assertSame(sub, resolve(a), sub.name());
+        assertSame(sub, s.subcommand(a));
+        assertTrue(
+            RedisCommandTable.rank(sub.kind()) <= RedisCommandTable.rank(s.kind()), sub.name());
       }
     }
     assertTrue(RedisCommandTable.all().size() > 230);
   }
 
-  /**
-   * Upper-case names take the exact probe, any other case the folding one; both find the same spec.
-   */
+  /** Upper-case names match exactly, any other case folding it; both find the same spec. */
   @Test
   void everyNameIsFoundInUpperAndMixedCase() {
     for (CommandSpec s : RedisCommandTable.all()) {
@@ -484,20 +494,17 @@ class RedisCommandTableTest {
   @ParameterizedTest
   @ValueSource(strings = {"get", "GET", "Get", "gEt"})
   void caseInsensitive(String name) {
-    CommandSpec s = RedisCommandTable.lookup(name);
+    CommandSpec s = lookup(name);
     assertEquals("GET", s.name());
     assertSame(s, RedisCommandTable.lookup(name.getBytes(StandardCharsets.US_ASCII)));
   }
 
   @Test
   void caseInsensitiveEverywhere() {
-    assertSame(RedisCommandTable.lookup("ZUNIONSTORE"), RedisCommandTable.lookup("zUnIoNsToRe"));
-    assertSame(
-        RedisCommandTable.lookup("RESTORE-ASKING"), RedisCommandTable.lookup("restore-asking"));
-    assertSame(
-        RedisCommandTable.lookup("GEORADIUSBYMEMBER_RO"),
-        RedisCommandTable.lookup("georadiusbymember_ro"));
-    assertEquals("OBJECT ENCODING", RedisCommandTable.resolve(argv("object encoding k")).name());
+    assertSame(lookup("ZUNIONSTORE"), lookup("zUnIoNsToRe"));
+    assertSame(lookup("RESTORE-ASKING"), lookup("restore-asking"));
+    assertSame(lookup("GEORADIUSBYMEMBER_RO"), lookup("georadiusbymember_ro"));
+    assertEquals("OBJECT ENCODING", resolve(argv("object encoding k")).name());
     assertEquals(
         Session.CLIENT_TRACKING,
         spec(argv("client tracking on")).session(argv("client tracking on")));
@@ -519,8 +526,7 @@ class RedisCommandTableTest {
         }) {
       byte[][] a = argv(line);
       CommandSpec s = RedisCommandTable.lookup(a[0]);
-      assertFalse(s.isKnown(), line);
-      assertSame(RedisCommandTable.UNKNOWN, s);
+      assertSame(RedisCommandTable.UNKNOWN, s, line);
       assertEquals(WRITE, s.kind());
       assertEquals(WRITE, s.kind(a));
       assertEquals(a.length - 1, s.keyCount(a));
@@ -529,15 +535,16 @@ class RedisCommandTableTest {
       }
       assertEquals(Session.NONE, s.session(a));
     }
-    assertSame(RedisCommandTable.UNKNOWN, RedisCommandTable.lookup((String) null));
     assertSame(RedisCommandTable.UNKNOWN, RedisCommandTable.lookup((byte[]) null));
-    assertSame(RedisCommandTable.UNKNOWN, RedisCommandTable.lookup(""));
-    assertSame(RedisCommandTable.UNKNOWN, RedisCommandTable.lookup("gét"));
-    assertSame(RedisCommandTable.UNKNOWN, RedisCommandTable.lookup("GET "));
-    assertSame(RedisCommandTable.UNKNOWN, RedisCommandTable.lookup("GETT"));
-    assertSame(RedisCommandTable.UNKNOWN, RedisCommandTable.lookup("OBJECT ENCODING"));
-    assertSame(RedisCommandTable.UNKNOWN, RedisCommandTable.resolve(null));
-    assertSame(RedisCommandTable.UNKNOWN, RedisCommandTable.resolve(new byte[0][]));
+    assertSame(RedisCommandTable.UNKNOWN, RedisCommandTable.lookup(new byte[0]));
+    assertSame(RedisCommandTable.UNKNOWN, lookup(""));
+    assertSame(RedisCommandTable.UNKNOWN, lookup("gét"));
+    assertSame(RedisCommandTable.UNKNOWN, lookup("GET "));
+    assertSame(RedisCommandTable.UNKNOWN, lookup("GETT"));
+    assertSame(RedisCommandTable.UNKNOWN, lookup("OBJECT ENCODING"));
+    assertSame(RedisCommandTable.UNKNOWN, lookup("X".repeat(33)));
+    assertNull(RedisCommandTable.lookup(argv("OBJECT")[0]).subcommand(null));
+    assertNull(RedisCommandTable.lookup(argv("OBJECT")[0]).subcommand(new byte[0][]));
   }
 
   @Test
@@ -548,7 +555,7 @@ class RedisCommandTableTest {
     assertKeys("OBJECT NEWTHING k1 k2", 2, 3);
     assertKeys("CLUSTER SLOT-STATS SLOTSRANGE 0 10", 2, 3, 4);
     assertEquals(WRITE, kindOf("CLIENT FUTURE x"));
-    assertSame(s, RedisCommandTable.resolve(a));
+    assertSame(s, resolve(a));
     // container alone: Redis answers an arity error
     assertEquals(READ, kindOf("OBJECT"));
     assertKeys("OBJECT");
@@ -744,7 +751,7 @@ class RedisCommandTableTest {
     for (String[] c : cases) {
       byte[][] a = argv(c[0]);
       assertEquals(Session.valueOf(c[1]), spec(a).session(a), c[0]);
-      assertEquals(Session.valueOf(c[1]), RedisCommandTable.resolve(a).session(a), c[0]);
+      assertEquals(Session.valueOf(c[1]), resolve(a).session(a), c[0]);
     }
   }
 
@@ -765,7 +772,7 @@ class RedisCommandTableTest {
           "WAIT",
           "WAITAOF"
         }) {
-      assertTrue(RedisCommandTable.lookup(n).blocking(), n);
+      assertTrue(lookup(n).blocking(), n);
     }
     for (String n :
         new String[] {
@@ -781,7 +788,7 @@ class RedisCommandTableTest {
           "CLIENT",
           "XRANGE"
         }) {
-      assertFalse(RedisCommandTable.lookup(n).blocking(), n);
+      assertFalse(lookup(n).blocking(), n);
     }
     byte[][] nb = argv("XREAD COUNT 1 STREAMS s 0");
     byte[][] b = argv("XREAD COUNT 1 BLOCK 0 STREAMS s 0");
@@ -834,7 +841,7 @@ class RedisCommandTableTest {
     }
     names.add("NOPE");
     for (String name : names) {
-      CommandSpec s = RedisCommandTable.lookup(name);
+      CommandSpec s = lookup(name);
       assertNotNull(s.kind(null));
       assertEquals(0, s.keyCount(null), name);
       assertEquals(-1, s.keyIndex(null, 0), name);
@@ -866,7 +873,7 @@ class RedisCommandTableTest {
         assertNotNull(s.kind(a));
         assertNotNull(s.session(a));
         s.blocking(a);
-        assertNotNull(RedisCommandTable.resolve(a));
+        assertNotNull(resolve(a));
       }
     }
   }
@@ -915,9 +922,8 @@ class RedisCommandTableTest {
       argv("MSET a 1 b 2"),
       argv("COPY a b DB 1"),
     };
-    String[] names = {
-      "get", "HGETALL", "zUnionStore", "EVAL", "XREAD", "SORT", "MIGRATE", "GEORADIUS"
-    };
+    byte[][] names =
+        argv("get HGETALL zUnionStore EVAL XREAD SORT MIGRATE GEORADIUS"); // names alone
     long sink = run(lines, names, 20_000); // warm up (JIT)
     long before = mx.getThreadAllocatedBytes(Thread.currentThread().getId());
     sink += run(lines, names, 100_000);
@@ -926,7 +932,7 @@ class RedisCommandTableTest {
     assertTrue(allocated < 4096, "allocated " + allocated + " bytes over 100k rounds");
   }
 
-  private static long run(byte[][][] lines, String[] names, int rounds) {
+  private static long run(byte[][][] lines, byte[][] names, int rounds) {
     long sink = 0;
     for (int r = 0; r < rounds; r++) {
       for (byte[][] a : lines) {
@@ -936,9 +942,10 @@ class RedisCommandTableTest {
           sink += s.keyIndex(a, i);
         }
         sink += s.kind(a).ordinal() + s.session(a).ordinal() + (s.blocking(a) ? 1 : 0);
-        sink += RedisCommandTable.resolve(a).kind().ordinal();
+        CommandSpec sub = s.subcommand(a);
+        sink += (sub != null ? sub : s).kind().ordinal();
       }
-      for (String name : names) {
+      for (byte[] name : names) {
         sink += RedisCommandTable.lookup(name).kind().ordinal();
       }
     }
