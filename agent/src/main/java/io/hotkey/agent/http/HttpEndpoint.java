@@ -55,7 +55,7 @@ public final class HttpEndpoint {
     try {
       server = HttpServer.create(address, 16);
     } catch (BindException e) {
-      AgentLog.warn("http endpoint not started: " + where + " is already in use (" + e + ")");
+      AgentLog.warn("http endpoint not started: " + where + " is already in use");
       threads.shutdown();
       return;
     } catch (IOException | RuntimeException e) {
