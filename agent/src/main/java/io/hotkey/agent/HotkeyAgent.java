@@ -23,7 +23,8 @@ public final class HotkeyAgent {
           "Usage:",
           "  java -javaagent:hotkey-agent.jar[=config=/path/hotkey.properties] -jar your-app.jar",
           "  java -jar hotkey-agent.jar attach <pid> [/path/hotkey.properties]",
-          LiveCommands.USAGE,
+          LiveCommands.STATUS_USAGE,
+          LiveCommands.TOP_USAGE,
           "  java -jar hotkey-agent.jar version",
           "",
           "Configuration: -Dhotkey.<key>=<value>, HOTKEY_<KEY> environment variables, or the properties file.");

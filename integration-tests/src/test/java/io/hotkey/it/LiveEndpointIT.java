@@ -172,6 +172,12 @@ class LiveEndpointIT extends RedisTestBase {
       assertEquals(404, LiveService.get(app.endpoint() + "../pom.xml").statusCode());
       HttpResponse<String> page = LiveService.get(app.endpoint());
       assertEquals(200, page.statusCode());
+      for (String file : List.of("", "live.css")) {
+        String body = LiveService.get(app.endpoint() + file).body();
+        assertFalse(
+            body.contains("http:") || body.contains("https:") || body.contains("//cdn"),
+            () -> "the page refers to something outside the endpoint:\n" + body);
+      }
       assertTrue(
           page.headers()
               .firstValue("Content-Security-Policy")

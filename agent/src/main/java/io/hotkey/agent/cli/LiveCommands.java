@@ -9,11 +9,12 @@ import java.util.List;
  * agent's hot keys, cache figures and configuration, read over the attach API and JMX.
  */
 public final class LiveCommands {
-  public static final String USAGE =
-      String.join(
-          System.lineSeparator(),
-          "  java -jar hotkey-agent.jar status <pid> [--json]   hot keys, cache and configuration, once",
-          "  java -jar hotkey-agent.jar top <pid>               the same, refreshed every second (Ctrl-C quits)");
+  /** Usage lines; constants, so that the agent's own usage text does not load this class. */
+  public static final String STATUS_USAGE =
+      "  java -jar hotkey-agent.jar status <pid> [--json]   hot keys, cache and configuration, once";
+
+  public static final String TOP_USAGE =
+      "  java -jar hotkey-agent.jar top <pid>               the same, refreshed every second (Ctrl-C quits)";
 
   /** Rows of hot keys {@code top} shows; {@code status} shows them all. */
   private static final int TOP_KEYS = 20;
@@ -29,7 +30,9 @@ public final class LiveCommands {
   public static int run(String[] args, PrintStream out, PrintStream err) {
     boolean json = args.length == 3 && "--json".equals(args[2]) && "status".equals(args[0]);
     if (args.length != 2 && !json) {
-      err.println("usage:" + System.lineSeparator() + USAGE);
+      err.println("usage:");
+      err.println(STATUS_USAGE);
+      err.println(TOP_USAGE);
       return 2;
     }
     try (AgentConnection agent = AgentConnection.open(args[1])) {
