@@ -41,12 +41,13 @@ public final class HttpEndpoint {
     if (config.httpPort().isEmpty()) {
       return;
     }
-    InetSocketAddress address =
-        new InetSocketAddress(config.httpHost(), config.httpPort().getAsInt());
+    String host = config.httpHost();
+    int port = config.httpPort().getAsInt();
     ExecutorService threads = Executors.newFixedThreadPool(2, new DaemonThreads());
-    // the server's dispatcher thread inherits the daemon flag of the thread that starts it, so
-    // starting it here keeps it from holding the JVM open when the application's main returns
-    threads.execute(() -> new HttpEndpoint(report).start(address, threads));
+    // resolving the host may wait for DNS, and the server's dispatcher thread inherits the daemon
+    // flag of the thread that starts it (so it never holds the JVM open): both happen here
+    threads.execute(
+        () -> new HttpEndpoint(report).start(new InetSocketAddress(host, port), threads));
   }
 
   private void start(InetSocketAddress address, ExecutorService threads) {
