@@ -2,6 +2,7 @@ package io.hotkey.it;
 
 import static io.hotkey.it.LiveService.HOT;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.google.gson.JsonElement;
@@ -10,7 +11,6 @@ import com.google.gson.JsonParser;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
@@ -20,8 +20,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * {@code java -jar hotkey-agent.jar status <pid> [--json]} and {@code top <pid>} against a real JVM
- * under load, with no HTTP endpoint: attach and JMX only. {@code top} runs in a pseudo-terminal
- * ({@code script}) and is ended by Ctrl-C typed into it.
+ * under load, with no HTTP endpoint: attach and JMX only. {@code top} runs in a pseudo-terminal (a
+ * tmux pane) and is ended by Ctrl-C typed into it.
  */
 class StatusCommandIT extends RedisTestBase {
 
@@ -54,35 +54,30 @@ class StatusCommandIT extends RedisTestBase {
   @Test
   void topRefreshesInATerminalAndCtrlCEndsIt() throws Exception {
     try (LiveService app = underLoad("top")) {
-      String top = Jdk.JDK17.java() + " -jar " + ItConfig.agentJar() + " top " + app.jvm().pid();
-      Process terminal =
-          new ProcessBuilder("script", "-q", "-c", top, "/dev/null")
-              .redirectErrorStream(true)
-              .start();
-      ByteArrayOutputStream screen = new ByteArrayOutputStream();
-      Thread reader = copy(terminal.getInputStream(), screen);
-      long deadline = System.nanoTime() + Duration.ofSeconds(40).toNanos();
-      while (frames(screen) < 3 && System.nanoTime() < deadline) {
-        Thread.sleep(200);
+      // tmux gives top a terminal of its own, with the signal dispositions a person's shell has
+      // (a build run in the background would otherwise pass SIGINT on ignored)
+      Tmux tmux = new Tmux("hotkey-it-top-" + ProcessHandle.current().pid());
+      try {
+        tmux.run(
+            "new-session",
+            "-d",
+            "-x",
+            "160",
+            "-y",
+            "50",
+            Jdk.JDK17.java() + " -jar " + ItConfig.agentJar() + " top " + app.jvm().pid());
+        Pattern hotRow = Pattern.compile("\\n" + Pattern.quote(HOT) + " +[0-9,]+ +100% local ");
+        String first = tmux.screenWhen(s -> hotRow.matcher(s).find(), Duration.ofSeconds(40));
+        assertTrue(hotRow.matcher(first).find(), () -> "the hot key is not on screen:\n" + first);
+        assertTrue(first.contains("refreshed every second; Ctrl-C quits"), first);
+        String uptime = first.replaceAll("(?s).*?(up [0-9hms ]+),.*", "$1");
+        String later = tmux.screenWhen(s -> !s.contains(uptime + ","), Duration.ofSeconds(10));
+        assertFalse(later.contains(uptime + ","), () -> "not redrawn:\n" + later);
+        tmux.run("send-keys", "-t", "0", "C-c");
+        assertTrue(tmux.awaitGone(Duration.ofSeconds(20)), "Ctrl-C did not end top");
+      } finally {
+        tmux.kill();
       }
-      OutputStream keyboard = terminal.getOutputStream();
-      keyboard.write(3); // Ctrl-C: the terminal turns it into SIGINT for top
-      keyboard.flush();
-      boolean ended = terminal.waitFor(20, TimeUnit.SECONDS);
-      if (!ended) {
-        terminal.descendants().forEach(ProcessHandle::destroyForcibly);
-        terminal.destroyForcibly();
-      }
-      reader.join(5000);
-      String shown = screen.toString(StandardCharsets.UTF_8);
-      assertTrue(frames(screen) >= 3, () -> "fewer than three refreshes:\n" + shown);
-      assertTrue(shown.contains("\033[H"), "no cursor-home: not redrawn in place");
-      assertTrue(
-          Pattern.compile("\\n" + Pattern.quote(HOT) + " +[0-9,]+ +100% local ")
-              .matcher(shown)
-              .find(),
-          () -> "the hot key is not on screen:\n" + shown);
-      assertTrue(ended, () -> "Ctrl-C did not end top:\n" + shown);
     }
   }
 
@@ -118,11 +113,6 @@ class StatusCommandIT extends RedisTestBase {
     return app;
   }
 
-  private static int frames(ByteArrayOutputStream screen) {
-    String text = screen.toString(StandardCharsets.UTF_8);
-    return text.split("refreshed every second", -1).length - 1;
-  }
-
   private static Thread copy(InputStream from, ByteArrayOutputStream to) {
     Thread thread =
         new Thread(
@@ -149,6 +139,10 @@ class StatusCommandIT extends RedisTestBase {
         new java.util.ArrayList<>(
             List.of(Jdk.JDK17.java().toString(), "-jar", ItConfig.agentJar().toString()));
     command.addAll(List.of(args));
+    return run(command);
+  }
+
+  private static Command run(List<String> command) throws Exception {
     Process process = new ProcessBuilder(command).start();
     ByteArrayOutputStream err = new ByteArrayOutputStream();
     Thread errors = copy(process.getErrorStream(), err);
@@ -159,6 +153,49 @@ class StatusCommandIT extends RedisTestBase {
     }
     errors.join(5000);
     return new Command(command, process.exitValue(), out, err.toString(StandardCharsets.UTF_8));
+  }
+
+  /** A tmux server of the test's own (its socket name), driven by its command line. */
+  private static final class Tmux {
+    private final String socket;
+
+    Tmux(String socket) {
+      this.socket = socket;
+    }
+
+    Command run(String... args) throws Exception {
+      List<String> command = new java.util.ArrayList<>(List.of("tmux", "-L", socket));
+      command.addAll(List.of(args));
+      return StatusCommandIT.run(command);
+    }
+
+    /** The pane's text once {@code condition} holds, or when the time is up. */
+    String screenWhen(java.util.function.Predicate<String> condition, Duration timeout)
+        throws Exception {
+      long deadline = System.nanoTime() + timeout.toNanos();
+      String screen = run("capture-pane", "-p", "-t", "0").out;
+      while (!condition.test(screen) && System.nanoTime() < deadline) {
+        Thread.sleep(250);
+        screen = run("capture-pane", "-p", "-t", "0").out;
+      }
+      return screen;
+    }
+
+    /** Whether the session ended (its only command exited) within {@code timeout}. */
+    boolean awaitGone(Duration timeout) throws Exception {
+      long deadline = System.nanoTime() + timeout.toNanos();
+      while (run("has-session").exit == 0) {
+        if (System.nanoTime() > deadline) {
+          return false;
+        }
+        Thread.sleep(250);
+      }
+      return true;
+    }
+
+    void kill() throws Exception {
+      run("kill-server");
+    }
   }
 
   /** What a command printed and how it ended. */
