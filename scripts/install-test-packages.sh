@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs the Debian packages some tests need, when they are missing: Redis 7 (redis-server,
-# redis-tools). `mvn verify` runs it first (root pom, validate phase). Without root or apt-get it
+# redis-tools), Chromium (the live page's test loads it headless) and tmux (runs
+# `top` in a pseudo-terminal). `mvn verify` runs it first (root pom, validate phase). Without root or apt-get it
 # only says what is missing, and the tests that need it fail naming the package.
 set -u
 needed=()
@@ -10,6 +11,8 @@ case "$redis_version" in
   *) needed+=(redis-server) ;;
 esac
 command -v redis-cli >/dev/null 2>&1 || needed+=(redis-tools)
+command -v chromium >/dev/null 2>&1 || needed+=(chromium)
+command -v tmux >/dev/null 2>&1 || needed+=(tmux)
 [ ${#needed[@]} -eq 0 ] && exit 0
 
 if [ "$(id -u)" != 0 ] || ! command -v apt-get >/dev/null 2>&1; then

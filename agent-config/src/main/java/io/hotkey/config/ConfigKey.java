@@ -123,6 +123,13 @@ public enum ConfigKey {
       "reject",
       "when the store is unreachable: reject (503) or allow (pass through)",
       ValueParsers.oneOf(StoreFailurePolicy.class)),
+  HTTP_PORT(
+      "hotkey.http.port",
+      "off",
+      "port of the built-in HTTP endpoint (/metrics, /api/hotkeys, live page); off, or 0 for any free port",
+      ValueParsers::port),
+  HTTP_HOST(
+      "hotkey.http.host", "127.0.0.1", "address the HTTP endpoint binds to", ValueParsers::host),
   CONFIG("hotkey.config", "", "properties file to read further keys from", ValueParsers::path),
   DEBUG_FAIL_EVERY(
       "hotkey.debug.fail-every",

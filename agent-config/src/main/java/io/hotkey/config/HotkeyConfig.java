@@ -3,6 +3,7 @@ package io.hotkey.config;
 import java.net.URI;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.EnumMap;
 import java.util.List;
@@ -62,19 +63,28 @@ public final class HotkeyConfig {
     return warnings;
   }
 
-  /** One {@code key = value (source)} line per key, for the startup log. */
-  public String describe() {
-    StringBuilder out = new StringBuilder();
+  /** Every key's effective value and source, passwords hidden, in {@link ConfigKey} order. */
+  public List<ConfigEntry> entries() {
+    List<ConfigEntry> entries = new ArrayList<>();
     for (Setting setting : settings.values()) {
       String value = setting.value.trim();
       if (setting.key == ConfigKey.IDEMPOTENCY_REDIS_URI) {
         value = hidePassword(value);
       }
-      out.append(setting.key.key())
+      entries.add(new ConfigEntry(setting.key.key(), value, setting.origin));
+    }
+    return List.copyOf(entries);
+  }
+
+  /** One {@code key = value (source)} line per key, for the startup log. */
+  public String describe() {
+    StringBuilder out = new StringBuilder();
+    for (ConfigEntry entry : entries()) {
+      out.append(entry.key())
           .append(" = ")
-          .append(value.isEmpty() ? "\"\"" : value)
+          .append(entry.value().isEmpty() ? "\"\"" : entry.value())
           .append(" (")
-          .append(setting.origin)
+          .append(entry.source())
           .append(")\n");
     }
     return out.toString();
@@ -187,6 +197,16 @@ public final class HotkeyConfig {
 
   public StoreFailurePolicy idempotencyOnStoreFailure() {
     return value(ConfigKey.IDEMPOTENCY_ON_STORE_FAILURE);
+  }
+
+  /** The built-in HTTP endpoint's port; empty when it is off, 0 for any free port. */
+  public OptionalInt httpPort() {
+    return value(ConfigKey.HTTP_PORT);
+  }
+
+  /** The address the HTTP endpoint binds to (brackets of an IPv6 literal removed). */
+  public String httpHost() {
+    return value(ConfigKey.HTTP_HOST);
   }
 
   /** The properties file that was read, if any ({@code hotkey.config}). */

@@ -27,6 +27,10 @@ final class ValueParsers {
       "expected an HTTP header name, e.g. Idempotency-Key";
   private static final Pattern HEADER_NAME = Pattern.compile("[!#$%&'*+.^_`|~0-9A-Za-z-]+");
   private static final Pattern DATABASE = Pattern.compile("/?|/\\d+");
+  private static final Pattern HOST_NAME =
+      Pattern.compile(
+          "[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?(\\.[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?)*");
+  private static final Pattern IPV6 = Pattern.compile("[0-9A-Fa-f:.]*:[0-9A-Fa-f:.]*");
 
   private ValueParsers() {}
 
@@ -90,6 +94,29 @@ final class ValueParsers {
       throw new InvalidValueException(text, "is not a power of two; expected " + expected);
     }
     return OptionalInt.of(n);
+  }
+
+  /** {@code off} (empty) or a TCP port; 0 lets the system choose a free one. */
+  static OptionalInt port(String text) {
+    if (text.trim().equalsIgnoreCase("off")) {
+      return OptionalInt.empty();
+    }
+    return OptionalInt.of(
+        (int) wholeNumber(text, 0, 65535, "off, or a port from 0 (any free port) to 65535"));
+  }
+
+  /**
+   * A host name or an IPv4 or IPv6 address, checked for its form only: it is resolved when the
+   * endpoint binds.
+   */
+  static String host(String text) {
+    String t = text.trim();
+    String bare = t.startsWith("[") && t.endsWith("]") ? t.substring(1, t.length() - 1) : t;
+    if (HOST_NAME.matcher(bare).matches() || IPV6.matcher(bare).matches()) {
+      return bare;
+    }
+    throw new InvalidValueException(
+        text, "is not a host name or address; expected e.g. 127.0.0.1, 0.0.0.0, ::1 or localhost");
   }
 
   static List<Glob> nonEmptyGlobs(String text) {

@@ -70,7 +70,49 @@ class HotkeyConfigTest {
     assertEquals(StoreFailurePolicy.REJECT, c.idempotencyOnStoreFailure());
     assertEquals(Optional.empty(), c.configFile());
     assertEquals(0, c.debugFailEvery());
+    assertEquals(OptionalInt.empty(), c.httpPort());
+    assertEquals("127.0.0.1", c.httpHost());
     assertEquals(List.of(), c.warnings());
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"0", "9464", "65535", " 8080 "})
+  void httpPortTakesAPortOrZeroForAnyFreeOne(String port) throws Exception {
+    HotkeyConfig c = HotkeyConfig.load(null, Map.of("hotkey.http.port", port), Map.of());
+    assertEquals(OptionalInt.of(Integer.parseInt(port.trim())), c.httpPort());
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"off", "OFF"})
+  void httpPortOffLeavesTheEndpointOff(String off) throws Exception {
+    assertEquals(
+        OptionalInt.empty(),
+        HotkeyConfig.load(null, Map.of("hotkey.http.port", off), Map.of()).httpPort());
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"-1", "65536", "http", "80.5", ""})
+  void httpPortRejectsWhatIsNoPort(String port) {
+    assertContainsAll(
+        errorOf(null, Map.of("hotkey.http.port", port), Map.of()),
+        "hotkey.http.port: \"" + port + "\" (from system property)",
+        "expected off, or a port from 0 (any free port) to 65535");
+  }
+
+  @ParameterizedTest
+  @ValueSource(
+      strings = {"127.0.0.1", "0.0.0.0", "localhost", "metrics-1.internal", "::1", "[::1]"})
+  void httpHostTakesNamesAndAddresses(String host) throws Exception {
+    HotkeyConfig c = HotkeyConfig.load(null, Map.of("hotkey.http.host", host), Map.of());
+    assertEquals(host.replace("[", "").replace("]", ""), c.httpHost());
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"", "http://localhost", "host:9090", "a b", "-bad.example"})
+  void httpHostRejectsWhatIsNoHost(String host) {
+    assertContainsAll(
+        errorOf(null, Map.of("hotkey.http.host", host), Map.of()),
+        "hotkey.http.host: \"" + host + "\" (from system property) is not a host name or address");
   }
 
   @Test
@@ -445,5 +487,29 @@ class HotkeyConfigTest {
     assertContainsAll(
         description, "hotkey.idempotency.redis.uri = redis://***@cache:6379/0 (system property)");
     assertFalse(description.contains("s3cret"));
+  }
+
+  @Test
+  void entriesShowEveryKeyWithItsSourceAndHideThePassword() throws Exception {
+    HotkeyConfig c =
+        HotkeyConfig.load(
+            null,
+            Map.of(
+                "hotkey.idempotency.store",
+                "redis",
+                "hotkey.idempotency.redis.uri",
+                "redis://app:s3cret@cache:6379/0"),
+            Map.of("HOTKEY_HTTP_PORT", "9464"));
+    Map<String, ConfigEntry> byKey =
+        c.entries().stream().collect(Collectors.toMap(ConfigEntry::key, e -> e));
+    assertEquals(
+        HotkeyConfig.knownKeys(),
+        c.entries().stream().map(ConfigEntry::key).collect(Collectors.toList()));
+    assertEquals("redis://***@cache:6379/0", byKey.get("hotkey.idempotency.redis.uri").value());
+    assertEquals("system property", byKey.get("hotkey.idempotency.redis.uri").source());
+    assertEquals("9464", byKey.get("hotkey.http.port").value());
+    assertEquals("environment variable HOTKEY_HTTP_PORT", byKey.get("hotkey.http.port").source());
+    assertEquals("127.0.0.1", byKey.get("hotkey.http.host").value());
+    assertEquals("default", byKey.get("hotkey.http.host").source());
   }
 }

@@ -14,6 +14,7 @@ import io.hotkey.agent.core.RedisHooks;
 import io.hotkey.agent.detect.DetectorSettings;
 import io.hotkey.agent.detect.HotKeyDetector;
 import io.hotkey.agent.detect.KeyRate;
+import io.hotkey.agent.http.HttpEndpoint;
 import io.hotkey.agent.idempotency.IdempotencyEngine;
 import io.hotkey.agent.idempotency.IdempotencyEngines;
 import io.hotkey.agent.instrument.ClientInstrumentation;
@@ -26,6 +27,7 @@ import io.hotkey.agent.instrument.servlet.ServletInstrumentation;
 import io.hotkey.agent.metrics.AgentMeters;
 import io.hotkey.agent.metrics.JmxExporter;
 import io.hotkey.agent.metrics.MicrometerBridge;
+import io.hotkey.agent.report.AgentReport;
 import io.hotkey.config.HotkeyConfig;
 import java.lang.instrument.Instrumentation;
 import java.util.ArrayList;
@@ -88,8 +90,14 @@ final class AgentInstaller {
 
     AgentMeters meters =
         new AgentMeters(
-            gateway, cache, registry, errors, idempotency == null ? null : idempotency.meters());
-    JmxExporter.register(meters);
+            gateway,
+            cache,
+            registry,
+            detector,
+            errors,
+            idempotency == null ? null : idempotency.meters());
+    AgentReport report = new AgentReport(config, meters);
+    JmxExporter.register(meters, report::json);
     MicrometerBridge micrometer = new MicrometerBridge(meters);
     registry.addObserver(micrometer);
 
@@ -117,6 +125,7 @@ final class AgentInstaller {
             + settings.sampling()
             + " cache="
             + (config.cacheEnabled() ? "on" : "off"));
+    HttpEndpoint.startIfConfigured(config, report);
   }
 
   private static void startScheduler(

@@ -1,5 +1,6 @@
 package io.hotkey.agent;
 
+import io.hotkey.agent.cli.LiveCommands;
 import io.hotkey.agent.core.AgentLog;
 import io.hotkey.config.ConfigException;
 import io.hotkey.config.HotkeyConfig;
@@ -22,6 +23,8 @@ public final class HotkeyAgent {
           "Usage:",
           "  java -javaagent:hotkey-agent.jar[=config=/path/hotkey.properties] -jar your-app.jar",
           "  java -jar hotkey-agent.jar attach <pid> [/path/hotkey.properties]",
+          LiveCommands.STATUS_USAGE,
+          LiveCommands.TOP_USAGE,
           "  java -jar hotkey-agent.jar version",
           "",
           "Configuration: -Dhotkey.<key>=<value>, HOTKEY_<KEY> environment variables, or the properties file.");
@@ -104,6 +107,9 @@ public final class HotkeyAgent {
   }
 
   public static void main(String[] args) throws Exception {
+    if (args.length > 0 && LiveCommands.handles(args[0])) {
+      System.exit(LiveCommands.run(args, System.out, System.err));
+    }
     if (args.length >= 2 && "attach".equals(args[0])) {
       File jar =
           new File(HotkeyAgent.class.getProtectionDomain().getCodeSource().getLocation().toURI());

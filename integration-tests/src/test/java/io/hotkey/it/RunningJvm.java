@@ -64,6 +64,10 @@ public final class RunningJvm implements AutoCloseable {
     return "http://127.0.0.1:" + port;
   }
 
+  public long pid() {
+    return launched.process.pid();
+  }
+
   public boolean isAlive() {
     return launched.process.isAlive();
   }

@@ -2,22 +2,29 @@ package io.hotkey.agent.metrics;
 
 import io.hotkey.agent.cache.NearCache;
 import io.hotkey.agent.core.AgentErrors;
+import io.hotkey.agent.core.AgentLog;
 import io.hotkey.agent.core.HotKeyRegistry;
 import io.hotkey.agent.core.RedisGateway;
+import io.hotkey.agent.detect.DetectorSettings;
+import io.hotkey.agent.detect.HotKeyDetector;
+import io.hotkey.agent.detect.KeyRate;
 import io.hotkey.agent.idempotency.IdempotencyMeters;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * The agent's figures, read from the parts that own them; exporters (JMX, Micrometer) only read
- * this.
+ * The agent's figures, read from the parts that own them; exporters (JMX, Micrometer, the HTTP
+ * endpoint) only read this.
  */
 public final class AgentMeters {
   private final RedisGateway gateway;
   private final NearCache cache;
   private final HotKeyRegistry hotKeys;
+  private final HotKeyDetector detector;
   private final AgentErrors errors;
   private final IdempotencyMeters idempotency;
+  private final Map<String, Long> promotedAtMillis = new ConcurrentHashMap<>();
 
   /**
    * @param cache null when local serving is off
@@ -27,13 +34,27 @@ public final class AgentMeters {
       RedisGateway gateway,
       NearCache cache,
       HotKeyRegistry hotKeys,
+      HotKeyDetector detector,
       AgentErrors errors,
       IdempotencyMeters idempotency) {
     this.gateway = gateway;
     this.cache = cache;
     this.hotKeys = hotKeys;
+    this.detector = detector;
     this.errors = errors;
     this.idempotency = idempotency;
+    hotKeys.addObserver(
+        new HotKeyRegistry.Observer() {
+          @Override
+          public void onPromoted(KeyRate key) {
+            promotedAtMillis.put(AgentLog.printable(key.key()), System.currentTimeMillis());
+          }
+
+          @Override
+          public void onDemoted(KeyRate key) {
+            promotedAtMillis.remove(AgentLog.printable(key.key()));
+          }
+        });
   }
 
   public long readCommands() {
@@ -42,6 +63,10 @@ public final class AgentMeters {
 
   public long writeCommands() {
     return gateway.writes();
+  }
+
+  public boolean cacheEnabled() {
+    return cache != null;
   }
 
   public long cacheHits() {
@@ -60,12 +85,38 @@ public final class AgentMeters {
     return cache == null ? 0 : cache.bytes();
   }
 
+  public long cacheEntries() {
+    return cache == null ? 0 : cache.size();
+  }
+
   public List<String> hotKeys() {
     return hotKeys.hotKeyNames();
   }
 
+  /** The hot keys with their rates over the detector's window, highest rate first. */
+  public List<KeyRate> hotKeyRates() {
+    return detector.hotKeys();
+  }
+
+  /**
+   * When the key (as {@link AgentLog#printable} shows it) was last promoted, in epoch millis; 0
+   * when it is not hot.
+   */
+  public long promotedAtMillis(String printableKey) {
+    return promotedAtMillis.getOrDefault(printableKey, 0L);
+  }
+
+  /** Threshold, window and the sampling actually used (auto resolved). */
+  public DetectorSettings detectorSettings() {
+    return detector.settings();
+  }
+
   public long agentErrors() {
     return errors.count();
+  }
+
+  public boolean idempotencyEnabled() {
+    return idempotency != null;
   }
 
   /**

@@ -22,4 +22,11 @@ public interface HotkeyAgentMXBean {
 
   /** Idempotency outcomes by name; empty when no route is configured. */
   Map<String, Long> getIdempotencyOutcomes();
+
+  /**
+   * The whole state as the HTTP endpoint's {@code /api/hotkeys} JSON; what {@code java -jar
+   * hotkey-agent.jar status <pid>} reads. The first read starts the once-a-second sampler, so its
+   * per-second figures are null.
+   */
+  String getReportJson();
 }

@@ -2,6 +2,7 @@ package io.hotkey.agent.metrics;
 
 import java.lang.management.ManagementFactory;
 import java.util.Map;
+import java.util.function.Supplier;
 import javax.management.ObjectName;
 
 /** Exposes {@link AgentMeters} as the MXBean {@code io.hotkey:type=HotkeyAgent}. */
@@ -9,18 +10,23 @@ public final class JmxExporter implements HotkeyAgentMXBean {
   private static final String OBJECT_NAME = "io.hotkey:type=HotkeyAgent";
 
   private final AgentMeters meters;
+  private final Supplier<String> reportJson;
 
-  private JmxExporter(AgentMeters meters) {
+  private JmxExporter(AgentMeters meters, Supplier<String> reportJson) {
     this.meters = meters;
+    this.reportJson = reportJson;
   }
 
-  public static void register(AgentMeters meters) throws Exception {
+  /**
+   * @param reportJson the agent's state as JSON ({@code /api/hotkeys}), made when asked
+   */
+  public static void register(AgentMeters meters, Supplier<String> reportJson) throws Exception {
     ObjectName name = new ObjectName(OBJECT_NAME);
     var server = ManagementFactory.getPlatformMBeanServer();
     if (server.isRegistered(name)) {
       server.unregisterMBean(name);
     }
-    server.registerMBean(new JmxExporter(meters), name);
+    server.registerMBean(new JmxExporter(meters, reportJson), name);
   }
 
   @Override
@@ -66,5 +72,10 @@ public final class JmxExporter implements HotkeyAgentMXBean {
   @Override
   public Map<String, Long> getIdempotencyOutcomes() {
     return meters.idempotencyOutcomes();
+  }
+
+  @Override
+  public String getReportJson() {
+    return reportJson.get();
   }
 }

@@ -18,7 +18,7 @@ import java.util.function.ToDoubleFunction;
  * most {@code hotkey.detect.top-k}.
  */
 public final class MicrometerBridge implements HotKeyRegistry.Observer {
-  public static final String METRICS_CLASS = "io.micrometer.core.instrument.Metrics";
+  public static final String METRICS_CLASS = micrometerClass("Metrics");
 
   private final AgentMeters meters;
   private volatile ClassLoader applicationLoader;
@@ -27,6 +27,15 @@ public final class MicrometerBridge implements HotKeyRegistry.Observer {
 
   public MicrometerBridge(AgentMeters meters) {
     this.meters = meters;
+  }
+
+  /**
+   * The name of the application's own Micrometer class {@code simpleName}, assembled at run time:
+   * the jar's build relocates every literal that names Micrometer's package to the agent's bundled
+   * copy.
+   */
+  private static String micrometerClass(String simpleName) {
+    return String.join(".", "io", "micrometer", "core", "instrument", simpleName);
   }
 
   /** The application loaded Micrometer's {@code Metrics} class with this loader. */
@@ -45,37 +54,12 @@ public final class MicrometerBridge implements HotKeyRegistry.Observer {
       return;
     }
     Api found = new Api(loader);
-    found.counter(
-        "hotkey.commands",
-        "Redis commands seen by the agent",
-        AgentMeters::readCommands,
-        "kind",
-        "read");
-    found.counter(
-        "hotkey.commands",
-        "Redis commands seen by the agent",
-        AgentMeters::writeCommands,
-        "kind",
-        "write");
-    found.gauge("hotkey.hotkeys", "keys hot right now", meters, m -> m.hotKeys().size());
-    found.counter("hotkey.cache.hits", "reads answered locally", AgentMeters::cacheHits);
-    found.counter(
-        "hotkey.cache.misses", "reads of hot keys that went to Redis", AgentMeters::cacheMisses);
-    found.counter(
-        "hotkey.cache.evictions", "local entries evicted for size", AgentMeters::cacheEvictions);
-    found.gauge(
-        "hotkey.cache.bytes", "bytes held by the local cache", meters, AgentMeters::cacheBytes);
-    found.counter(
-        "hotkey.agent.errors",
-        "internal failures the application never saw",
-        AgentMeters::agentErrors);
-    for (String outcome : meters.idempotencyOutcomes().keySet()) {
-      found.counter(
-          "hotkey.idempotency.requests",
-          "requests on idempotency routes by outcome",
-          m -> m.idempotencyOutcomes().getOrDefault(outcome, 0L),
-          "outcome",
-          outcome);
+    for (AgentMeter meter : AgentMeter.all(meters)) {
+      if (meter.kind() == AgentMeter.Kind.COUNTER) {
+        found.counter(meter.name(), meter.description(), meter.value(), meter.tags());
+      } else {
+        found.gauge(meter.name(), meter.description(), meters, meter.value(), meter.tags());
+      }
     }
     api = found;
     for (KeyGauge gauge : keyGauges.values()) {
@@ -126,8 +110,8 @@ public final class MicrometerBridge implements HotKeyRegistry.Observer {
         try {
           meter =
               api.gauge(
-                  "hotkey.key.rate",
-                  "accesses per second of a hot key",
+                  AgentMeter.KEY_RATE,
+                  AgentMeter.KEY_RATE_DESCRIPTION,
                   this,
                   g -> g.rate,
                   "key",
@@ -163,16 +147,15 @@ public final class MicrometerBridge implements HotKeyRegistry.Observer {
     Api(ClassLoader loader) throws ReflectiveOperationException {
       Class<?> metrics = Class.forName(METRICS_CLASS, true, loader);
       registry = metrics.getField("globalRegistry").get(null);
-      registryType = Class.forName("io.micrometer.core.instrument.MeterRegistry", false, loader);
+      registryType = Class.forName(micrometerClass("MeterRegistry"), false, loader);
       counterBuilder =
-          Class.forName("io.micrometer.core.instrument.FunctionCounter", false, loader)
+          Class.forName(micrometerClass("FunctionCounter"), false, loader)
               .getMethod("builder", String.class, Object.class, ToDoubleFunction.class);
       gaugeBuilder =
-          Class.forName("io.micrometer.core.instrument.Gauge", false, loader)
+          Class.forName(micrometerClass("Gauge"), false, loader)
               .getMethod("builder", String.class, Object.class, ToDoubleFunction.class);
       remove =
-          registryType.getMethod(
-              "remove", Class.forName("io.micrometer.core.instrument.Meter", false, loader));
+          registryType.getMethod("remove", Class.forName(micrometerClass("Meter"), false, loader));
     }
 
     void counter(

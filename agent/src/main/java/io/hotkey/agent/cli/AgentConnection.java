@@ -1,0 +1,114 @@
+package io.hotkey.agent.cli;
+
+import com.sun.tools.attach.AttachNotSupportedException;
+import com.sun.tools.attach.VirtualMachine;
+import java.io.IOException;
+import javax.management.AttributeNotFoundException;
+import javax.management.InstanceNotFoundException;
+import javax.management.MBeanServerConnection;
+import javax.management.ObjectName;
+import javax.management.remote.JMXConnector;
+import javax.management.remote.JMXConnectorFactory;
+import javax.management.remote.JMXServiceURL;
+
+/**
+ * The agent's MBean in another JVM of this user, reached through the JDK's attach API and the JVM's
+ * local JMX connector: no port to configure, nothing to open.
+ */
+final class AgentConnection implements AutoCloseable {
+  private static final String MBEAN = "io.hotkey:type=HotkeyAgent";
+
+  private final String pid;
+  private final JMXConnector connector;
+  private final MBeanServerConnection server;
+
+  private AgentConnection(String pid, JMXConnector connector) throws IOException {
+    this.pid = pid;
+    this.connector = connector;
+    this.server = connector.getMBeanServerConnection();
+  }
+
+  /** Attaches to JVM {@code pid} and connects to its local JMX agent (started if need be). */
+  static AgentConnection open(String pid) throws CliException {
+    long number;
+    try {
+      number = Long.parseLong(pid);
+    } catch (NumberFormatException e) {
+      throw new CliException("not a process id: " + pid);
+    }
+    if (ProcessHandle.of(number).isEmpty()) {
+      throw new CliException("no process with pid " + pid);
+    }
+    String address;
+    try {
+      // attaching signals the process (SIGQUIT), which ends one that is not a JVM: ask only those
+      // the JVMs of this user announce
+      if (VirtualMachine.list().stream().noneMatch(vm -> vm.id().equals(pid))) {
+        throw new CliException(
+            "process "
+                + pid
+                + " is not a JVM this user can attach to (it is not in the JDK's list)");
+      }
+      VirtualMachine vm = VirtualMachine.attach(pid);
+      try {
+        address = vm.startLocalManagementAgent();
+      } finally {
+        vm.detach();
+      }
+    } catch (AttachNotSupportedException | IOException e) {
+      throw new CliException(
+          "cannot attach to process "
+              + pid
+              + " (not a JVM, another user's, or attach disabled): "
+              + e.getMessage());
+    } catch (NoClassDefFoundError e) {
+      throw new CliException(
+          "status and top need a JDK with the jdk.attach module; this Java has none: "
+              + System.getProperty("java.home"));
+    }
+    try {
+      return new AgentConnection(pid, JMXConnectorFactory.connect(new JMXServiceURL(address)));
+    } catch (IOException e) {
+      throw new CliException("cannot reach JVM " + pid + " over JMX: " + e.getMessage());
+    }
+  }
+
+  /** The agent's report as JSON, the document {@code GET /api/hotkeys} answers. */
+  String reportJson() throws CliException {
+    try {
+      return (String) server.getAttribute(new ObjectName(MBEAN), "ReportJson");
+    } catch (InstanceNotFoundException e) {
+      throw new CliException(
+          "JVM "
+              + pid
+              + " runs no active Hotkey Agent (start it with -javaagent:hotkey-agent.jar, or: java -jar hotkey-agent.jar attach "
+              + pid
+              + ")");
+    } catch (AttributeNotFoundException e) {
+      throw new CliException(
+          "JVM " + pid + " runs a Hotkey Agent older than this jar, without status and top");
+    } catch (IOException e) {
+      throw new CliException("lost JVM " + pid + ": " + e.getMessage());
+    } catch (Exception e) {
+      throw new CliException("cannot read the agent's report from JVM " + pid + ": " + e);
+    }
+  }
+
+  @Override
+  public void close() {
+    try {
+      connector.close();
+    } catch (IOException e) {
+      // the JVM may be gone; nothing is left to release on this side
+    }
+  }
+
+  /** A failure the command reports as its one line. */
+  static final class CliException extends Exception {
+    private static final long serialVersionUID = 1L;
+
+    CliException(String message) {
+      super(message);
+    }
+  }
+}

@@ -1,0 +1,113 @@
+package io.hotkey.agent.metrics;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.ToDoubleFunction;
+
+/**
+ * One meter of the agent's metrics table, named once for every registry it goes to (the
+ * application's Micrometer through {@link MicrometerBridge}, the endpoint's bundled Prometheus
+ * registry). Per-key rates are not here: they come and go with promotions ({@link #KEY_RATE}).
+ */
+public final class AgentMeter {
+  /** Accesses per second of one hot key, tag {@code key}; one series per hot key. */
+  public static final String KEY_RATE = "hotkey.key.rate";
+
+  public static final String KEY_RATE_DESCRIPTION = "accesses per second of a hot key";
+
+  /** How a registry should present the value. */
+  public enum Kind {
+    /** Only grows; Prometheus names it {@code _total}. */
+    COUNTER,
+    GAUGE
+  }
+
+  private final String name;
+  private final String description;
+  private final Kind kind;
+  private final ToDoubleFunction<AgentMeters> value;
+  private final String[] tags;
+
+  private AgentMeter(
+      String name,
+      String description,
+      Kind kind,
+      ToDoubleFunction<AgentMeters> value,
+      String... tags) {
+    this.name = name;
+    this.description = description;
+    this.kind = kind;
+    this.value = value;
+    this.tags = tags;
+  }
+
+  /** Every meter for these figures; an idempotency counter per outcome only when routes exist. */
+  public static List<AgentMeter> all(AgentMeters meters) {
+    String commands = "Redis commands seen by the agent";
+    List<AgentMeter> all = new ArrayList<>();
+    all.add(counter("hotkey.commands", commands, AgentMeters::readCommands, "kind", "read"));
+    all.add(counter("hotkey.commands", commands, AgentMeters::writeCommands, "kind", "write"));
+    all.add(gauge("hotkey.hotkeys", "keys hot right now", m -> m.hotKeys().size()));
+    all.add(counter("hotkey.cache.hits", "reads answered locally", AgentMeters::cacheHits));
+    all.add(
+        counter(
+            "hotkey.cache.misses",
+            "reads of hot keys that went to Redis",
+            AgentMeters::cacheMisses));
+    all.add(
+        counter(
+            "hotkey.cache.evictions",
+            "local entries evicted for size",
+            AgentMeters::cacheEvictions));
+    all.add(gauge("hotkey.cache.bytes", "bytes held by the local cache", AgentMeters::cacheBytes));
+    all.add(gauge("hotkey.cache.entries", "entries in the local cache", AgentMeters::cacheEntries));
+    all.add(
+        counter(
+            "hotkey.agent.errors",
+            "internal failures the application never saw",
+            AgentMeters::agentErrors));
+    for (String outcome : meters.idempotencyOutcomes().keySet()) {
+      all.add(
+          counter(
+              "hotkey.idempotency.requests",
+              "requests on idempotency routes by outcome",
+              m -> m.idempotencyOutcomes().getOrDefault(outcome, 0L),
+              "outcome",
+              outcome));
+    }
+    return all;
+  }
+
+  private static AgentMeter counter(
+      String name, String description, ToDoubleFunction<AgentMeters> value, String... tags) {
+    return new AgentMeter(name, description, Kind.COUNTER, value, tags);
+  }
+
+  private static AgentMeter gauge(
+      String name, String description, ToDoubleFunction<AgentMeters> value) {
+    return new AgentMeter(name, description, Kind.GAUGE, value);
+  }
+
+  /** Micrometer's dotted name, e.g. {@code hotkey.cache.hits}. */
+  public String name() {
+    return name;
+  }
+
+  public String description() {
+    return description;
+  }
+
+  public Kind kind() {
+    return kind;
+  }
+
+  /** Reads the current value from the figures. */
+  public ToDoubleFunction<AgentMeters> value() {
+    return value;
+  }
+
+  /** Tag names and values, alternating, as Micrometer's {@code tags(String...)} takes them. */
+  public String[] tags() {
+    return tags.clone();
+  }
+}

@@ -1,0 +1,221 @@
+package io.hotkey.agent.report;
+
+import io.hotkey.agent.core.AgentLog;
+import io.hotkey.agent.detect.DetectorSettings;
+import io.hotkey.agent.detect.KeyRate;
+import io.hotkey.agent.metrics.AgentMeters;
+import io.hotkey.config.ConfigEntry;
+import io.hotkey.config.HotkeyConfig;
+import java.util.Map;
+import java.util.function.ToDoubleFunction;
+
+/**
+ * The agent's state as one JSON document: what {@code GET /api/hotkeys}, the live page and {@code
+ * status} show. Every figure is read when the report is made; keys appear as the log lines print
+ * them.
+ *
+ * <p>The document grows by adding members, never by reshaping: a hot key is an object (room for
+ * flags such as write-hot), its {@code key} is the one place a key is shown (so it can be redacted
+ * there), and {@code scope} and {@code tracking} already say what a cluster-wide view will change.
+ */
+public final class AgentReport {
+  /** Hot keys seen by this JVM alone, as opposed to a fleet-wide view. */
+  static final String SCOPE_LOCAL = "local";
+
+  /** Other processes' writes are bounded by the cache TTL (no server-assisted tracking). */
+  static final String TRACKING_TTL = "ttl";
+
+  private final HotkeyConfig config;
+  private final AgentMeters meters;
+  private final LiveSampler sampler;
+  private final String version;
+  private final long startedAtMillis = System.currentTimeMillis();
+
+  public AgentReport(HotkeyConfig config, AgentMeters meters) {
+    this.config = config;
+    this.meters = meters;
+    this.sampler = new LiveSampler(meters);
+    String implementation = AgentReport.class.getPackage().getImplementationVersion();
+    this.version = implementation == null ? "dev" : implementation;
+  }
+
+  public AgentMeters meters() {
+    return meters;
+  }
+
+  /** Starts the once-a-second sampler behind the per-second figures and the chart's history. */
+  public void startSampling() {
+    sampler.ensureRunning();
+  }
+
+  /**
+   * The current state, for {@code /api/hotkeys} and the JMX attribute {@code ReportJson}. The first
+   * call starts the sampler, so its per-second figures are null.
+   */
+  public String json() {
+    sampler.ensureRunning();
+    JsonWriter json = new JsonWriter().beginObject();
+    json.name("agent")
+        .beginObject()
+        .name("version")
+        .value(version)
+        .name("pid")
+        .value(ProcessHandle.current().pid())
+        .name("startedAt")
+        .value(startedAtMillis)
+        .name("time")
+        .value(System.currentTimeMillis())
+        .endObject();
+    json.name("scope").value(SCOPE_LOCAL);
+    json.name("tracking")
+        .beginObject()
+        .name("mode")
+        .value(TRACKING_TTL)
+        .name("ttlMillis")
+        .value(config.cacheTtl().toMillis())
+        .endObject();
+    DetectorSettings detector = meters.detectorSettings();
+    json.name("detector")
+        .beginObject()
+        .name("threshold")
+        .value(detector.threshold())
+        .name("windowMillis")
+        .value(detector.window().toMillis())
+        .name("topK")
+        .value(detector.topK())
+        .name("sampling")
+        .value(detector.sampling())
+        .endObject();
+    LiveSampler.CounterRates rates = sampler.rates();
+    json.name("commands")
+        .beginObject()
+        .name("reads")
+        .value(meters.readCommands())
+        .name("writes")
+        .value(meters.writeCommands());
+    rate(json, "readsPerSecond", rates, r -> r.readsPerSecond);
+    rate(json, "writesPerSecond", rates, r -> r.writesPerSecond);
+    json.endObject();
+    writeHotKeys(json);
+    writeCache(json, rates);
+    json.name("redis").beginObject().name("saved").value(meters.cacheHits());
+    rate(json, "savedPerSecond", rates, r -> r.hitsPerSecond);
+    json.endObject();
+    json.name("idempotency")
+        .beginObject()
+        .name("enabled")
+        .value(meters.idempotencyEnabled())
+        .name("outcomes")
+        .beginObject();
+    for (Map.Entry<String, Long> outcome : meters.idempotencyOutcomes().entrySet()) {
+      json.name(outcome.getKey()).value(outcome.getValue());
+    }
+    json.endObject().endObject();
+    json.name("agentErrors").value(meters.agentErrors());
+    json.name("config").beginArray();
+    for (ConfigEntry entry : config.entries()) {
+      json.beginObject()
+          .name("key")
+          .value(entry.key())
+          .name("value")
+          .value(entry.value())
+          .name("source")
+          .value(entry.source())
+          .endObject();
+    }
+    json.endArray();
+    return json.endObject().toString();
+  }
+
+  /** The top keys' rates over the last five minutes, one point a second, for the page's chart. */
+  public String historyJson() {
+    JsonWriter json = new JsonWriter().beginObject();
+    json.name("threshold").value(meters.detectorSettings().threshold());
+    json.name("points").beginArray();
+    for (LiveSampler.HistoryPoint point : sampler.history()) {
+      json.beginObject().name("time").value(point.timeMillis).name("keys").beginArray();
+      for (LiveSampler.HistoryPoint.KeyPoint key : point.keys) {
+        json.beginObject().name("key").value(key.key).name("rate").value(key.rate).endObject();
+      }
+      json.endArray().endObject();
+    }
+    return json.endArray().endObject().toString();
+  }
+
+  private void writeHotKeys(JsonWriter json) {
+    json.name("hotKeys").beginArray();
+    for (KeyRate key : meters.hotKeyRates()) {
+      String name = AgentLog.printable(key.key());
+      long promotedAt = meters.promotedAtMillis(name);
+      json.beginObject()
+          .name("key")
+          .value(name)
+          .name("scope")
+          .value(SCOPE_LOCAL)
+          .name("rate")
+          .value(key.ratePerSecond())
+          .name("readShare")
+          .value(key.readShare())
+          .name("reads")
+          .value(key.reads())
+          .name("writes")
+          .value(key.writes())
+          .name("truncated")
+          .value(key.truncated())
+          .name("keyLength")
+          .value(key.keyLength())
+          .name("promotedAt");
+      if (promotedAt == 0) {
+        json.nullValue();
+      } else {
+        json.value(promotedAt);
+      }
+      json.endObject();
+    }
+    json.endArray();
+  }
+
+  private void writeCache(JsonWriter json, LiveSampler.CounterRates rates) {
+    long hits = meters.cacheHits();
+    long misses = meters.cacheMisses();
+    json.name("cache")
+        .beginObject()
+        .name("enabled")
+        .value(meters.cacheEnabled())
+        .name("entries")
+        .value(meters.cacheEntries())
+        .name("bytes")
+        .value(meters.cacheBytes())
+        .name("maxBytes")
+        .value(config.cacheMaxBytes())
+        .name("hits")
+        .value(hits)
+        .name("misses")
+        .value(misses)
+        .name("evictions")
+        .value(meters.cacheEvictions());
+    json.name("hitRatio");
+    if (hits + misses == 0) {
+      json.nullValue();
+    } else {
+      json.value((double) hits / (hits + misses));
+    }
+    rate(json, "hitsPerSecond", rates, r -> r.hitsPerSecond);
+    rate(json, "missesPerSecond", rates, r -> r.missesPerSecond);
+    json.endObject();
+  }
+
+  /** A per-second figure: null until the sampler has two samples, rather than a made-up zero. */
+  private static void rate(
+      JsonWriter json,
+      String name,
+      LiveSampler.CounterRates rates,
+      ToDoubleFunction<LiveSampler.CounterRates> figure) {
+    json.name(name);
+    if (rates == null) {
+      json.nullValue();
+    } else {
+      json.value(figure.applyAsDouble(rates));
+    }
+  }
+}

@@ -1,0 +1,138 @@
+package io.hotkey.it.app;
+
+import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpServer;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.URLDecoder;
+import java.nio.charset.StandardCharsets;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
+import redis.clients.jedis.UnifiedJedis;
+
+/**
+ * The live-operations tests' child: a service that reads Redis keys through a pooled client at
+ * rates the test sets and changes while it runs, so that the agent's endpoint, page and {@code
+ * status} have a key to show and a rate that moves. It knows nothing of the agent. Needs Jedis 4+
+ * (a pooled {@code UnifiedJedis}).
+ *
+ * <ul>
+ *   <li>{@code GET /load?key=K&rate=N}: sets {@code K} to a known value, then reads it N times a
+ *       second (0 stops); every read is checked against that value.
+ *   <li>{@code GET /stats}: {@code reads=<n>} and {@code wrong=<n>} lines.
+ * </ul>
+ *
+ * Prints {@code PORT n} once its control server listens on 127.0.0.1. {@code --exit-after-millis N}
+ * instead reads {@code --key} at {@code --rate} for N ms, prints its stats and returns from main.
+ */
+public final class LiveLoadApp {
+  private static final long TICK_MILLIS = 10;
+
+  private final UnifiedJedis redis;
+  private final Map<String, Long> ratePerSecond = new ConcurrentHashMap<>();
+  private final Map<String, Double> owed = new HashMap<>();
+  private final AtomicLong reads = new AtomicLong();
+  private final AtomicLong wrong = new AtomicLong();
+
+  private LiveLoadApp(UnifiedJedis redis) {
+    this.redis = redis;
+  }
+
+  public static void main(String[] args) throws Exception {
+    Map<String, String> options = Child.parseArgs(args);
+    String[] hostPort = options.get("redis").split(":");
+    LiveLoadApp app = new LiveLoadApp(PooledReads.open(hostPort[0], Integer.parseInt(hostPort[1])));
+    Thread load = new Thread(app::readForever, "load");
+    load.setDaemon(true);
+    if (options.containsKey("exit-after-millis")) {
+      app.setRate(options.get("key"), Long.parseLong(options.get("rate")));
+      load.start();
+      Thread.sleep(Long.parseLong(options.get("exit-after-millis")));
+      System.out.print(app.stats());
+      return;
+    }
+    HttpServer control =
+        HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 16);
+    control.createContext("/load", app::load);
+    control.createContext("/stats", exchange -> answer(exchange, app.stats()));
+    control.start();
+    load.start();
+    System.out.println("PORT " + control.getAddress().getPort());
+    System.out.flush();
+  }
+
+  private void load(HttpExchange exchange) throws IOException {
+    Map<String, String> query = query(exchange.getRequestURI().getRawQuery());
+    setRate(query.get("key"), Long.parseLong(query.get("rate")));
+    answer(exchange, "ok\n");
+  }
+
+  private void setRate(String key, long rate) {
+    if (rate <= 0) {
+      ratePerSecond.remove(key);
+      return;
+    }
+    redis.set(key, expected(key));
+    ratePerSecond.put(key, rate);
+  }
+
+  private String stats() {
+    return "reads=" + reads.get() + "\nwrong=" + wrong.get() + "\n";
+  }
+
+  private static String expected(String key) {
+    return "value of " + key;
+  }
+
+  /** Every tick, each key's reads owed at its rate; a slow tick catches up on the next. */
+  private void readForever() {
+    long last = System.nanoTime();
+    while (true) {
+      try {
+        Thread.sleep(TICK_MILLIS);
+      } catch (InterruptedException e) {
+        return;
+      }
+      long now = System.nanoTime();
+      double seconds = (now - last) / 1e9;
+      last = now;
+      for (Map.Entry<String, Long> entry : ratePerSecond.entrySet()) {
+        String key = entry.getKey();
+        double due = owed.getOrDefault(key, 0.0) + entry.getValue() * seconds;
+        long count = (long) due;
+        owed.put(key, due - count);
+        for (long i = 0; i < count; i++) {
+          String value = redis.get(key);
+          reads.incrementAndGet();
+          if (!expected(key).equals(value)) {
+            wrong.incrementAndGet();
+          }
+        }
+      }
+    }
+  }
+
+  private static Map<String, String> query(String raw) {
+    Map<String, String> parameters = new HashMap<>();
+    for (String pair : raw == null ? new String[0] : raw.split("&")) {
+      int eq = pair.indexOf('=');
+      parameters.put(
+          URLDecoder.decode(pair.substring(0, eq), StandardCharsets.UTF_8),
+          URLDecoder.decode(pair.substring(eq + 1), StandardCharsets.UTF_8));
+    }
+    return parameters;
+  }
+
+  private static void answer(HttpExchange exchange, String text) throws IOException {
+    byte[] body = text.getBytes(StandardCharsets.UTF_8);
+    exchange.getResponseHeaders().set("Content-Type", "text/plain; charset=utf-8");
+    exchange.sendResponseHeaders(200, body.length);
+    try (OutputStream out = exchange.getResponseBody()) {
+      out.write(body);
+    }
+  }
+}
