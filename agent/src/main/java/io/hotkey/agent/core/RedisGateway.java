@@ -57,8 +57,8 @@ public final class RedisGateway {
   private final AtomicInteger resuming = new AtomicInteger();
 
   /**
-   * @param cache null when local serving is off: commands are still counted and hot keys still
-   *     reported
+   * @param cache {@link NearCache#DISABLED} when local serving is off: commands are still counted
+   *     and hot keys still reported
    */
   public RedisGateway(
       HotKeyDetector detector,
@@ -205,7 +205,7 @@ public final class RedisGateway {
   public ServedReply beginRead(
       String client, Object connection, Object endpointSource, Object arguments, byte[][] argv) {
     ThreadState thread = threads.get();
-    if (thread.readDepth++ > 0 || cache == null) {
+    if (thread.readDepth++ > 0) {
       // an outer level of the same call already decided; the inner level only carries it out
       if (thread.fill != null
           && thread.fillClient != null
@@ -403,7 +403,6 @@ public final class RedisGateway {
         if (state.inMulti()) {
           state.queueInTransaction(written);
         } else if (reply != null
-            && cache != null
             && !neverServe
             && SetRun.isPlainSet(argv)
             && hotKeys.isServable(argv[1], hashes[0])) {
@@ -431,8 +430,7 @@ public final class RedisGateway {
       invalidateEverythingOnReply(reply);
       throw e;
     }
-    if (cache == null
-        || neverServe
+    if (neverServe
         || reply == null
         || kind != CommandSpec.Kind.CACHEABLE_READ
         || hashes.length == 0

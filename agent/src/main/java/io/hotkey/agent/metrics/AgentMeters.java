@@ -20,7 +20,7 @@ public final class AgentMeters {
   private final IdempotencyMeters idempotency;
 
   /**
-   * @param cache null when local serving is off
+   * @param cache {@link NearCache#DISABLED} when local serving is off
    * @param idempotency null when no idempotency route is configured
    */
   public AgentMeters(
@@ -45,19 +45,19 @@ public final class AgentMeters {
   }
 
   public long cacheHits() {
-    return cache == null ? 0 : cache.hits();
+    return cache.hits();
   }
 
   public long cacheMisses() {
-    return cache == null ? 0 : cache.misses();
+    return cache.misses();
   }
 
   public long cacheEvictions() {
-    return cache == null ? 0 : cache.evictions();
+    return cache.evictions();
   }
 
   public long cacheBytes() {
-    return cache == null ? 0 : cache.bytes();
+    return cache.bytes();
   }
 
   public List<String> hotKeys() {

@@ -1,7 +1,7 @@
 package io.hotkey.agent.bench;
 
+import io.hotkey.agent.cache.CaffeineNearCache;
 import io.hotkey.agent.cache.KeyVersions;
-import io.hotkey.agent.cache.NearCache;
 import io.hotkey.agent.core.AgentErrors;
 import io.hotkey.agent.core.FieldReply;
 import io.hotkey.agent.core.HotKeyRegistry;
@@ -81,7 +81,7 @@ public class GatewayBenchmark {
           new RedisGateway(
               detector,
               registry,
-              new NearCache(64 << 20, 256 << 10, Duration.ofSeconds(5), versions),
+              new CaffeineNearCache(64 << 20, 256 << 10, Duration.ofSeconds(5), versions),
               versions,
               new AgentErrors(0));
       for (int i = 0; i < KEYS; i++) {

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.hotkey.agent.cache.CaffeineNearCache;
 import io.hotkey.agent.cache.KeyVersions;
 import io.hotkey.agent.cache.NearCache;
 import io.hotkey.agent.cache.ParkedReads;
@@ -49,14 +50,22 @@ class MultiplexedGatewayTest {
 
   @BeforeEach
   void setUp() {
+    build(true);
+  }
+
+  /** The gateway as the agent wires it, with {@code hotkey.cache.enabled=cacheEnabled}. */
+  private void build(boolean cacheEnabled) {
     KeyVersions versions = new KeyVersions();
-    registry = new HotKeyRegistry(true, new KeyFilter(List.of(Glob.parse("*")), List.of()));
+    registry = new HotKeyRegistry(cacheEnabled, new KeyFilter(List.of(Glob.parse("*")), List.of()));
     detector =
         new HotKeyDetector(
             DetectorSettings.of(Duration.ofSeconds(1), 50, 10, Duration.ofSeconds(10)),
             clock::get,
             registry);
-    cache = new NearCache(1 << 20, 64 << 10, Duration.ofSeconds(30), versions);
+    cache =
+        cacheEnabled
+            ? new CaffeineNearCache(1 << 20, 64 << 10, Duration.ofSeconds(30), versions)
+            : NearCache.DISABLED;
     gateway = new RedisGateway(detector, registry, cache, versions, new AgentErrors(0));
   }
 
@@ -163,6 +172,25 @@ class MultiplexedGatewayTest {
     assertTrue(
         registry.hotKeyNames().contains(key),
         "expected " + key + " hot: " + registry.hotKeyNames());
+  }
+
+  @Test
+  void withTheCacheOffHotKeysAreCountedAndReportedButEveryCommandIsSent() {
+    build(false);
+    makeHot("hot");
+    long reads = gateway.reads();
+    Command fill = new Command("GET", "hot").dispatch(connection);
+    Command second = new Command("GET", "hot").dispatch(connection);
+    assertTrue(fill.sent() && second.sent(), "no fill runs, so no read parks behind one");
+    assertTrue(fill.answer("v1").isEmpty());
+    second.answer("v1");
+    assertTrue(new Command("GET", "hot").dispatch(connection).sent());
+    Command set = new Command("SET", "hot", "v2").dispatch(connection);
+    assertTrue(new Command("GET", "hot").dispatch(connection).sent(), "nor behind a SET");
+    assertTrue(set.answer("OK").isEmpty());
+    assertTrue(new Command("GET", "hot").dispatch(connection).sent());
+    assertEquals(reads + 5, gateway.reads());
+    assertEquals(1, gateway.writes());
   }
 
   @Test

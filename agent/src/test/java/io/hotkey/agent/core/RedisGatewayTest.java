@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.hotkey.agent.cache.CaffeineNearCache;
 import io.hotkey.agent.cache.KeyVersions;
 import io.hotkey.agent.cache.NearCache;
 import io.hotkey.agent.detect.DetectorSettings;
@@ -40,15 +41,23 @@ class RedisGatewayTest {
   }
 
   private void build(long failEvery, KeyFilter filter) {
+    build(failEvery, filter, true);
+  }
+
+  /** The gateway as the agent wires it, with {@code hotkey.cache.enabled=cacheEnabled}. */
+  private void build(long failEvery, KeyFilter filter, boolean cacheEnabled) {
     errors = new AgentErrors(failEvery);
     KeyVersions versions = new KeyVersions();
-    registry = new HotKeyRegistry(true, filter);
+    registry = new HotKeyRegistry(cacheEnabled, filter);
     detector =
         new HotKeyDetector(
             DetectorSettings.of(Duration.ofSeconds(1), 50, 10, Duration.ofSeconds(10)),
             clock::get,
             registry);
-    NearCache cache = new NearCache(1 << 20, 64 << 10, Duration.ofSeconds(30), versions);
+    NearCache cache =
+        cacheEnabled
+            ? new CaffeineNearCache(1 << 20, 64 << 10, Duration.ofSeconds(30), versions)
+            : NearCache.DISABLED;
     gateway = new RedisGateway(detector, registry, cache, versions, errors);
   }
 
@@ -117,6 +126,18 @@ class RedisGatewayTest {
   void coldKeysAreNeverServedLocally() {
     execute(connection, argv("GET", "cold"), "v".getBytes());
     assertNull(serve(connection, "GET", "cold"));
+  }
+
+  @Test
+  void withTheCacheOffHotKeysAreCountedAndReportedButNeverServed() {
+    build(0, new KeyFilter(List.of(Glob.parse("*")), List.of()), false);
+    makeHot("hot");
+    long reads = gateway.reads();
+    execute(connection, argv("GET", "hot"), "v1".getBytes());
+    assertNull(serve(connection, "GET", "hot"));
+    execute(connection, argv("SET", "hot", "v2"), "OK".getBytes());
+    assertEquals(reads + 1, gateway.reads(), "a read that was not served is counted when sent");
+    assertEquals(1, gateway.writes());
   }
 
   @Test
