@@ -6,8 +6,8 @@ package io.hotkey.agent.core;
  * tracked is then a field read. Without it the answer takes {@code System.identityHashCode}, which
  * for each new reply object leaves compiled code to generate and install the hash, on the
  * connection's I/O thread, for every command. A class loaded before the agent (attached at run
- * time) cannot gain a field; its replies are tracked by identity instead (see {@link
- * TrackedReplies}).
+ * time) cannot gain a field; its replies are tracked by identity instead (see {@code
+ * multiplexed.TrackedReplies}).
  *
  * <p>Only the agent calls these methods; the names cannot clash with a client's own.
  */

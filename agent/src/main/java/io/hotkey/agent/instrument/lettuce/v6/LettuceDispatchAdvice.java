@@ -1,7 +1,7 @@
 package io.hotkey.agent.instrument.lettuce.v6;
 
 import io.hotkey.agent.core.RedisHooks;
-import io.hotkey.agent.core.ReplyTape;
+import io.hotkey.agent.core.multiplexed.ReplyTape;
 import io.lettuce.core.output.CommandOutput;
 import io.lettuce.core.protocol.CommandArgs;
 import io.lettuce.core.protocol.RedisCommand;

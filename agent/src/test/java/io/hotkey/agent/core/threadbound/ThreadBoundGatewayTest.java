@@ -1,4 +1,4 @@
-package io.hotkey.agent.core;
+package io.hotkey.agent.core.threadbound;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -9,6 +9,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.hotkey.agent.cache.CaffeineNearCache;
 import io.hotkey.agent.cache.KeyVersions;
 import io.hotkey.agent.cache.NearCache;
+import io.hotkey.agent.core.AgentErrors;
+import io.hotkey.agent.core.HotKeyRegistry;
+import io.hotkey.agent.core.RedisGateway;
+import io.hotkey.agent.core.RedisHooks;
+import io.hotkey.agent.core.ReplyOutcome;
+import io.hotkey.agent.core.ServedReply;
 import io.hotkey.agent.detect.DetectorSettings;
 import io.hotkey.agent.detect.HotKeyDetector;
 import io.hotkey.config.Glob;
@@ -22,17 +28,18 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * Drives the gateway the way a client adapter does (send, reply read, raw reply, end), with real
- * detector, command table and cache; only the network is left out.
+ * Drives the thread-bound gateway the way the Jedis adapter does (send, reply read, raw reply,
+ * end), with real detector, command table and cache; only the network is left out.
  */
-class RedisGatewayTest {
+class ThreadBoundGatewayTest {
   private static final InetSocketAddress SERVER = new InetSocketAddress("127.0.0.1", 6379);
 
   private final AtomicLong clock = new AtomicLong();
   private final Object connection = new Object();
   private HotKeyDetector detector;
   private HotKeyRegistry registry;
-  private RedisGateway gateway;
+  private RedisGateway gateways;
+  private ThreadBoundGateway gateway;
   private AgentErrors errors;
 
   @BeforeEach
@@ -44,7 +51,7 @@ class RedisGatewayTest {
     build(failEvery, filter, true);
   }
 
-  /** The gateway as the agent wires it, with {@code hotkey.cache.enabled=cacheEnabled}. */
+  /** The gateways as the agent wires them, with {@code hotkey.cache.enabled=cacheEnabled}. */
   private void build(long failEvery, KeyFilter filter, boolean cacheEnabled) {
     errors = new AgentErrors(failEvery);
     KeyVersions versions = new KeyVersions();
@@ -58,7 +65,8 @@ class RedisGatewayTest {
         cacheEnabled
             ? new CaffeineNearCache(1 << 20, 64 << 10, Duration.ofSeconds(30), versions)
             : NearCache.DISABLED;
-    gateway = new RedisGateway(detector, registry, cache, versions, errors);
+    gateways = new RedisGateway(detector, registry, cache, versions, errors);
+    gateway = gateways.threadBound();
   }
 
   private static byte[][] argv(String... parts) {
@@ -132,12 +140,12 @@ class RedisGatewayTest {
   void withTheCacheOffHotKeysAreCountedAndReportedButNeverServed() {
     build(0, new KeyFilter(List.of(Glob.parse("*")), List.of()), false);
     makeHot("hot");
-    long reads = gateway.reads();
+    long reads = gateways.reads();
     execute(connection, argv("GET", "hot"), "v1".getBytes());
     assertNull(serve(connection, "GET", "hot"));
     execute(connection, argv("SET", "hot", "v2"), "OK".getBytes());
-    assertEquals(reads + 1, gateway.reads(), "a read that was not served is counted when sent");
-    assertEquals(1, gateway.writes());
+    assertEquals(reads + 1, gateways.reads(), "a read that was not served is counted when sent");
+    assertEquals(1, gateways.writes());
   }
 
   @Test
@@ -334,7 +342,7 @@ class RedisGatewayTest {
     build(1, new KeyFilter(List.of(Glob.parse("*")), List.of()));
     // every hook fails: the send cannot be tied to its keys, so the reply read must invalidate
     // everything
-    RedisHooks.activate(gateway);
+    RedisHooks.activate(gateways);
     try {
       RedisHooks.onSend(connection, new Object(), argv("SET", "k", "v"));
       RedisHooks.onReplyRead(connection, ReplyOutcome.VALUE);

@@ -1,5 +1,6 @@
-package io.hotkey.agent.core;
+package io.hotkey.agent.core.multiplexed;
 
+import io.hotkey.agent.core.TrackedReplyField;
 import java.util.IdentityHashMap;
 import java.util.function.Supplier;
 

@@ -1,4 +1,4 @@
-package io.hotkey.agent.core;
+package io.hotkey.agent.core.multiplexed;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
@@ -10,6 +10,10 @@ import io.hotkey.agent.cache.KeyVersions;
 import io.hotkey.agent.cache.NearCache;
 import io.hotkey.agent.cache.ParkedReads;
 import io.hotkey.agent.cache.Resumption;
+import io.hotkey.agent.core.AgentErrors;
+import io.hotkey.agent.core.FieldReply;
+import io.hotkey.agent.core.HotKeyRegistry;
+import io.hotkey.agent.core.RedisGateway;
 import io.hotkey.agent.detect.DetectorSettings;
 import io.hotkey.agent.detect.HotKeyDetector;
 import io.hotkey.config.Glob;
@@ -46,14 +50,15 @@ class MultiplexedGatewayTest {
   private HotKeyDetector detector;
   private HotKeyRegistry registry;
   private NearCache cache;
-  private RedisGateway gateway;
+  private RedisGateway gateways;
+  private MultiplexedGateway gateway;
 
   @BeforeEach
   void setUp() {
     build(true);
   }
 
-  /** The gateway as the agent wires it, with {@code hotkey.cache.enabled=cacheEnabled}. */
+  /** The gateways as the agent wires them, with {@code hotkey.cache.enabled=cacheEnabled}. */
   private void build(boolean cacheEnabled) {
     KeyVersions versions = new KeyVersions();
     registry = new HotKeyRegistry(cacheEnabled, new KeyFilter(List.of(Glob.parse("*")), List.of()));
@@ -66,7 +71,8 @@ class MultiplexedGatewayTest {
         cacheEnabled
             ? new CaffeineNearCache(1 << 20, 64 << 10, Duration.ofSeconds(30), versions)
             : NearCache.DISABLED;
-    gateway = new RedisGateway(detector, registry, cache, versions, new AgentErrors(0));
+    gateways = new RedisGateway(detector, registry, cache, versions, new AgentErrors(0));
+    gateway = gateways.multiplexed();
   }
 
   /**
@@ -178,7 +184,7 @@ class MultiplexedGatewayTest {
   void withTheCacheOffHotKeysAreCountedAndReportedButEveryCommandIsSent() {
     build(false);
     makeHot("hot");
-    long reads = gateway.reads();
+    long reads = gateways.reads();
     Command fill = new Command("GET", "hot").dispatch(connection);
     Command second = new Command("GET", "hot").dispatch(connection);
     assertTrue(fill.sent() && second.sent(), "no fill runs, so no read parks behind one");
@@ -189,8 +195,8 @@ class MultiplexedGatewayTest {
     assertTrue(new Command("GET", "hot").dispatch(connection).sent(), "nor behind a SET");
     assertTrue(set.answer("OK").isEmpty());
     assertTrue(new Command("GET", "hot").dispatch(connection).sent());
-    assertEquals(reads + 5, gateway.reads());
-    assertEquals(1, gateway.writes());
+    assertEquals(reads + 5, gateways.reads());
+    assertEquals(1, gateways.writes());
   }
 
   @Test
@@ -200,13 +206,13 @@ class MultiplexedGatewayTest {
     Command get = new Command("GET", "hot").dispatch(connection);
     assertTrue(set.sent());
     assertTrue(get.parked(), "the GET must neither be answered from the old entry nor sent");
-    long reads = gateway.reads();
+    long reads = gateways.reads();
 
     List<Command> resumed = set.answer("OK");
 
     assertEquals(List.of(get), resumed);
     assertEquals("v1", get.answered());
-    assertEquals(reads, gateway.reads(), "a resumed read is not counted twice");
+    assertEquals(reads, gateways.reads(), "a resumed read is not counted twice");
   }
 
   @Test
