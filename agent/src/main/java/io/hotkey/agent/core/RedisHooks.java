@@ -1,6 +1,7 @@
 package io.hotkey.agent.core;
 
 import io.hotkey.agent.cache.Resumption;
+import io.hotkey.agent.core.multiplexed.DispatchOutcome;
 import io.hotkey.agent.core.multiplexed.MultiplexedGateway;
 import io.hotkey.agent.core.multiplexed.ReplyTape;
 import io.hotkey.agent.core.threadbound.ThreadBoundGateway;
@@ -154,11 +155,11 @@ public final class RedisHooks {
   }
 
   /**
-   * Returns a recorded reply to replay into the command's reply object instead of sending it,
-   * {@link ReplyTape#PARKED} when the command must not be sent because it will be resumed later
-   * (see {@link #commandDone}), or null.
+   * A command is about to be dispatched to a multiplexed connection: returns whether to send it,
+   * leave it unsent because it was parked (it is resumed later, see {@link #commandDone}), or
+   * replay a recorded reply into its reply object (see {@link DispatchOutcome}).
    */
-  public static ReplyTape.Cursor dispatch(
+  public static DispatchOutcome dispatch(
       String client,
       Object connection,
       Object command,
@@ -169,14 +170,14 @@ public final class RedisHooks {
       boolean neverServe) {
     MultiplexedGateway g = multiplexed;
     if (g == null) {
-      return null;
+      return DispatchOutcome.SEND;
     }
     try {
       return g.dispatch(
           client, connection, command, reply, name, encodedArgs, argCount, neverServe);
     } catch (Throwable t) {
       g.errors().record("command dispatch", t);
-      return null;
+      return DispatchOutcome.SEND;
     }
   }
 
@@ -184,7 +185,7 @@ public final class RedisHooks {
    * {@link #dispatch(String, Object, Object, Object, byte[], ByteBuffer, int, boolean)} of a
    * command already split into its name and arguments, kept as given.
    */
-  public static ReplyTape.Cursor dispatch(
+  public static DispatchOutcome dispatch(
       String client,
       Object connection,
       Object command,
@@ -193,13 +194,13 @@ public final class RedisHooks {
       boolean neverServe) {
     MultiplexedGateway g = multiplexed;
     if (g == null) {
-      return null;
+      return DispatchOutcome.SEND;
     }
     try {
       return g.dispatch(client, connection, command, reply, argv, neverServe);
     } catch (Throwable t) {
       g.errors().record("command dispatch", t);
-      return null;
+      return DispatchOutcome.SEND;
     }
   }
 
@@ -318,10 +319,11 @@ public final class RedisHooks {
   }
 
   /**
-   * Checked first by a dispatch: for a parked read being resumed (see {@link #commandDone}), the
-   * answer to replay or {@link ReplyTape#SEND}; null for any other command.
+   * Checked first by a dispatch: for a parked read being resumed (see {@link #commandDone}), what
+   * to do with it, a replay of its answer or {@link DispatchOutcome#SEND}; null for any other
+   * command, which is then dispatched as new.
    */
-  public static ReplyTape.Cursor resumption(Object command) {
+  public static DispatchOutcome resumption(Object command) {
     MultiplexedGateway g = multiplexed;
     if (g == null) {
       return null;
@@ -330,7 +332,7 @@ public final class RedisHooks {
       return g.resumption(command);
     } catch (Throwable t) {
       g.errors().record("resuming a parked read", t);
-      return ReplyTape.SEND;
+      return DispatchOutcome.SEND;
     }
   }
 

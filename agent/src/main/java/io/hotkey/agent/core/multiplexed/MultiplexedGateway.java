@@ -62,8 +62,7 @@ public final class MultiplexedGateway {
    * A command is about to be written to a multiplexed connection. Counts it, remembers the keys it
    * writes until its reply starts, and for a cacheable read of hot keys returns a recorded reply to
    * replay into the command's own reply object instead of sending it (or registers the command as
-   * the fill of its entry), {@link ReplyTape#PARKED} when it parked the command behind a reply on
-   * its way, or null: send it.
+   * the fill of its entry, or parks it behind a reply on its way).
    *
    * @param reply the command's reply object (its identity ties the reply events to this command);
    *     null for a command that expects no reply
@@ -72,7 +71,7 @@ public final class MultiplexedGateway {
    *     EncodedArguments#argv})
    * @param neverServe the connection or the call forbids a local answer (Pub/Sub, batches)
    */
-  public ReplyTape.Cursor dispatch(
+  public DispatchOutcome dispatch(
       String client,
       Object connection,
       Object command,
@@ -96,7 +95,7 @@ public final class MultiplexedGateway {
    * command already split into its name and arguments; {@code argv} is kept, not copied: the caller
    * must not change it.
    */
-  public ReplyTape.Cursor dispatch(
+  public DispatchOutcome dispatch(
       String client,
       Object connection,
       Object command,
@@ -137,29 +136,33 @@ public final class MultiplexedGateway {
         || classified.keyCount() == 0
         || classified.spec().blocking(argv)
         || !classifier.servable(argv, classified)) {
-      return null;
+      return DispatchOutcome.SEND;
     }
     state = state != null ? state : connectionState(thread, connection);
     String namespace = state.servableNamespace(client, null);
     if (namespace == null) {
-      return null;
+      return DispatchOutcome.SEND;
     }
     int[] hashes = classified.keptHashes();
     if (inFlight.blocksEverything() || thread.writesInFlight.blocks(hashes)) {
-      return parkBehindSets(namespace, argv, hashes, connection, command) ? ReplyTape.PARKED : null;
+      return parkBehindSets(namespace, argv, hashes, connection, command)
+          ? DispatchOutcome.PARKED
+          : DispatchOutcome.SEND;
     }
     Object found =
         cache.lookupNoWait(
             new CacheKey(namespace, argv, classified.keyPositions(), hashes), hashes);
     if (found instanceof ReadFill) {
       track(reply).startFill((ReadFill) found, cache.maxEntryBytes());
-      return null;
+      return DispatchOutcome.SEND;
     }
     if (found instanceof ParkedReads) {
-      return cache.park((ParkedReads) found, connection, command) ? ReplyTape.PARKED : null;
+      return cache.park((ParkedReads) found, connection, command)
+          ? DispatchOutcome.PARKED
+          : DispatchOutcome.SEND;
     }
     if (found == null) {
-      return null;
+      return DispatchOutcome.SEND;
     }
     return new ReplyTape.Cursor((List<?>) ((CachedReply) found).shared());
   }
@@ -238,10 +241,10 @@ public final class MultiplexedGateway {
 
   /**
    * If {@code command} is being resumed on this thread (see {@link #resume}), returns what to do
-   * with it: the answer to replay, or {@link ReplyTape#SEND} when it has none; else null, and the
-   * command is dispatched as new.
+   * with it: the answer to replay, or {@link DispatchOutcome#SEND} when it has none; else null, and
+   * the command is dispatched as new.
    */
-  public ReplyTape.Cursor resumption(Object command) {
+  public DispatchOutcome resumption(Object command) {
     if (resuming.get() == 0) {
       return null;
     }
@@ -252,7 +255,9 @@ public final class MultiplexedGateway {
     }
     // the resumption's dispatch took its answer; the resumption itself lasts until resume(null)
     thread.resumed = null;
-    return resumed.answered() ? new ReplyTape.Cursor((List<?>) resumed.answer()) : ReplyTape.SEND;
+    return resumed.answered()
+        ? new ReplyTape.Cursor((List<?>) resumed.answer())
+        : DispatchOutcome.SEND;
   }
 
   /**

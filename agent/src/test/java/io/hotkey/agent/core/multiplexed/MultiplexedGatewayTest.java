@@ -82,7 +82,7 @@ class MultiplexedGatewayTest {
   private final class Command {
     final Object reply = replies.startsWith("with") ? new FieldReply() : new Object();
     final String[] argv;
-    ReplyTape.Cursor outcome;
+    DispatchOutcome outcome;
 
     Command(String... argv) {
       this.argv = argv;
@@ -90,9 +90,7 @@ class MultiplexedGatewayTest {
 
     Command dispatch(Object conn) {
       outcome = gateway.resumption(this);
-      if (outcome == ReplyTape.SEND) {
-        outcome = null;
-      } else if (outcome == null) {
+      if (outcome == null) {
         outcome =
             gateway.dispatch(
                 "lettuce", conn, this, reply, bytes(argv[0]), encode(argv), argv.length - 1, false);
@@ -101,11 +99,11 @@ class MultiplexedGatewayTest {
     }
 
     boolean parked() {
-      return outcome == ReplyTape.PARKED;
+      return outcome == DispatchOutcome.PARKED;
     }
 
     boolean sent() {
-      return outcome == null;
+      return outcome == DispatchOutcome.SEND;
     }
 
     /**
@@ -140,12 +138,13 @@ class MultiplexedGatewayTest {
 
     /** The bulk string a local answer replays, or null if it was not answered locally. */
     String answered() {
-      if (outcome == null || outcome == ReplyTape.PARKED) {
+      ReplyTape.Cursor tape = outcome.replay();
+      if (tape == null) {
         return null;
       }
-      assertTrue(outcome.next());
-      assertEquals(ReplyTape.OP_BULK, outcome.op());
-      ByteBuffer value = outcome.bytes();
+      assertTrue(tape.next());
+      assertEquals(ReplyTape.OP_BULK, tape.op());
+      ByteBuffer value = tape.bytes();
       byte[] copy = new byte[value.remaining()];
       value.get(copy);
       return new String(copy, StandardCharsets.UTF_8);
@@ -429,7 +428,7 @@ class MultiplexedGatewayTest {
     long hits = cache.hits();
     set.answer("OK");
     assertEquals(hits + 1, cache.hits());
-    assertNotNull(get.outcome);
+    assertNotNull(get.outcome.replay());
   }
 
   @Test
