@@ -5,26 +5,16 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.hotkey.agent.cache.CaffeineNearCache;
-import io.hotkey.agent.cache.KeyVersions;
 import io.hotkey.agent.cache.NearCache;
 import io.hotkey.agent.cache.ParkedReads;
 import io.hotkey.agent.cache.Resumption;
-import io.hotkey.agent.core.AgentErrors;
+import io.hotkey.agent.core.CoreFixture;
 import io.hotkey.agent.core.FieldReply;
-import io.hotkey.agent.core.HotKeyRegistry;
-import io.hotkey.agent.core.RedisGateway;
-import io.hotkey.agent.detect.DetectorSettings;
-import io.hotkey.agent.detect.HotKeyDetector;
-import io.hotkey.config.Glob;
-import io.hotkey.config.KeyFilter;
 import java.io.ByteArrayOutputStream;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.Parameter;
@@ -45,12 +35,9 @@ import org.junit.jupiter.params.provider.ValueSource;
 class MultiplexedGatewayTest {
   @Parameter String replies;
 
-  private final AtomicLong clock = new AtomicLong();
   private final Object connection = new Object();
-  private HotKeyDetector detector;
-  private HotKeyRegistry registry;
+  private CoreFixture core;
   private NearCache cache;
-  private RedisGateway gateways;
   private MultiplexedGateway gateway;
 
   @BeforeEach
@@ -58,21 +45,10 @@ class MultiplexedGatewayTest {
     build(true);
   }
 
-  /** The gateways as the agent wires them, with {@code hotkey.cache.enabled=cacheEnabled}. */
   private void build(boolean cacheEnabled) {
-    KeyVersions versions = new KeyVersions();
-    registry = new HotKeyRegistry(cacheEnabled, new KeyFilter(List.of(Glob.parse("*")), List.of()));
-    detector =
-        new HotKeyDetector(
-            DetectorSettings.of(Duration.ofSeconds(1), 50, 10, Duration.ofSeconds(10)),
-            clock::get,
-            registry);
-    cache =
-        cacheEnabled
-            ? new CaffeineNearCache(1 << 20, 64 << 10, Duration.ofSeconds(30), versions)
-            : NearCache.DISABLED;
-    gateways = new RedisGateway(detector, registry, cache, versions, new AgentErrors(0));
-    gateway = gateways.multiplexed();
+    core = new CoreFixture(0, CoreFixture.EVERY_KEY, cacheEnabled);
+    cache = core.cache;
+    gateway = core.gateways.multiplexed();
   }
 
   /**
@@ -170,20 +146,14 @@ class MultiplexedGatewayTest {
     for (int i = 0; i < 200; i++) {
       new Command("GET", key).dispatch(connection).answer("v0");
     }
-    for (int i = 0; i < 12; i++) {
-      clock.addAndGet(100_000_000L);
-      detector.tick();
-    }
-    assertTrue(
-        registry.hotKeyNames().contains(key),
-        "expected " + key + " hot: " + registry.hotKeyNames());
+    core.promote(key);
   }
 
   @Test
   void withTheCacheOffHotKeysAreCountedAndReportedButEveryCommandIsSent() {
     build(false);
     makeHot("hot");
-    long reads = gateways.reads();
+    long reads = core.gateways.reads();
     Command fill = new Command("GET", "hot").dispatch(connection);
     Command second = new Command("GET", "hot").dispatch(connection);
     assertTrue(fill.sent() && second.sent(), "no fill runs, so no read parks behind one");
@@ -194,8 +164,8 @@ class MultiplexedGatewayTest {
     assertTrue(new Command("GET", "hot").dispatch(connection).sent(), "nor behind a SET");
     assertTrue(set.answer("OK").isEmpty());
     assertTrue(new Command("GET", "hot").dispatch(connection).sent());
-    assertEquals(reads + 5, gateways.reads());
-    assertEquals(1, gateways.writes());
+    assertEquals(reads + 5, core.gateways.reads());
+    assertEquals(1, core.gateways.writes());
   }
 
   @Test
@@ -205,13 +175,13 @@ class MultiplexedGatewayTest {
     Command get = new Command("GET", "hot").dispatch(connection);
     assertTrue(set.sent());
     assertTrue(get.parked(), "the GET must neither be answered from the old entry nor sent");
-    long reads = gateways.reads();
+    long reads = core.gateways.reads();
 
     List<Command> resumed = set.answer("OK");
 
     assertEquals(List.of(get), resumed);
     assertEquals("v1", get.answered());
-    assertEquals(reads, gateways.reads(), "a resumed read is not counted twice");
+    assertEquals(reads, core.gateways.reads(), "a resumed read is not counted twice");
   }
 
   @Test

@@ -6,24 +6,15 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.hotkey.agent.cache.CaffeineNearCache;
-import io.hotkey.agent.cache.KeyVersions;
-import io.hotkey.agent.cache.NearCache;
-import io.hotkey.agent.core.AgentErrors;
-import io.hotkey.agent.core.HotKeyRegistry;
-import io.hotkey.agent.core.RedisGateway;
+import io.hotkey.agent.core.CoreFixture;
 import io.hotkey.agent.core.RedisHooks;
 import io.hotkey.agent.core.ReplyOutcome;
 import io.hotkey.agent.core.ServedReply;
-import io.hotkey.agent.detect.DetectorSettings;
-import io.hotkey.agent.detect.HotKeyDetector;
 import io.hotkey.config.Glob;
 import io.hotkey.config.KeyFilter;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
-import java.time.Duration;
 import java.util.List;
-import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
@@ -34,39 +25,18 @@ import org.junit.jupiter.api.Test;
 class ThreadBoundGatewayTest {
   private static final InetSocketAddress SERVER = new InetSocketAddress("127.0.0.1", 6379);
 
-  private final AtomicLong clock = new AtomicLong();
   private final Object connection = new Object();
-  private HotKeyDetector detector;
-  private HotKeyRegistry registry;
-  private RedisGateway gateways;
+  private CoreFixture core;
   private ThreadBoundGateway gateway;
-  private AgentErrors errors;
 
   @BeforeEach
   void setUp() {
-    build(0, new KeyFilter(List.of(Glob.parse("*")), List.of()));
+    build(0, CoreFixture.EVERY_KEY, true);
   }
 
-  private void build(long failEvery, KeyFilter filter) {
-    build(failEvery, filter, true);
-  }
-
-  /** The gateways as the agent wires them, with {@code hotkey.cache.enabled=cacheEnabled}. */
   private void build(long failEvery, KeyFilter filter, boolean cacheEnabled) {
-    errors = new AgentErrors(failEvery);
-    KeyVersions versions = new KeyVersions();
-    registry = new HotKeyRegistry(cacheEnabled, filter);
-    detector =
-        new HotKeyDetector(
-            DetectorSettings.of(Duration.ofSeconds(1), 50, 10, Duration.ofSeconds(10)),
-            clock::get,
-            registry);
-    NearCache cache =
-        cacheEnabled
-            ? new CaffeineNearCache(1 << 20, 64 << 10, Duration.ofSeconds(30), versions)
-            : NearCache.DISABLED;
-    gateways = new RedisGateway(detector, registry, cache, versions, errors);
-    gateway = gateways.threadBound();
+    core = new CoreFixture(failEvery, filter, cacheEnabled);
+    gateway = core.gateways.threadBound();
   }
 
   private static byte[][] argv(String... parts) {
@@ -117,13 +87,7 @@ class ThreadBoundGatewayTest {
       gateway.onSend(connection, new Object(), argv("GET", key));
       gateway.onReplyRead(connection, ReplyOutcome.VALUE);
     }
-    for (int i = 0; i < 12; i++) {
-      clock.addAndGet(100_000_000L);
-      detector.tick();
-    }
-    assertTrue(
-        registry.hotKeyNames().contains(key),
-        "expected " + key + " hot: " + registry.hotKeyNames());
+    core.promote(key);
   }
 
   private boolean servedLocally(Object conn, String... command) {
@@ -138,14 +102,15 @@ class ThreadBoundGatewayTest {
 
   @Test
   void withTheCacheOffHotKeysAreCountedAndReportedButNeverServed() {
-    build(0, new KeyFilter(List.of(Glob.parse("*")), List.of()), false);
+    build(0, CoreFixture.EVERY_KEY, false);
     makeHot("hot");
-    long reads = gateways.reads();
+    long reads = core.gateways.reads();
     execute(connection, argv("GET", "hot"), "v1".getBytes());
     assertNull(serve(connection, "GET", "hot"));
     execute(connection, argv("SET", "hot", "v2"), "OK".getBytes());
-    assertEquals(reads + 1, gateways.reads(), "a read that was not served is counted when sent");
-    assertEquals(1, gateways.writes());
+    assertEquals(
+        reads + 1, core.gateways.reads(), "a read that was not served is counted when sent");
+    assertEquals(1, core.gateways.writes());
   }
 
   @Test
@@ -312,7 +277,7 @@ class ThreadBoundGatewayTest {
 
   @Test
   void excludedKeysAreReportedHotButNotServed() {
-    build(0, new KeyFilter(List.of(Glob.parse("*")), List.of(Glob.parse("session:*"))));
+    build(0, new KeyFilter(List.of(Glob.parse("*")), List.of(Glob.parse("session:*"))), true);
     makeHot("session:1");
     execute(connection, argv("GET", "session:1"), "v".getBytes());
     assertTrue(!servedLocally(connection, "GET", "session:1"));
@@ -339,14 +304,14 @@ class ThreadBoundGatewayTest {
 
   @Test
   void aFailureInsideTheGatewayStillInvalidatesTheWrite() {
-    build(1, new KeyFilter(List.of(Glob.parse("*")), List.of()));
+    build(1, CoreFixture.EVERY_KEY, true);
     // every hook fails: the send cannot be tied to its keys, so the reply read must invalidate
     // everything
-    RedisHooks.activate(gateways);
+    RedisHooks.activate(core.gateways);
     try {
       RedisHooks.onSend(connection, new Object(), argv("SET", "k", "v"));
       RedisHooks.onReplyRead(connection, ReplyOutcome.VALUE);
-      assertTrue(errors.count() >= 1);
+      assertTrue(core.errors.count() >= 1);
     } finally {
       RedisHooks.activate(null);
     }
