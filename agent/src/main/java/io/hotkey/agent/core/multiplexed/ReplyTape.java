@@ -152,6 +152,7 @@ public final class ReplyTape {
     private Object value;
 
     Cursor(List<?> tape) {
+      super(false);
       this.tape = tape;
     }
 

@@ -79,7 +79,7 @@ class MultiplexedGatewayTest {
     }
 
     boolean sent() {
-      return outcome == DispatchOutcome.SEND;
+      return outcome.sends();
     }
 
     /**

@@ -99,7 +99,7 @@ public final class LettuceDispatchAdvice {
         }
       }
     }
-    if (outcome == DispatchOutcome.SEND) {
+    if (outcome.sends()) {
       return null;
     }
     if (outcome == DispatchOutcome.PARKED) {
