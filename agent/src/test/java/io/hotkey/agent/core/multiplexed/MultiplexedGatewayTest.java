@@ -370,6 +370,25 @@ class MultiplexedGatewayTest {
   }
 
   @Test
+  void aWriteOfManyKeysInvalidatesEachOfThem() {
+    makeHot("hot");
+    new Command("GET", "hot").dispatch(connection).answer("v1");
+    assertEquals("v1", new Command("GET", "hot").dispatch(connection).answered());
+    // more keys than a thread classifies into its own array: the command gets one of its own
+    String[] mset = new String[1 + 2 * 40];
+    mset[0] = "MSET";
+    for (int k = 0; k < 40; k++) {
+      mset[1 + 2 * k] = k == 39 ? "hot" : "other:" + k;
+      mset[2 + 2 * k] = "v2";
+    }
+    new Command(mset).dispatch(connection).answer("OK");
+    Command fill = new Command("GET", "hot").dispatch(connection);
+    assertTrue(fill.sent());
+    fill.answer("v2");
+    assertEquals("v2", new Command("GET", "hot").dispatch(connection).answered());
+  }
+
+  @Test
   void aReadDoesNotWaitForAFillThatAWriteOvertook() {
     makeHot("hot");
     Command fill = new Command("GET", "hot").dispatch(connection);

@@ -135,6 +135,24 @@ class ThreadBoundGatewayTest {
   }
 
   @Test
+  void aWriteOfManyKeysInvalidatesEachOfThem() {
+    makeHot("hot");
+    execute(connection, argv("GET", "hot"), "v1".getBytes());
+    assertTrue(servedLocally(connection, "GET", "hot"));
+    // more keys than a thread classifies into its own array: the command gets one of its own
+    String[] mset = new String[1 + 2 * 40];
+    mset[0] = "MSET";
+    for (int k = 0; k < 40; k++) {
+      mset[1 + 2 * k] = k == 39 ? "hot" : "other:" + k;
+      mset[2 + 2 * k] = "v2";
+    }
+    execute(connection, argv(mset), "OK".getBytes());
+    assertNull(serve(connection, "GET", "hot"));
+    execute(connection, argv("GET", "hot"), "v2".getBytes());
+    assertTrue(servedLocally(connection, "GET", "hot"), "the next command is classified anew");
+  }
+
+  @Test
   void aPipelinedWriteInvalidatesOnceItsOwnReplyIsRead() {
     makeHot("hot");
     execute(connection, argv("GET", "hot"), "v1".getBytes());
