@@ -4,6 +4,7 @@ import static net.bytebuddy.matcher.ElementMatchers.isSynthetic;
 import static net.bytebuddy.matcher.ElementMatchers.nameStartsWith;
 import static net.bytebuddy.matcher.ElementMatchers.not;
 
+import io.hotkey.agent.cache.CaffeineNearCache;
 import io.hotkey.agent.cache.KeyVersions;
 import io.hotkey.agent.cache.NearCache;
 import io.hotkey.agent.core.AgentErrors;
@@ -81,9 +82,9 @@ final class AgentInstaller {
     HotKeyDetector detector = new HotKeyDetector(settings, System::nanoTime, registry);
     NearCache cache =
         config.cacheEnabled()
-            ? new NearCache(
+            ? new CaffeineNearCache(
                 config.cacheMaxBytes(), config.cacheMaxEntryBytes(), config.cacheTtl(), versions)
-            : null;
+            : NearCache.DISABLED;
     RedisGateway gateway = new RedisGateway(detector, registry, cache, versions, errors);
 
     IdempotencyEngine idempotency = IdempotencyEngines.fromConfig(config);

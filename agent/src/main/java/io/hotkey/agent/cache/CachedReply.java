@@ -3,13 +3,11 @@ package io.hotkey.agent.cache;
 /** A frozen reply with the invalidation stamp it was read under (see {@link KeyVersions}). */
 public final class CachedReply {
   private final Object frozen;
-  private final int[] keyHashes;
   private final long[] stamp;
   private final int weight;
 
-  CachedReply(Object frozen, int[] keyHashes, long[] stamp, int weight) {
+  CachedReply(Object frozen, long[] stamp, int weight) {
     this.frozen = frozen;
-    this.keyHashes = keyHashes;
     this.stamp = stamp;
     this.weight = weight;
   }
@@ -26,10 +24,6 @@ public final class CachedReply {
    */
   public Object shared() {
     return frozen;
-  }
-
-  int[] keyHashes() {
-    return keyHashes;
   }
 
   long[] stamp() {

@@ -5,12 +5,11 @@ import java.util.concurrent.atomic.AtomicLongArray;
 /**
  * Commands counted as reads and writes, on every command of every application thread.
  *
- * <p>Why not two {@code LongAdder}s: a {@code LongAdder} grows to as many cells as there are cores,
- * so on a 2-core machine eight application threads share two cells, and every command moved a cache
- * line between the cores (29 ns per command on the application's threads, in a profile of the
- * Lettuce async cold-key benchmark). Here a thread counts in the line of its id's stripe: thread
- * pools hand out consecutive ids, so up to {@value #STRIPES} threads each have a line of their own,
- * and the atomic add stays in the core's cache. Reads and writes of one thread share its line.
+ * <p>Not two {@code LongAdder}s: those grow only to as many cells as there are cores, so with more
+ * threads than cores every command would move a cache line between cores (see the fifth round in
+ * docs/performance-history.md). Here a thread counts in the line of its id's stripe: thread pools
+ * hand out consecutive ids, so up to {@value #STRIPES} threads each have a line of their own, and
+ * the atomic add stays in the core's cache. Reads and writes of one thread share its line.
  */
 final class CommandCounts {
   private static final int STRIPES = 32;

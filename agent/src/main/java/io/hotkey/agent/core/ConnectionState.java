@@ -14,7 +14,7 @@ import java.util.concurrent.atomic.AtomicLong;
  * identical namespaces), and whether it is in a state where a local answer would be wrong (MULTI,
  * WATCH, client-side tracking, Pub/Sub).
  */
-final class ConnectionState {
+public final class ConnectionState {
   private static final AtomicLong INSTANCES = new AtomicLong();
   private static final String DEFAULT_USER = "default";
 
@@ -48,9 +48,6 @@ final class ConnectionState {
   /** Writes queued inside MULTI on a multiplexed connection: applied when EXEC's reply arrives. */
   private WriteSet queuedInTransaction;
 
-  /** The replies this thread-bound connection owes; null until it sends its first command. */
-  private OwedReplies owed;
-
   /**
    * The pooled client whose reads this connection filled: told when this connection's identity
    * changes.
@@ -66,7 +63,7 @@ final class ConnectionState {
    * @param endpointSource the connection's socket or remote address; null for a client instance or
    *     a multiplexed connection, which then gets a namespace of its own
    */
-  String servableNamespace(String client, Object endpointSource) {
+  public String servableNamespace(String client, Object endpointSource) {
     if (inMulti || watching || tracking || subscribed || manualFlush || identityUnconfirmed) {
       return null;
     }
@@ -97,20 +94,13 @@ final class ConnectionState {
         + (readOnly ? "/readonly" : "");
   }
 
-  synchronized OwedReplies owed() {
-    if (owed == null) {
-      owed = new OwedReplies(this);
-    }
-    return owed;
-  }
-
   /**
    * For a pooled client's state, before a fill read through {@code member} is stored under this
    * client's namespace: true when the member has the identity of the connections earlier fills came
    * through. A member of another identity (the pool re-authenticated, or was reconfigured) moves
    * the client to a fresh namespace, so no earlier entry is served again, and its fill is dropped.
    */
-  boolean admitsFillThrough(ConnectionState member, String client, Object memberEndpoint) {
+  public boolean admitsFillThrough(ConnectionState member, String client, Object memberEndpoint) {
     if (member.servableNamespace(client, memberEndpoint) == null) {
       return false;
     }
@@ -144,7 +134,7 @@ final class ConnectionState {
    * The reply of the last AUTH or HELLO sent was read: an error leaves the identity unknown, so
    * nothing is shared.
    */
-  void identityConfirmed(boolean failed) {
+  public void identityConfirmed(boolean failed) {
     if (failed) {
       user = "unconfirmed-" + INSTANCES.incrementAndGet();
       namespace = null;
@@ -152,15 +142,15 @@ final class ConnectionState {
     identityUnconfirmed = false;
   }
 
-  boolean inMulti() {
+  public boolean inMulti() {
     return inMulti;
   }
 
-  void setManualFlush(boolean manual) {
+  public void setManualFlush(boolean manual) {
     manualFlush = manual;
   }
 
-  synchronized void queueInTransaction(WriteSet writes) {
+  public synchronized void queueInTransaction(WriteSet writes) {
     if (queuedInTransaction == null) {
       queuedInTransaction = new WriteSet();
     }
@@ -168,7 +158,7 @@ final class ConnectionState {
   }
 
   /** The writes queued since MULTI, now that EXEC (or DISCARD, RESET) is sent; null if none. */
-  synchronized WriteSet takeQueued() {
+  public synchronized WriteSet takeQueued() {
     WriteSet queued = queuedInTransaction;
     queuedInTransaction = null;
     return queued;
@@ -182,7 +172,7 @@ final class ConnectionState {
    * @param threadBound whether the reply will be read on the sending thread (Jedis): AUTH and HELLO
    *     then keep the connection from being served until it is ({@link #identityConfirmed})
    */
-  void onSessionCommand(CommandSpec.Session session, byte[][] argv, boolean threadBound) {
+  public void onSessionCommand(CommandSpec.Session session, byte[][] argv, boolean threadBound) {
     switch (session) {
       case MULTI:
         inMulti = true;
@@ -255,7 +245,7 @@ final class ConnectionState {
    * The connection was closed, lost or reset underneath the application: whoever it is next, it
    * starts afresh.
    */
-  void onReset() {
+  public void onReset() {
     rescope();
     ConnectionState pooledClient = owner;
     if (pooledClient != null) {

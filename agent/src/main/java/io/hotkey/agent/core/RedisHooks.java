@@ -1,12 +1,19 @@
 package io.hotkey.agent.core;
 
 import io.hotkey.agent.cache.Resumption;
+import io.hotkey.agent.core.multiplexed.DispatchOutcome;
+import io.hotkey.agent.core.multiplexed.MultiplexedGateway;
+import io.hotkey.agent.core.multiplexed.ReplyTape;
+import io.hotkey.agent.core.threadbound.ThreadBoundGateway;
+import java.nio.ByteBuffer;
 import java.util.List;
 
 /**
  * The only entry points instrumentation advice calls. Each one is a no-op until the agent is
  * active, and none lets a failure escape: the client's own code then runs exactly as without the
  * agent. Parameters are client-neutral so advice can live in any class loader that sees this class.
+ * Each hook goes to the gateway of its protocol: thread-bound clients' (Jedis) to {@link
+ * ThreadBoundGateway}, multiplexed clients' (Lettuce) to {@link MultiplexedGateway}.
  */
 public final class RedisHooks {
   /**
@@ -15,21 +22,25 @@ public final class RedisHooks {
    */
   public static final int ONE_RAW_ARGUMENT = -1;
 
-  private static volatile RedisGateway gateway;
+  // one field per gateway, so that a hook reads the gateway it calls and nothing else
+  private static volatile ThreadBoundGateway threadBound;
+  private static volatile MultiplexedGateway multiplexed;
 
   private RedisHooks() {}
 
+  /** Points the hooks at the agent's gateways; null makes them no-ops again. */
   public static void activate(RedisGateway active) {
-    gateway = active;
+    threadBound = active == null ? null : active.threadBound();
+    multiplexed = active == null ? null : active.multiplexed();
   }
 
   /** Whether the hooks do anything: advice skips preparing arguments for an inactive agent. */
   public static boolean active() {
-    return gateway != null;
+    return multiplexed != null;
   }
 
   public static void onSend(Object connection, Object arguments, byte[][] argv) {
-    RedisGateway g = gateway;
+    ThreadBoundGateway g = threadBound;
     if (g == null) {
       return;
     }
@@ -41,7 +52,7 @@ public final class RedisHooks {
   }
 
   public static void onSendFailed(Object connection) {
-    RedisGateway g = gateway;
+    ThreadBoundGateway g = threadBound;
     if (g == null) {
       return;
     }
@@ -53,7 +64,7 @@ public final class RedisHooks {
   }
 
   public static void onReplyRead(Object connection, ReplyOutcome outcome) {
-    RedisGateway g = gateway;
+    ThreadBoundGateway g = threadBound;
     if (g == null) {
       return;
     }
@@ -66,7 +77,7 @@ public final class RedisHooks {
 
   /** A thread-bound connection was closed, disconnected or returned to its pool. */
   public static void onConnectionClosed(Object connection) {
-    RedisGateway g = gateway;
+    ThreadBoundGateway g = threadBound;
     if (g == null) {
       return;
     }
@@ -77,25 +88,9 @@ public final class RedisHooks {
     }
   }
 
-  /**
-   * A multiplexed connection lost its channel or got a new one (a reconnect, whose handshake may
-   * authenticate otherwise): its reads start a namespace of their own.
-   */
-  public static void onConnectionReset(Object connection) {
-    RedisGateway g = gateway;
-    if (g == null) {
-      return;
-    }
-    try {
-      g.onConnectionReset(connection);
-    } catch (Throwable t) {
-      g.errors().record("connection reset", t);
-    }
-  }
-
   public static ServedReply beginRead(
       String client, Object connection, Object endpointSource, Object arguments, byte[][] argv) {
-    RedisGateway g = gateway;
+    ThreadBoundGateway g = threadBound;
     if (g == null) {
       return null;
     }
@@ -108,7 +103,7 @@ public final class RedisHooks {
   }
 
   public static void onRawReply(Object raw) {
-    RedisGateway g = gateway;
+    ThreadBoundGateway g = threadBound;
     if (g == null) {
       return;
     }
@@ -120,7 +115,7 @@ public final class RedisHooks {
   }
 
   public static void endRead(boolean failed) {
-    RedisGateway g = gateway;
+    ThreadBoundGateway g = threadBound;
     if (g == null) {
       return;
     }
@@ -135,66 +130,82 @@ public final class RedisHooks {
    * The adapter could not decode a locally served reply; the command runs against Redis instead.
    */
   public static void servedReplyRejected(Throwable cause) {
-    RedisGateway g = gateway;
+    ThreadBoundGateway g = threadBound;
     if (g != null) {
       g.errors().record("decoding a local reply", cause);
     }
   }
 
-  // Per-command path (multiplexed clients: Lettuce). See RedisGateway#dispatch.
+  // Multiplexed clients (Lettuce): see MultiplexedGateway.
 
   /**
-   * Returns a recorded reply to replay into the command's reply object instead of sending it,
-   * {@link ReplyTape#PARKED} when the command must not be sent because it will be resumed later
-   * (see {@link #commandDone}), or null.
+   * A multiplexed connection lost its channel or got a new one (a reconnect, whose handshake may
+   * authenticate otherwise): its reads start a namespace of their own.
    */
-  public static ReplyTape.Cursor dispatch(
+  public static void onConnectionReset(Object connection) {
+    MultiplexedGateway g = multiplexed;
+    if (g == null) {
+      return;
+    }
+    try {
+      g.onConnectionReset(connection);
+    } catch (Throwable t) {
+      g.errors().record("connection reset", t);
+    }
+  }
+
+  /**
+   * A command is about to be dispatched to a multiplexed connection: returns whether to send it,
+   * leave it unsent because it was parked (it is resumed later, see {@link #commandDone}), or
+   * replay a recorded reply into its reply object (see {@link DispatchOutcome}).
+   */
+  public static DispatchOutcome dispatch(
       String client,
       Object connection,
       Object command,
       Object reply,
       byte[] name,
-      java.nio.ByteBuffer encodedArgs,
+      ByteBuffer encodedArgs,
       int argCount,
       boolean neverServe) {
-    RedisGateway g = gateway;
+    MultiplexedGateway g = multiplexed;
     if (g == null) {
-      return null;
+      return DispatchOutcome.SEND;
     }
     try {
       return g.dispatch(
           client, connection, command, reply, name, encodedArgs, argCount, neverServe);
     } catch (Throwable t) {
       g.errors().record("command dispatch", t);
-      return null;
+      return DispatchOutcome.SEND;
     }
   }
 
   /**
-   * {@link #dispatch(String, Object, Object, Object, byte[], java.nio.ByteBuffer, int, boolean)} of
-   * a command already split into its name and arguments, kept as given.
+   * {@link #dispatch(String, Object, Object, Object, byte[], ByteBuffer, int, boolean)} of a
+   * command already split into its name and arguments, kept as given.
    */
-  public static ReplyTape.Cursor dispatch(
+  public static DispatchOutcome dispatch(
       String client,
       Object connection,
       Object command,
       Object reply,
       byte[][] argv,
       boolean neverServe) {
-    RedisGateway g = gateway;
+    MultiplexedGateway g = multiplexed;
     if (g == null) {
-      return null;
+      return DispatchOutcome.SEND;
     }
     try {
       return g.dispatch(client, connection, command, reply, argv, neverServe);
     } catch (Throwable t) {
       g.errors().record("command dispatch", t);
-      return null;
+      return DispatchOutcome.SEND;
     }
   }
 
   public static void manualFlush(Object connection, boolean manual) {
-    RedisGateway g = gateway;
+    MultiplexedGateway g = multiplexed;
     if (g == null) {
       return;
     }
@@ -209,8 +220,8 @@ public final class RedisHooks {
    * The decoder handed {@code reply} a bulk string, a simple string or nil ({@code bigNumber}: a
    * RESP3 big number).
    */
-  public static void replyBytes(Object reply, java.nio.ByteBuffer bytes, boolean bigNumber) {
-    RedisGateway g = gateway;
+  public static void replyBytes(Object reply, ByteBuffer bytes, boolean bigNumber) {
+    MultiplexedGateway g = multiplexed;
     if (g == null) {
       return;
     }
@@ -222,7 +233,7 @@ public final class RedisHooks {
   }
 
   public static void replyError(Object reply) {
-    RedisGateway g = gateway;
+    MultiplexedGateway g = multiplexed;
     if (g == null) {
       return;
     }
@@ -234,7 +245,7 @@ public final class RedisHooks {
   }
 
   public static void replyLong(Object reply, long value) {
-    RedisGateway g = gateway;
+    MultiplexedGateway g = multiplexed;
     if (g == null) {
       return;
     }
@@ -246,7 +257,7 @@ public final class RedisHooks {
   }
 
   public static void replyDouble(Object reply, double value) {
-    RedisGateway g = gateway;
+    MultiplexedGateway g = multiplexed;
     if (g == null) {
       return;
     }
@@ -258,7 +269,7 @@ public final class RedisHooks {
   }
 
   public static void replyBoolean(Object reply, boolean value) {
-    RedisGateway g = gateway;
+    MultiplexedGateway g = multiplexed;
     if (g == null) {
       return;
     }
@@ -273,7 +284,7 @@ public final class RedisHooks {
    * @param method the decoder method opening an array, a set or a map
    */
   public static void replyAggregate(Object reply, String method, int count) {
-    RedisGateway g = gateway;
+    MultiplexedGateway g = multiplexed;
     if (g == null) {
       return;
     }
@@ -295,7 +306,7 @@ public final class RedisHooks {
    * it or sends it to Redis.
    */
   public static List<Resumption> commandDone(Object reply) {
-    RedisGateway g = gateway;
+    MultiplexedGateway g = multiplexed;
     if (g == null) {
       return List.of();
     }
@@ -308,11 +319,12 @@ public final class RedisHooks {
   }
 
   /**
-   * Checked first by a dispatch: for a parked read being resumed (see {@link #commandDone}), the
-   * answer to replay or {@link ReplyTape#SEND}; null for any other command.
+   * Checked first by a dispatch: for a parked read being resumed (see {@link #commandDone}), what
+   * to do with it, a replay of its answer or {@link DispatchOutcome#SEND}; null for any other
+   * command, which is then dispatched as new.
    */
-  public static ReplyTape.Cursor resumption(Object command) {
-    RedisGateway g = gateway;
+  public static DispatchOutcome resumption(Object command) {
+    MultiplexedGateway g = multiplexed;
     if (g == null) {
       return null;
     }
@@ -320,13 +332,13 @@ public final class RedisHooks {
       return g.resumption(command);
     } catch (Throwable t) {
       g.errors().record("resuming a parked read", t);
-      return ReplyTape.SEND;
+      return DispatchOutcome.SEND;
     }
   }
 
   /** See {@link #commandDone}. */
   public static void resume(Resumption read) {
-    RedisGateway g = gateway;
+    MultiplexedGateway g = multiplexed;
     if (g == null) {
       return;
     }

@@ -9,7 +9,7 @@ public final class ServedReply {
   public final Object raw;
   public Object result;
 
-  ServedReply(Object raw) {
+  public ServedReply(Object raw) {
     this.raw = raw;
   }
 }

@@ -7,14 +7,14 @@ import java.util.Arrays;
  * Key hashes written by one command, one transaction or one thread's unsettled calls, plus "every
  * key" for writes that cannot be named or are too many to track one by one.
  */
-final class WriteSet {
+public final class WriteSet {
   private static final int MAX_TRACKED = 1024;
 
   private int[] hashes = new int[4];
   private int count;
   private boolean all;
 
-  void add(int hash) {
+  public void add(int hash) {
     if (count == hashes.length) {
       if (count >= MAX_TRACKED) {
         all = true;
@@ -25,15 +25,15 @@ final class WriteSet {
     hashes[count++] = hash;
   }
 
-  void addAll() {
+  public void addAll() {
     all = true;
   }
 
-  boolean isEmpty() {
+  public boolean isEmpty() {
     return count == 0 && !all;
   }
 
-  void addTo(WriteSet other) {
+  public void addTo(WriteSet other) {
     for (int i = 0; i < count; i++) {
       other.add(hashes[i]);
     }
@@ -42,12 +42,12 @@ final class WriteSet {
     }
   }
 
-  void clear() {
+  public void clear() {
     count = 0;
     all = false;
   }
 
-  void bump(KeyVersions versions) {
+  public void bump(KeyVersions versions) {
     if (all) {
       versions.bumpAll();
     }
@@ -56,29 +56,18 @@ final class WriteSet {
     }
   }
 
-  /**
-   * Counts these writes in flight, sent by {@code sender}; returns whether they were the only ones
-   * on their stripes.
-   */
-  boolean acquire(InFlightWrites inFlight, ThreadWrites sender) {
-    boolean alone = !all;
-    if (all) {
-      inFlight.acquireAll();
-    }
-    for (int i = 0; i < count; i++) {
-      alone &= inFlight.acquire(hashes[i]);
-      sender.acquire(hashes[i]);
-    }
-    return alone;
+  /** Whether it stands for every key, whichever it names. */
+  public boolean everything() {
+    return all;
   }
 
-  void release(InFlightWrites inFlight, ThreadWrites sender) {
-    if (all) {
-      inFlight.releaseAll();
-    }
-    for (int i = 0; i < count; i++) {
-      inFlight.release(hashes[i]);
-      sender.release(hashes[i]);
-    }
+  /** How many key hashes it names. */
+  public int size() {
+    return count;
+  }
+
+  /** The {@code i}th key hash it names. */
+  public int hash(int i) {
+    return hashes[i];
   }
 }

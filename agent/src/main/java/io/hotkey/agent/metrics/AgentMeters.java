@@ -27,7 +27,7 @@ public final class AgentMeters {
   private final Map<String, Long> promotedAtMillis = new ConcurrentHashMap<>();
 
   /**
-   * @param cache null when local serving is off
+   * @param cache {@link NearCache#DISABLED} when local serving is off
    * @param idempotency null when no idempotency route is configured
    */
   public AgentMeters(
@@ -70,19 +70,19 @@ public final class AgentMeters {
   }
 
   public long cacheHits() {
-    return cache == null ? 0 : cache.hits();
+    return cache.hits();
   }
 
   public long cacheMisses() {
-    return cache == null ? 0 : cache.misses();
+    return cache.misses();
   }
 
   public long cacheEvictions() {
-    return cache == null ? 0 : cache.evictions();
+    return cache.evictions();
   }
 
   public long cacheBytes() {
-    return cache == null ? 0 : cache.bytes();
+    return cache.bytes();
   }
 
   public long cacheEntries() {

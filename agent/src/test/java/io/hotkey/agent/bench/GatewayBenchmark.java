@@ -1,11 +1,12 @@
 package io.hotkey.agent.bench;
 
+import io.hotkey.agent.cache.CaffeineNearCache;
 import io.hotkey.agent.cache.KeyVersions;
-import io.hotkey.agent.cache.NearCache;
 import io.hotkey.agent.core.AgentErrors;
 import io.hotkey.agent.core.FieldReply;
 import io.hotkey.agent.core.HotKeyRegistry;
 import io.hotkey.agent.core.RedisGateway;
+import io.hotkey.agent.core.multiplexed.MultiplexedGateway;
 import io.hotkey.agent.detect.DetectorSettings;
 import io.hotkey.agent.detect.HotKeyDetector;
 import io.hotkey.config.Glob;
@@ -61,7 +62,7 @@ public class GatewayBenchmark {
   /** One gateway as the agent builds it, its detector ticked in the background. */
   @State(Scope.Benchmark)
   public static class Agent {
-    RedisGateway gateway;
+    MultiplexedGateway gateway;
     DetectorTicker ticker;
     byte[][] keys = new byte[KEYS][];
     ByteBuffer[] setArguments = new ByteBuffer[KEYS];
@@ -79,11 +80,12 @@ public class GatewayBenchmark {
               registry);
       gateway =
           new RedisGateway(
-              detector,
-              registry,
-              new NearCache(64 << 20, 256 << 10, Duration.ofSeconds(5), versions),
-              versions,
-              new AgentErrors(0));
+                  detector,
+                  registry,
+                  new CaffeineNearCache(64 << 20, 256 << 10, Duration.ofSeconds(5), versions),
+                  versions,
+                  new AgentErrors(0))
+              .multiplexed();
       for (int i = 0; i < KEYS; i++) {
         byte[] key = ("product:" + i).getBytes(StandardCharsets.US_ASCII);
         keys[i] = key;
@@ -178,7 +180,7 @@ public class GatewayBenchmark {
     int key = random.nextInt(KEYS);
     Object command = new Object();
     Object reply = new FieldReply();
-    RedisGateway gateway = agent.gateway;
+    MultiplexedGateway gateway = agent.gateway;
     if (gateway.resumption(command) == null) {
       if (setEvery > 0 && random.nextInt(setEvery) == 0) {
         if (encodedSets) {

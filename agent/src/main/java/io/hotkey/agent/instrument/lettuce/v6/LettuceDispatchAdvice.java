@@ -1,7 +1,8 @@
 package io.hotkey.agent.instrument.lettuce.v6;
 
 import io.hotkey.agent.core.RedisHooks;
-import io.hotkey.agent.core.ReplyTape;
+import io.hotkey.agent.core.multiplexed.DispatchOutcome;
+import io.hotkey.agent.core.multiplexed.ReplyTape;
 import io.lettuce.core.output.CommandOutput;
 import io.lettuce.core.protocol.CommandArgs;
 import io.lettuce.core.protocol.RedisCommand;
@@ -41,8 +42,8 @@ public final class LettuceDispatchAdvice {
     CommandArgs args = command.getArgs();
     CommandOutput output = command.getOutput();
     // a parked read being resumed was counted and looked at when it was first dispatched
-    ReplyTape.Cursor tape = RedisHooks.resumption(command);
-    if (tape == null) {
+    DispatchOutcome outcome = RedisHooks.resumption(command);
+    if (outcome == null) {
       boolean neverServe =
           connection instanceof io.lettuce.core.pubsub.StatefulRedisPubSubConnection;
       byte[] name = command.getType().getBytes();
@@ -62,7 +63,7 @@ public final class LettuceDispatchAdvice {
         argv = new byte[][] {name, keyAndValue[0], keyAndValue[1]};
       }
       if (argv != null) {
-        tape = RedisHooks.dispatch("lettuce", connection, command, output, argv, neverServe);
+        outcome = RedisHooks.dispatch("lettuce", connection, command, output, argv, neverServe);
       } else {
         ByteBuf buffer = null;
         try {
@@ -88,7 +89,7 @@ public final class LettuceDispatchAdvice {
             encoded = buffer.nioBuffer();
             count = args.count();
           }
-          tape =
+          outcome =
               RedisHooks.dispatch(
                   "lettuce", connection, command, output, name, encoded, count, neverServe);
         } finally {
@@ -98,12 +99,13 @@ public final class LettuceDispatchAdvice {
         }
       }
     }
-    if (tape == null || tape == ReplyTape.SEND) {
+    if (outcome.sends()) {
       return null;
     }
-    if (tape == ReplyTape.PARKED) {
+    if (outcome == DispatchOutcome.PARKED) {
       return command;
     }
+    ReplyTape.Cursor tape = outcome.replay();
     try {
       while (tape.next()) {
         switch (tape.op()) {

@@ -1,7 +1,8 @@
-package io.hotkey.agent.core;
+package io.hotkey.agent.core.multiplexed;
 
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -26,12 +27,6 @@ public final class ReplyTape {
   public static final int OP_SET = 6;
   public static final int OP_MAP = 7;
   public static final int OP_COMPLETE = 8;
-
-  /** Returned by a dispatch whose read was parked: skip sending it; it is answered later. */
-  public static final Cursor PARKED = new Cursor(List.of());
-
-  /** Returned for a resumed read that has no answer: send it to Redis. */
-  public static final Cursor SEND = new Cursor(List.of());
 
   private ReplyTape() {}
 
@@ -86,7 +81,7 @@ public final class ReplyTape {
         return;
       }
       if (depth == open.length) {
-        open = java.util.Arrays.copyOf(open, depth * 2);
+        open = Arrays.copyOf(open, depth * 2);
       }
       open[depth++] = children;
     }
@@ -142,9 +137,10 @@ public final class ReplyTape {
   /**
    * Walks a tape for an adapter that replays it: {@link #next()} then {@link #op()} and the
    * matching accessor, {@code complete(depth)} calls included. Each byte argument is a read-only
-   * view, so the stored tape is never changed by a codec.
+   * view, so the stored tape is never changed by a codec. A dispatch that answers a command locally
+   * returns one as its {@link DispatchOutcome}.
    */
-  public static final class Cursor {
+  public static final class Cursor extends DispatchOutcome {
     private final List<?> tape;
     private int index;
     private int[] open = new int[8];
@@ -156,6 +152,7 @@ public final class ReplyTape {
     private Object value;
 
     Cursor(List<?> tape) {
+      super(false);
       this.tape = tape;
     }
 
@@ -184,7 +181,7 @@ public final class ReplyTape {
             elementDone();
           } else {
             if (depth == open.length) {
-              open = java.util.Arrays.copyOf(open, depth * 2);
+              open = Arrays.copyOf(open, depth * 2);
             }
             open[depth++] = children;
           }
@@ -250,7 +247,7 @@ public final class ReplyTape {
 
     private void addComplete(int d) {
       if (pendingCompletes == completeDepths.length) {
-        completeDepths = java.util.Arrays.copyOf(completeDepths, pendingCompletes * 2);
+        completeDepths = Arrays.copyOf(completeDepths, pendingCompletes * 2);
       }
       completeDepths[pendingCompletes++] = d;
     }

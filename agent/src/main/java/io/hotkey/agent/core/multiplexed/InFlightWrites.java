@@ -1,5 +1,6 @@
-package io.hotkey.agent.core;
+package io.hotkey.agent.core.multiplexed;
 
+import io.hotkey.agent.core.WriteSet;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicIntegerArray;
 import java.util.concurrent.atomic.AtomicReferenceArray;
@@ -21,21 +22,34 @@ final class InFlightWrites {
   /** The {@link SetRun} in flight per stripe, if any. */
   private final AtomicReferenceArray<SetRun> runs = new AtomicReferenceArray<>(STRIPES);
 
-  /** Returns whether this write is the only one in flight on its stripe. */
-  boolean acquire(int hash) {
-    return stripes.incrementAndGet(hash & MASK) == 1 && all.get() == 0;
+  /**
+   * Counts {@code writes} in flight, sent by {@code sender}; returns whether they were the only
+   * ones on their stripes.
+   */
+  boolean acquire(WriteSet writes, ThreadWrites sender) {
+    boolean everything = writes.everything();
+    if (everything) {
+      all.incrementAndGet();
+    }
+    boolean alone = !everything;
+    for (int i = 0; i < writes.size(); i++) {
+      int hash = writes.hash(i);
+      alone &= stripes.incrementAndGet(hash & MASK) == 1 && all.get() == 0;
+      sender.acquire(hash);
+    }
+    return alone;
   }
 
-  void release(int hash) {
-    stripes.decrementAndGet(hash & MASK);
-  }
-
-  void acquireAll() {
-    all.incrementAndGet();
-  }
-
-  void releaseAll() {
-    all.decrementAndGet();
+  /** Their replies started: {@code writes}, sent by {@code sender}, are no longer in flight. */
+  void release(WriteSet writes, ThreadWrites sender) {
+    if (writes.everything()) {
+      all.decrementAndGet();
+    }
+    for (int i = 0; i < writes.size(); i++) {
+      int hash = writes.hash(i);
+      stripes.decrementAndGet(hash & MASK);
+      sender.release(hash);
+    }
   }
 
   /** Whether a write to every key is in flight. */

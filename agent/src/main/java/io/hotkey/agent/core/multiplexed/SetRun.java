@@ -1,4 +1,4 @@
-package io.hotkey.agent.core;
+package io.hotkey.agent.core.multiplexed;
 
 import io.hotkey.agent.cache.CacheKey;
 import io.hotkey.agent.cache.KeyVersions;

@@ -1,4 +1,4 @@
-package io.hotkey.agent.core;
+package io.hotkey.agent.core.multiplexed;
 
 import java.util.concurrent.atomic.AtomicIntegerArray;
 

@@ -1,25 +1,20 @@
-package io.hotkey.agent.core;
+package io.hotkey.agent.core.multiplexed;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.hotkey.agent.cache.KeyVersions;
 import io.hotkey.agent.cache.NearCache;
 import io.hotkey.agent.cache.ParkedReads;
 import io.hotkey.agent.cache.Resumption;
-import io.hotkey.agent.detect.DetectorSettings;
-import io.hotkey.agent.detect.HotKeyDetector;
-import io.hotkey.config.Glob;
-import io.hotkey.config.KeyFilter;
+import io.hotkey.agent.core.CoreFixture;
+import io.hotkey.agent.core.FieldReply;
 import java.io.ByteArrayOutputStream;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.Parameter;
@@ -40,24 +35,20 @@ import org.junit.jupiter.params.provider.ValueSource;
 class MultiplexedGatewayTest {
   @Parameter String replies;
 
-  private final AtomicLong clock = new AtomicLong();
   private final Object connection = new Object();
-  private HotKeyDetector detector;
-  private HotKeyRegistry registry;
+  private CoreFixture core;
   private NearCache cache;
-  private RedisGateway gateway;
+  private MultiplexedGateway gateway;
 
   @BeforeEach
   void setUp() {
-    KeyVersions versions = new KeyVersions();
-    registry = new HotKeyRegistry(true, new KeyFilter(List.of(Glob.parse("*")), List.of()));
-    detector =
-        new HotKeyDetector(
-            DetectorSettings.of(Duration.ofSeconds(1), 50, 10, Duration.ofSeconds(10)),
-            clock::get,
-            registry);
-    cache = new NearCache(1 << 20, 64 << 10, Duration.ofSeconds(30), versions);
-    gateway = new RedisGateway(detector, registry, cache, versions, new AgentErrors(0));
+    build(true);
+  }
+
+  private void build(boolean cacheEnabled) {
+    core = new CoreFixture(0, CoreFixture.EVERY_KEY, cacheEnabled);
+    cache = core.cache;
+    gateway = core.gateways.multiplexed();
   }
 
   /**
@@ -67,7 +58,7 @@ class MultiplexedGatewayTest {
   private final class Command {
     final Object reply = replies.startsWith("with") ? new FieldReply() : new Object();
     final String[] argv;
-    ReplyTape.Cursor outcome;
+    DispatchOutcome outcome;
 
     Command(String... argv) {
       this.argv = argv;
@@ -75,9 +66,7 @@ class MultiplexedGatewayTest {
 
     Command dispatch(Object conn) {
       outcome = gateway.resumption(this);
-      if (outcome == ReplyTape.SEND) {
-        outcome = null;
-      } else if (outcome == null) {
+      if (outcome == null) {
         outcome =
             gateway.dispatch(
                 "lettuce", conn, this, reply, bytes(argv[0]), encode(argv), argv.length - 1, false);
@@ -86,11 +75,11 @@ class MultiplexedGatewayTest {
     }
 
     boolean parked() {
-      return outcome == ReplyTape.PARKED;
+      return outcome == DispatchOutcome.PARKED;
     }
 
     boolean sent() {
-      return outcome == null;
+      return outcome.sends();
     }
 
     /**
@@ -125,12 +114,13 @@ class MultiplexedGatewayTest {
 
     /** The bulk string a local answer replays, or null if it was not answered locally. */
     String answered() {
-      if (outcome == null || outcome == ReplyTape.PARKED) {
+      ReplyTape.Cursor tape = outcome.replay();
+      if (tape == null) {
         return null;
       }
-      assertTrue(outcome.next());
-      assertEquals(ReplyTape.OP_BULK, outcome.op());
-      ByteBuffer value = outcome.bytes();
+      assertTrue(tape.next());
+      assertEquals(ReplyTape.OP_BULK, tape.op());
+      ByteBuffer value = tape.bytes();
       byte[] copy = new byte[value.remaining()];
       value.get(copy);
       return new String(copy, StandardCharsets.UTF_8);
@@ -156,13 +146,26 @@ class MultiplexedGatewayTest {
     for (int i = 0; i < 200; i++) {
       new Command("GET", key).dispatch(connection).answer("v0");
     }
-    for (int i = 0; i < 12; i++) {
-      clock.addAndGet(100_000_000L);
-      detector.tick();
-    }
-    assertTrue(
-        registry.hotKeyNames().contains(key),
-        "expected " + key + " hot: " + registry.hotKeyNames());
+    core.promote(key);
+  }
+
+  @Test
+  void withTheCacheOffHotKeysAreCountedAndReportedButEveryCommandIsSent() {
+    build(false);
+    makeHot("hot");
+    long reads = core.gateways.reads();
+    Command fill = new Command("GET", "hot").dispatch(connection);
+    Command second = new Command("GET", "hot").dispatch(connection);
+    assertTrue(fill.sent() && second.sent(), "no fill runs, so no read parks behind one");
+    assertTrue(fill.answer("v1").isEmpty());
+    second.answer("v1");
+    assertTrue(new Command("GET", "hot").dispatch(connection).sent());
+    Command set = new Command("SET", "hot", "v2").dispatch(connection);
+    assertTrue(new Command("GET", "hot").dispatch(connection).sent(), "nor behind a SET");
+    assertTrue(set.answer("OK").isEmpty());
+    assertTrue(new Command("GET", "hot").dispatch(connection).sent());
+    assertEquals(reads + 5, core.gateways.reads());
+    assertEquals(1, core.gateways.writes());
   }
 
   @Test
@@ -172,13 +175,13 @@ class MultiplexedGatewayTest {
     Command get = new Command("GET", "hot").dispatch(connection);
     assertTrue(set.sent());
     assertTrue(get.parked(), "the GET must neither be answered from the old entry nor sent");
-    long reads = gateway.reads();
+    long reads = core.gateways.reads();
 
     List<Command> resumed = set.answer("OK");
 
     assertEquals(List.of(get), resumed);
     assertEquals("v1", get.answered());
-    assertEquals(reads, gateway.reads(), "a resumed read is not counted twice");
+    assertEquals(reads, core.gateways.reads(), "a resumed read is not counted twice");
   }
 
   @Test
@@ -367,6 +370,25 @@ class MultiplexedGatewayTest {
   }
 
   @Test
+  void aWriteOfManyKeysInvalidatesEachOfThem() {
+    makeHot("hot");
+    new Command("GET", "hot").dispatch(connection).answer("v1");
+    assertEquals("v1", new Command("GET", "hot").dispatch(connection).answered());
+    // more keys than a thread classifies into its own array: the command gets one of its own
+    String[] mset = new String[1 + 2 * 40];
+    mset[0] = "MSET";
+    for (int k = 0; k < 40; k++) {
+      mset[1 + 2 * k] = k == 39 ? "hot" : "other:" + k;
+      mset[2 + 2 * k] = "v2";
+    }
+    new Command(mset).dispatch(connection).answer("OK");
+    Command fill = new Command("GET", "hot").dispatch(connection);
+    assertTrue(fill.sent());
+    fill.answer("v2");
+    assertEquals("v2", new Command("GET", "hot").dispatch(connection).answered());
+  }
+
+  @Test
   void aReadDoesNotWaitForAFillThatAWriteOvertook() {
     makeHot("hot");
     Command fill = new Command("GET", "hot").dispatch(connection);
@@ -395,7 +417,7 @@ class MultiplexedGatewayTest {
     long hits = cache.hits();
     set.answer("OK");
     assertEquals(hits + 1, cache.hits());
-    assertNotNull(get.outcome);
+    assertNotNull(get.outcome.replay());
   }
 
   @Test

@@ -1,4 +1,4 @@
-package io.hotkey.agent.core;
+package io.hotkey.agent.core.multiplexed;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;

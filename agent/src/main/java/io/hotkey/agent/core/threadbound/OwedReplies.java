@@ -1,9 +1,12 @@
-package io.hotkey.agent.core;
+package io.hotkey.agent.core.threadbound;
 
 import io.hotkey.agent.cache.KeyVersions;
+import io.hotkey.agent.core.ConnectionState;
+import io.hotkey.agent.core.WriteSet;
 
 /**
- * The replies one thread-bound connection (Jedis) still owes, and the writes waiting for them.
+ * The replies one thread-bound connection (Jedis) still owes, and the writes waiting for them; kept
+ * with the connection's {@link ConnectionState}, which it tells when an identity is confirmed.
  * Redis answers a connection in order, so the reply that makes the count of replies read reach a
  * write's place in the count of commands sent is that write's own: only then has Redis surely
  * applied it, and only then are its keys' versions bumped (see {@code KeyVersions}). Writes queued

@@ -1,10 +1,11 @@
-package io.hotkey.agent.core;
+package io.hotkey.agent.core.multiplexed;
 
 import io.hotkey.agent.cache.KeyVersions;
 import io.hotkey.agent.cache.NearCache;
 import io.hotkey.agent.cache.ParkedReads;
 import io.hotkey.agent.cache.ReadFill;
 import io.hotkey.agent.cache.Resumption;
+import io.hotkey.agent.core.WriteSet;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
@@ -65,7 +66,7 @@ final class TrackedReply {
     }
     SetRun run = setNamespace == null ? null : inFlight.run(setHash);
     int member = run == null ? 0 : run.join(setNamespace, setArgv[1]);
-    boolean alone = added.acquire(inFlight, this.sender);
+    boolean alone = inFlight.acquire(added, this.sender);
     if (setNamespace != null && member == 0 && alone) {
       run = SetRun.start(setNamespace, setArgv[1], setHash, versions);
       inFlight.publish(run);
@@ -133,7 +134,7 @@ final class TrackedReply {
     if (bump) {
       writes.bump(versions);
     }
-    writes.release(inFlight, sender);
+    inFlight.release(writes, sender);
     writes = null;
   }
 

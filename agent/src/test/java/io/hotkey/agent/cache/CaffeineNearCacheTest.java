@@ -18,10 +18,10 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
-class NearCacheTest {
+class CaffeineNearCacheTest {
   private final KeyVersions versions = new KeyVersions();
-  private final NearCache cache =
-      new NearCache(1 << 20, 64 << 10, Duration.ofSeconds(30), versions);
+  private final CaffeineNearCache cache =
+      new CaffeineNearCache(1 << 20, 64 << 10, Duration.ofSeconds(30), versions);
 
   private static byte[] bytes(String s) {
     return s.getBytes(StandardCharsets.UTF_8);
@@ -112,7 +112,8 @@ class NearCacheTest {
 
   @Test
   void theCacheStaysWithinItsByteBound() {
-    NearCache small = new NearCache(256 << 10, 16 << 10, Duration.ofSeconds(30), versions);
+    CaffeineNearCache small =
+        new CaffeineNearCache(256 << 10, 16 << 10, Duration.ofSeconds(30), versions);
     for (int i = 0; i < 1_000; i++) {
       CacheKey key = key("GET", "k" + i);
       ReadFill fill = assertInstanceOf(ReadFill.class, small.lookup(key, new int[] {i}));
@@ -124,7 +125,8 @@ class NearCacheTest {
 
   @Test
   void entriesExpireAfterTheTtl() throws InterruptedException {
-    NearCache shortLived = new NearCache(1 << 20, 64 << 10, Duration.ofMillis(50), versions);
+    CaffeineNearCache shortLived =
+        new CaffeineNearCache(1 << 20, 64 << 10, Duration.ofMillis(50), versions);
     CacheKey key = key("GET", "k");
     shortLived.complete(
         assertInstanceOf(ReadFill.class, shortLived.lookup(key, new int[] {1})), bytes("v"));

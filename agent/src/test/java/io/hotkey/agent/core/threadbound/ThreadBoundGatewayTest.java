@@ -1,4 +1,4 @@
-package io.hotkey.agent.core;
+package io.hotkey.agent.core.threadbound;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -6,50 +6,37 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.hotkey.agent.cache.KeyVersions;
-import io.hotkey.agent.cache.NearCache;
-import io.hotkey.agent.detect.DetectorSettings;
-import io.hotkey.agent.detect.HotKeyDetector;
+import io.hotkey.agent.core.CoreFixture;
+import io.hotkey.agent.core.RedisHooks;
+import io.hotkey.agent.core.ReplyOutcome;
+import io.hotkey.agent.core.ServedReply;
 import io.hotkey.config.Glob;
 import io.hotkey.config.KeyFilter;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
-import java.time.Duration;
 import java.util.List;
-import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * Drives the gateway the way a client adapter does (send, reply read, raw reply, end), with real
- * detector, command table and cache; only the network is left out.
+ * Drives the thread-bound gateway the way the Jedis adapter does (send, reply read, raw reply,
+ * end), with real detector, command table and cache; only the network is left out.
  */
-class RedisGatewayTest {
+class ThreadBoundGatewayTest {
   private static final InetSocketAddress SERVER = new InetSocketAddress("127.0.0.1", 6379);
 
-  private final AtomicLong clock = new AtomicLong();
   private final Object connection = new Object();
-  private HotKeyDetector detector;
-  private HotKeyRegistry registry;
-  private RedisGateway gateway;
-  private AgentErrors errors;
+  private CoreFixture core;
+  private ThreadBoundGateway gateway;
 
   @BeforeEach
   void setUp() {
-    build(0, new KeyFilter(List.of(Glob.parse("*")), List.of()));
+    build(0, CoreFixture.EVERY_KEY, true);
   }
 
-  private void build(long failEvery, KeyFilter filter) {
-    errors = new AgentErrors(failEvery);
-    KeyVersions versions = new KeyVersions();
-    registry = new HotKeyRegistry(true, filter);
-    detector =
-        new HotKeyDetector(
-            DetectorSettings.of(Duration.ofSeconds(1), 50, 10, Duration.ofSeconds(10)),
-            clock::get,
-            registry);
-    NearCache cache = new NearCache(1 << 20, 64 << 10, Duration.ofSeconds(30), versions);
-    gateway = new RedisGateway(detector, registry, cache, versions, errors);
+  private void build(long failEvery, KeyFilter filter, boolean cacheEnabled) {
+    core = new CoreFixture(failEvery, filter, cacheEnabled);
+    gateway = core.gateways.threadBound();
   }
 
   private static byte[][] argv(String... parts) {
@@ -100,13 +87,7 @@ class RedisGatewayTest {
       gateway.onSend(connection, new Object(), argv("GET", key));
       gateway.onReplyRead(connection, ReplyOutcome.VALUE);
     }
-    for (int i = 0; i < 12; i++) {
-      clock.addAndGet(100_000_000L);
-      detector.tick();
-    }
-    assertTrue(
-        registry.hotKeyNames().contains(key),
-        "expected " + key + " hot: " + registry.hotKeyNames());
+    core.promote(key);
   }
 
   private boolean servedLocally(Object conn, String... command) {
@@ -117,6 +98,19 @@ class RedisGatewayTest {
   void coldKeysAreNeverServedLocally() {
     execute(connection, argv("GET", "cold"), "v".getBytes());
     assertNull(serve(connection, "GET", "cold"));
+  }
+
+  @Test
+  void withTheCacheOffHotKeysAreCountedAndReportedButNeverServed() {
+    build(0, CoreFixture.EVERY_KEY, false);
+    makeHot("hot");
+    long reads = core.gateways.reads();
+    execute(connection, argv("GET", "hot"), "v1".getBytes());
+    assertNull(serve(connection, "GET", "hot"));
+    execute(connection, argv("SET", "hot", "v2"), "OK".getBytes());
+    assertEquals(
+        reads + 1, core.gateways.reads(), "a read that was not served is counted when sent");
+    assertEquals(1, core.gateways.writes());
   }
 
   @Test
@@ -138,6 +132,24 @@ class RedisGatewayTest {
     assertTrue(servedLocally(connection, "GET", "hot"));
     execute(connection, argv("SET", "hot", "v2"), "OK".getBytes());
     assertNull(serve(connection, "GET", "hot"));
+  }
+
+  @Test
+  void aWriteOfManyKeysInvalidatesEachOfThem() {
+    makeHot("hot");
+    execute(connection, argv("GET", "hot"), "v1".getBytes());
+    assertTrue(servedLocally(connection, "GET", "hot"));
+    // more keys than a thread classifies into its own array: the command gets one of its own
+    String[] mset = new String[1 + 2 * 40];
+    mset[0] = "MSET";
+    for (int k = 0; k < 40; k++) {
+      mset[1 + 2 * k] = k == 39 ? "hot" : "other:" + k;
+      mset[2 + 2 * k] = "v2";
+    }
+    execute(connection, argv(mset), "OK".getBytes());
+    assertNull(serve(connection, "GET", "hot"));
+    execute(connection, argv("GET", "hot"), "v2".getBytes());
+    assertTrue(servedLocally(connection, "GET", "hot"), "the next command is classified anew");
   }
 
   @Test
@@ -283,7 +295,7 @@ class RedisGatewayTest {
 
   @Test
   void excludedKeysAreReportedHotButNotServed() {
-    build(0, new KeyFilter(List.of(Glob.parse("*")), List.of(Glob.parse("session:*"))));
+    build(0, new KeyFilter(List.of(Glob.parse("*")), List.of(Glob.parse("session:*"))), true);
     makeHot("session:1");
     execute(connection, argv("GET", "session:1"), "v".getBytes());
     assertTrue(!servedLocally(connection, "GET", "session:1"));
@@ -310,14 +322,14 @@ class RedisGatewayTest {
 
   @Test
   void aFailureInsideTheGatewayStillInvalidatesTheWrite() {
-    build(1, new KeyFilter(List.of(Glob.parse("*")), List.of()));
+    build(1, CoreFixture.EVERY_KEY, true);
     // every hook fails: the send cannot be tied to its keys, so the reply read must invalidate
     // everything
-    RedisHooks.activate(gateway);
+    RedisHooks.activate(core.gateways);
     try {
       RedisHooks.onSend(connection, new Object(), argv("SET", "k", "v"));
       RedisHooks.onReplyRead(connection, ReplyOutcome.VALUE);
-      assertTrue(errors.count() >= 1);
+      assertTrue(core.errors.count() >= 1);
     } finally {
       RedisHooks.activate(null);
     }

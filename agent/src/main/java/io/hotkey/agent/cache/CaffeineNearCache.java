@@ -1,0 +1,202 @@
+package io.hotkey.agent.cache;
+
+import com.github.benmanes.caffeine.cache.Cache;
+import com.github.benmanes.caffeine.cache.Caffeine;
+import com.github.benmanes.caffeine.cache.RemovalCause;
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.List;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.LongAdder;
+
+/**
+ * The local copy of hot keys' replies: Caffeine bounded in bytes, entries expiring after the
+ * configured TTL, a per-entry size cap, single-flight fills and stamp-checked hits (see {@link
+ * KeyVersions} for why a hit is never older than a returned write).
+ */
+public final class CaffeineNearCache implements NearCache {
+  /** How long a reader waits for another thread's fill before asking Redis itself. */
+  private static final long FILL_WAIT_NANOS = TimeUnit.SECONDS.toNanos(1);
+
+  private static final int ENTRY_OVERHEAD = 96;
+
+  private final Cache<CacheKey, CachedReply> entries;
+  private final ConcurrentHashMap<CacheKey, ReadFill> fills = new ConcurrentHashMap<>();
+  private final KeyVersions versions;
+  private final long maxEntryBytes;
+  private final LongAdder hits = new LongAdder();
+  private final LongAdder misses = new LongAdder();
+  private final LongAdder evictions = new LongAdder();
+
+  public CaffeineNearCache(long maxBytes, long maxEntryBytes, Duration ttl, KeyVersions versions) {
+    this.versions = versions;
+    this.maxEntryBytes = maxEntryBytes;
+    this.entries =
+        Caffeine.newBuilder()
+            // maintenance on the caller's thread: the bound holds at once, and the agent never
+            // queues
+            // work on the application's common ForkJoinPool (fills, the only writers, are rare)
+            .executor(Runnable::run)
+            .maximumWeight(maxBytes)
+            .weigher((CacheKey key, CachedReply reply) -> reply.weight())
+            .expireAfterWrite(ttl)
+            .evictionListener(
+                (CacheKey key, CachedReply reply, RemovalCause cause) -> {
+                  // expiry is the TTL doing its job; the meter counts entries pushed out by the
+                  // byte bound
+                  if (cause == RemovalCause.SIZE) {
+                    evictions.increment();
+                  }
+                })
+            .build();
+  }
+
+  @Override
+  public Object lookup(CacheKey key, int[] keyHashes) {
+    CachedReply cached = current(key, keyHashes);
+    if (cached != null) {
+      return cached;
+    }
+    long[] stamp = versions.stamp(keyHashes);
+    ReadFill fill = new ReadFill(key.ownCopy(), keyHashes, stamp);
+    ReadFill running = fills.putIfAbsent(fill.key, fill);
+    if (running == null) {
+      misses.increment();
+      return fill;
+    }
+    CachedReply shared = running.await(stamp, FILL_WAIT_NANOS);
+    if (shared != null) {
+      hits.increment();
+    } else {
+      misses.increment();
+    }
+    return shared;
+  }
+
+  /**
+   * Like {@link #lookup} but never blocks, for callers whose thread must not wait (asynchronous
+   * clients). When a fill of the entry is running and nothing was written to its keys since it
+   * started, returns its {@link ParkedReads}: the caller may park its read there and answer it with
+   * the fill's reply. That reply is one Redis could give the parked read even if the fill is never
+   * stored (a write that lands meanwhile was not yet applied when the read was issued, or the
+   * stamps would differ). Returns null when the caller must ask Redis and not fill. A fill that has
+   * run longer than the wait a blocking reader would accept is presumed lost (its command failed
+   * without a reply) and is replaced.
+   */
+  @Override
+  public Object lookupNoWait(CacheKey key, int[] keyHashes) {
+    CachedReply cached = current(key, keyHashes);
+    if (cached != null) {
+      return cached;
+    }
+    long[] stamp = versions.stamp(keyHashes);
+    ReadFill fill = new ReadFill(key.ownCopy(), keyHashes, stamp);
+    ReadFill running = fills.putIfAbsent(fill.key, fill);
+    if (running == null) {
+      misses.increment();
+      return fill;
+    }
+    if (running.startedBefore(System.nanoTime() - FILL_WAIT_NANOS)) {
+      if (fills.replace(fill.key, running, fill)) {
+        running.release();
+        misses.increment();
+        return fill;
+      }
+    } else if (Arrays.equals(running.stamp, stamp)) {
+      return running.parked();
+    }
+    misses.increment();
+    return null;
+  }
+
+  @Override
+  public void putWritten(CacheKey key, Object raw, int[] keyHashes, long[] stamp) {
+    store(key, raw, keyHashes, stamp);
+  }
+
+  @Override
+  public boolean park(ParkedReads parked, Object connection, Object command) {
+    if (parked.park(connection, command)) {
+      return true;
+    }
+    misses.increment();
+    return false;
+  }
+
+  @Override
+  public void countResumed(List<Resumption> resumed) {
+    for (Resumption read : resumed) {
+      (read.answered() ? hits : misses).increment();
+    }
+  }
+
+  /** The entry of {@code key} if it is still current (counted as a hit), else null. */
+  private CachedReply current(CacheKey key, int[] keyHashes) {
+    CachedReply cached = entries.getIfPresent(key);
+    // An outdated entry is never served again; it stays until the fill's put replaces it (removing
+    // it first would be a second write to the cache, its most expensive operation).
+    if (cached != null && versions.isCurrent(cached.stamp(), keyHashes)) {
+      hits.increment();
+      return cached;
+    }
+    return null;
+  }
+
+  @Override
+  public long maxEntryBytes() {
+    return maxEntryBytes;
+  }
+
+  @Override
+  public void complete(ReadFill fill, Object raw) {
+    try {
+      CachedReply reply = store(fill.key, raw, fill.keyHashes, fill.stamp);
+      if (reply != null) {
+        fill.publish(reply);
+      }
+    } finally {
+      abandon(fill);
+    }
+  }
+
+  private CachedReply store(CacheKey key, Object raw, int[] keyHashes, long[] stamp) {
+    Object frozen = ReplySnapshots.freeze(raw, maxEntryBytes);
+    if (frozen == ReplySnapshots.UNCACHEABLE) {
+      return null;
+    }
+    long weight = ENTRY_OVERHEAD + key.weight() + ReplySnapshots.weigh(frozen);
+    CachedReply reply = new CachedReply(frozen, stamp, (int) Math.min(weight, Integer.MAX_VALUE));
+    if (!versions.isCurrent(stamp, keyHashes)) {
+      return null;
+    }
+    entries.put(key, reply);
+    return reply;
+  }
+
+  @Override
+  public void abandon(ReadFill fill) {
+    fills.remove(fill.key, fill);
+    fill.release();
+  }
+
+  @Override
+  public long hits() {
+    return hits.sum();
+  }
+
+  @Override
+  public long misses() {
+    return misses.sum();
+  }
+
+  @Override
+  public long evictions() {
+    return evictions.sum();
+  }
+
+  @Override
+  public long bytes() {
+    return entries.policy().eviction().map(e -> e.weightedSize().orElse(0L)).orElse(0L);
+  }
+}

@@ -1,0 +1,58 @@
+package io.hotkey.agent.cache;
+
+import java.util.List;
+
+/** {@link NearCache#DISABLED}: local serving is off. */
+final class DisabledNearCache implements NearCache {
+  @Override
+  public Object lookup(CacheKey key, int[] keyHashes) {
+    return null;
+  }
+
+  @Override
+  public Object lookupNoWait(CacheKey key, int[] keyHashes) {
+    return null;
+  }
+
+  @Override
+  public void putWritten(CacheKey key, Object raw, int[] keyHashes, long[] stamp) {}
+
+  @Override
+  public boolean park(ParkedReads parked, Object connection, Object command) {
+    return false;
+  }
+
+  @Override
+  public void countResumed(List<Resumption> resumed) {}
+
+  @Override
+  public long maxEntryBytes() {
+    return 0;
+  }
+
+  @Override
+  public void complete(ReadFill fill, Object raw) {}
+
+  @Override
+  public void abandon(ReadFill fill) {}
+
+  @Override
+  public long hits() {
+    return 0;
+  }
+
+  @Override
+  public long misses() {
+    return 0;
+  }
+
+  @Override
+  public long evictions() {
+    return 0;
+  }
+
+  @Override
+  public long bytes() {
+    return 0;
+  }
+}

@@ -1,0 +1,374 @@
+package io.hotkey.agent.core.multiplexed;
+
+import com.github.benmanes.caffeine.cache.Cache;
+import com.github.benmanes.caffeine.cache.Caffeine;
+import io.hotkey.agent.cache.CacheKey;
+import io.hotkey.agent.cache.CachedReply;
+import io.hotkey.agent.cache.KeyVersions;
+import io.hotkey.agent.cache.NearCache;
+import io.hotkey.agent.cache.ParkedReads;
+import io.hotkey.agent.cache.ReadFill;
+import io.hotkey.agent.cache.Resumption;
+import io.hotkey.agent.core.AgentErrors;
+import io.hotkey.agent.core.ClassifiedCommand;
+import io.hotkey.agent.core.CommandClassifier;
+import io.hotkey.agent.core.ConnectionState;
+import io.hotkey.agent.core.WriteSet;
+import io.hotkey.agent.redis.CommandSpec;
+import java.nio.ByteBuffer;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Supplier;
+
+/**
+ * Where the adapters of multiplexed clients (Lettuce) report what they see: the caller's thread
+ * dispatches a command, an I/O thread decodes its reply and completes it. Nothing here is tied to a
+ * thread; a command is identified by its reply object.
+ *
+ * <p>Protocol of one command: {@link #dispatch} (may answer at once, or park the command behind a
+ * reply on its way) → the decoder's reply events ({@link #onReplyBytes} and the others) → {@link
+ * #onCommandDone}, which hands back the reads parked behind it; each is dispatched again between
+ * {@link #resume} calls, and {@link #resumption} tells that dispatch what to do.
+ */
+public final class MultiplexedGateway {
+  private final CommandClassifier classifier;
+  private final NearCache cache;
+  private final KeyVersions versions;
+
+  private final Cache<Object, ConnectionState> connections =
+      Caffeine.newBuilder().weakKeys().build();
+  private final ThreadLocal<ThreadDispatchState> threads =
+      ThreadLocal.withInitial(ThreadDispatchState::new);
+
+  /** Replies being waited for, by the identity of the command's reply object. */
+  private final TrackedReplies tracked = new TrackedReplies();
+
+  private final InFlightWrites inFlight = new InFlightWrites();
+  private final Supplier<TrackedReply> newTrackedReply;
+
+  /**
+   * Threads between {@link #resume} calls; dispatch looks at its thread's state only when some are.
+   */
+  private final AtomicInteger resuming = new AtomicInteger();
+
+  public MultiplexedGateway(CommandClassifier classifier, NearCache cache, KeyVersions versions) {
+    this.classifier = classifier;
+    this.cache = cache;
+    this.versions = versions;
+    this.newTrackedReply = () -> new TrackedReply(versions, inFlight, cache);
+  }
+
+  /**
+   * A command is about to be written to a multiplexed connection. Counts it, remembers the keys it
+   * writes until its reply starts, and for a cacheable read of hot keys returns a recorded reply to
+   * replay into the command's own reply object instead of sending it (or registers the command as
+   * the fill of its entry, or parks it behind a reply on its way).
+   *
+   * @param reply the command's reply object (its identity ties the reply events to this command);
+   *     null for a command that expects no reply
+   * @param name the command name as sent
+   * @param encodedArgs the arguments as the client encodes them on the wire (see {@link
+   *     EncodedArguments#argv})
+   * @param neverServe the connection or the call forbids a local answer (Pub/Sub, batches)
+   */
+  public DispatchOutcome dispatch(
+      String client,
+      Object connection,
+      Object command,
+      Object reply,
+      byte[] name,
+      ByteBuffer encodedArgs,
+      int argCount,
+      boolean neverServe) {
+    byte[][] argv;
+    try {
+      argv = EncodedArguments.argv(name, encodedArgs, argCount);
+    } catch (RuntimeException | Error e) {
+      invalidateEverythingOnReply(reply, threads.get());
+      throw e;
+    }
+    return dispatch(client, connection, command, reply, argv, neverServe);
+  }
+
+  /**
+   * {@link #dispatch(String, Object, Object, Object, byte[], ByteBuffer, int, boolean)} with the
+   * command already split into its name and arguments; {@code argv} is kept, not copied: the caller
+   * must not change it.
+   */
+  public DispatchOutcome dispatch(
+      String client,
+      Object connection,
+      Object command,
+      Object reply,
+      byte[][] argv,
+      boolean neverServe) {
+    ThreadDispatchState thread = threads.get();
+    ClassifiedCommand classified;
+    ConnectionState state = null;
+    try {
+      classifier.maybeInjectFailure();
+      classified = classifier.classify(argv, thread.command);
+      classifier.record(argv, classified);
+      CommandSpec.Session session = classified.spec().session(argv);
+      if (session != CommandSpec.Session.NONE) {
+        state = connectionState(thread, connection);
+        state.onSessionCommand(session, argv, false);
+      }
+      if (classified.writes()) {
+        state = state != null ? state : connectionState(thread, connection);
+        trackWrites(client, reply, argv, classified, neverServe, state, thread);
+      }
+      if (session == CommandSpec.Session.EXEC
+          || session == CommandSpec.Session.DISCARD
+          || session == CommandSpec.Session.RESET) {
+        WriteSet queued = state.takeQueued();
+        if (queued != null) {
+          trackWrites(reply, queued, thread.writesInFlight);
+        }
+      }
+    } catch (RuntimeException | Error e) {
+      invalidateEverythingOnReply(reply, thread);
+      throw e;
+    }
+    if (neverServe
+        || reply == null
+        || !classified.cacheableRead()
+        || classified.keyCount() == 0
+        || classified.spec().blocking(argv)
+        || !classifier.servable(argv, classified)) {
+      return DispatchOutcome.SEND;
+    }
+    state = state != null ? state : connectionState(thread, connection);
+    String namespace = state.servableNamespace(client, null);
+    if (namespace == null) {
+      return DispatchOutcome.SEND;
+    }
+    int[] hashes = classified.keptHashes();
+    if (inFlight.blocksEverything() || thread.writesInFlight.blocks(hashes)) {
+      return parkBehindSets(namespace, argv, hashes, connection, command)
+          ? DispatchOutcome.PARKED
+          : DispatchOutcome.SEND;
+    }
+    Object found =
+        cache.lookupNoWait(
+            new CacheKey(namespace, argv, classified.keyPositions(), hashes), hashes);
+    if (found instanceof ReadFill) {
+      track(reply).startFill((ReadFill) found, cache.maxEntryBytes());
+      return DispatchOutcome.SEND;
+    }
+    if (found instanceof ParkedReads) {
+      return cache.park((ParkedReads) found, connection, command)
+          ? DispatchOutcome.PARKED
+          : DispatchOutcome.SEND;
+    }
+    if (found == null) {
+      return DispatchOutcome.SEND;
+    }
+    return new ReplyTape.Cursor((List<?>) ((CachedReply) found).shared());
+  }
+
+  /**
+   * A write is tracked until its reply starts; inside MULTI, until EXEC's. A plain {@code SET} of a
+   * servable key joins or starts a {@link SetRun}.
+   */
+  private void trackWrites(
+      String client,
+      Object reply,
+      byte[][] argv,
+      ClassifiedCommand write,
+      boolean neverServe,
+      ConnectionState state,
+      ThreadDispatchState thread) {
+    WriteSet written = new WriteSet();
+    for (int n = 0; n < write.keyCount(); n++) {
+      written.add(write.hash(n));
+    }
+    if (write.writesEverything()) {
+      written.addAll();
+    }
+    if (state.inMulti()) {
+      state.queueInTransaction(written);
+    } else if (reply != null
+        && !neverServe
+        && SetRun.isPlainSet(argv)
+        && classifier.servable(argv, write)) {
+      String namespace = state.servableNamespace(client, null);
+      track(reply)
+          .addWrites(
+              written,
+              thread.writesInFlight,
+              namespace,
+              namespace == null ? null : argv,
+              write.hash(0));
+    } else {
+      trackWrites(reply, written, thread.writesInFlight);
+    }
+  }
+
+  /**
+   * A client thread mostly talks through one connection, so the last one's state is kept on the
+   * thread: a write or a servable read then skips the weak-keyed map lookup.
+   */
+  private ConnectionState connectionState(ThreadDispatchState thread, Object connection) {
+    if (thread.lastConnection != connection) {
+      thread.lastState = connections.get(connection, c -> new ConnectionState());
+      thread.lastConnection = connection;
+    }
+    return thread.lastState;
+  }
+
+  /**
+   * The command can no longer be tied to its keys: everything is invalidated once it is applied.
+   */
+  private void invalidateEverythingOnReply(Object reply, ThreadDispatchState thread) {
+    WriteSet everything = new WriteSet();
+    everything.addAll();
+    trackWrites(reply, everything, thread.writesInFlight);
+  }
+
+  /**
+   * A read that must see a write in flight (its own thread's, or one to every key): parked if it is
+   * {@code GET key} behind a {@link SetRun} of the key, else sent.
+   */
+  private boolean parkBehindSets(
+      String namespace, byte[][] argv, int[] hashes, Object connection, Object command) {
+    if (!SetRun.isGet(argv)) {
+      return false;
+    }
+    SetRun run = inFlight.run(hashes[0]);
+    return run != null && run.parkGet(namespace, argv[1], connection, command, inFlight, versions);
+  }
+
+  /**
+   * If {@code command} is being resumed on this thread (see {@link #resume}), returns what to do
+   * with it: the answer to replay, or {@link DispatchOutcome#SEND} when it has none; else null, and
+   * the command is dispatched as new.
+   */
+  public DispatchOutcome resumption(Object command) {
+    if (resuming.get() == 0) {
+      return null;
+    }
+    ThreadDispatchState thread = threads.get();
+    Resumption resumed = thread.resumed;
+    if (resumed == null || resumed.command() != command || command == null) {
+      return null;
+    }
+    // the resumption's dispatch took its answer; the resumption itself lasts until resume(null)
+    thread.resumed = null;
+    return resumed.answered()
+        ? new ReplyTape.Cursor((List<?>) resumed.answer())
+        : DispatchOutcome.SEND;
+  }
+
+  /**
+   * Marks the next dispatch of the parked read's command on this thread as its resumption (see
+   * {@link ParkedReads#settle}): it is answered with the read's answer or sent to Redis, and not
+   * counted again. Call with null afterwards.
+   */
+  public void resume(Resumption read) {
+    ThreadDispatchState thread = threads.get();
+    boolean starts = read != null;
+    if (starts != thread.resuming) {
+      thread.resuming = starts;
+      resuming.addAndGet(starts ? 1 : -1);
+    }
+    thread.resumed = read;
+  }
+
+  /**
+   * @param sender the sending thread's own writes in flight
+   */
+  private void trackWrites(Object reply, WriteSet written, ThreadWrites sender) {
+    if (written.isEmpty()) {
+      return;
+    }
+    if (reply == null) {
+      // no reply will tell when it is applied: the best left is now
+      written.bump(versions);
+      return;
+    }
+    track(reply).addWrites(written, sender, null, null, 0);
+  }
+
+  private TrackedReply track(Object reply) {
+    return tracked.getOrCreate(reply, newTrackedReply);
+  }
+
+  /** The connection lost its channel or got a new one: its reads start a namespace of their own. */
+  public void onConnectionReset(Object connection) {
+    ConnectionState state = connections.getIfPresent(connection);
+    if (state != null) {
+      state.onReset();
+    }
+  }
+
+  /** The connection starts or stops buffering commands until the application flushes them. */
+  public void onManualFlush(Object connection, boolean manual) {
+    connections.get(connection, c -> new ConnectionState()).setManualFlush(manual);
+  }
+
+  private TrackedReply trackedFor(Object reply) {
+    return reply == null ? null : tracked.get(reply);
+  }
+
+  /** The decoder hands a bulk string (or nil, or a big number) to a reply object. */
+  public void onReplyBytes(Object reply, ByteBuffer bytes, boolean bigNumber) {
+    TrackedReply t = trackedFor(reply);
+    if (t != null) {
+      t.onBulk(bytes, bigNumber);
+    }
+  }
+
+  /** The decoder hands an integer to a reply object. */
+  public void onReplyLong(Object reply, long value) {
+    TrackedReply t = trackedFor(reply);
+    if (t != null) {
+      t.onScalar(value);
+    }
+  }
+
+  public void onReplyDouble(Object reply, double value) {
+    TrackedReply t = trackedFor(reply);
+    if (t != null) {
+      t.onScalar(value);
+    }
+  }
+
+  public void onReplyBoolean(Object reply, boolean value) {
+    TrackedReply t = trackedFor(reply);
+    if (t != null) {
+      t.onScalar(value);
+    }
+  }
+
+  /**
+   * The decoder opens an aggregate ({@link ReplyTape#OP_ARRAY}, {@code OP_SET} or {@code OP_MAP}).
+   */
+  public void onReplyAggregate(Object reply, int op, int count) {
+    TrackedReply t = trackedFor(reply);
+    if (t != null) {
+      t.onAggregate(op, count);
+    }
+  }
+
+  public void onReplyError(Object reply) {
+    TrackedReply t = trackedFor(reply);
+    if (t != null) {
+      t.onError();
+    }
+  }
+
+  /**
+   * The command that owns this reply object ended, however it ended. Returns the reads parked
+   * behind it for the adapter to resume (see {@link ParkedReads#settle} and {@link #resume}), often
+   * none.
+   */
+  public List<Resumption> onCommandDone(Object reply) {
+    TrackedReply t = reply == null ? null : tracked.remove(reply);
+    return t == null ? List.of() : t.done();
+  }
+
+  public AgentErrors errors() {
+    return classifier.errors();
+  }
+}

@@ -1,0 +1,264 @@
+package io.hotkey.agent.core.threadbound;
+
+import com.github.benmanes.caffeine.cache.Cache;
+import com.github.benmanes.caffeine.cache.Caffeine;
+import io.hotkey.agent.cache.CacheKey;
+import io.hotkey.agent.cache.CachedReply;
+import io.hotkey.agent.cache.KeyVersions;
+import io.hotkey.agent.cache.NearCache;
+import io.hotkey.agent.cache.ReadFill;
+import io.hotkey.agent.core.AgentErrors;
+import io.hotkey.agent.core.ClassifiedCommand;
+import io.hotkey.agent.core.CommandClassifier;
+import io.hotkey.agent.core.ConnectionState;
+import io.hotkey.agent.core.ReplyOutcome;
+import io.hotkey.agent.core.ServedReply;
+import io.hotkey.agent.redis.CommandSpec;
+
+/**
+ * Where the adapters of thread-bound clients (Jedis) report what they see: the caller's thread
+ * sends a command and reads its reply itself, so a call's state lives on its thread and a
+ * connection's (what it sent and still waits for) on the connection.
+ *
+ * <p>Protocol of one locally servable read, as an adapter drives it: {@link #beginRead} (may answer
+ * at once) → {@link #onSend} → {@link #onReplyRead} → {@link #onRawReply} → {@link #endRead}. Every
+ * other command only passes {@link #onSend} and {@link #onReplyRead}; a connection ends with {@link
+ * #onSendFailed} or {@link #onConnectionClosed}.
+ */
+public final class ThreadBoundGateway {
+  private final CommandClassifier classifier;
+  private final NearCache cache;
+  private final KeyVersions versions;
+
+  /** Per connection (or pooled client): what it owes, and its state. */
+  private final Cache<Object, OwedReplies> connections = Caffeine.newBuilder().weakKeys().build();
+
+  private final ThreadLocal<ThreadCallState> threads =
+      ThreadLocal.withInitial(ThreadCallState::new);
+
+  public ThreadBoundGateway(CommandClassifier classifier, NearCache cache, KeyVersions versions) {
+    this.classifier = classifier;
+    this.cache = cache;
+    this.versions = versions;
+  }
+
+  /**
+   * A command is about to be written to a connection (pipelined and transactional ones included).
+   */
+  public void onSend(Object connection, Object arguments, byte[][] argv) {
+    ThreadCallState thread = threads.get();
+    if (thread.fill != null && thread.fillArguments == arguments) {
+      thread.fillSent = true;
+    }
+    OwedReplies owed = owedReplies(thread, connection);
+    long place = owed.onSend();
+    try {
+      record(arguments, argv, thread, owed, place);
+    } catch (RuntimeException | Error e) {
+      // the write, if it was one, can no longer be tied to its keys: invalidate everything once it
+      // is applied
+      owed.addWriteToEverything(place);
+      throw e;
+    }
+  }
+
+  private void record(
+      Object arguments, byte[][] argv, ThreadCallState thread, OwedReplies owed, long place) {
+    classifier.maybeInjectFailure();
+    // a command beginRead looked at is classified already
+    ClassifiedCommand command =
+        arguments != null && arguments == thread.readArguments
+            ? thread.read
+            : classifier.classify(argv, thread.sent);
+    classifier.record(argv, command);
+    if (command.writes()) {
+      for (int n = 0; n < command.keyCount(); n++) {
+        owed.addWrite(place, command.hash(n));
+      }
+      if (command.writesEverything()) {
+        owed.addWriteToEverything(place);
+      }
+    }
+    CommandSpec.Session session = command.spec().session(argv);
+    if (session != CommandSpec.Session.NONE) {
+      onSessionCommand(owed, place, session, argv);
+    }
+  }
+
+  private static void onSessionCommand(
+      OwedReplies owed, long place, CommandSpec.Session session, byte[][] argv) {
+    if (session == CommandSpec.Session.MULTI) {
+      owed.transactionStarted();
+    } else if (session == CommandSpec.Session.EXEC
+        || session == CommandSpec.Session.DISCARD
+        || session == CommandSpec.Session.RESET) {
+      owed.transactionEnded(place);
+    } else if (session == CommandSpec.Session.AUTH || session == CommandSpec.Session.HELLO) {
+      owed.identityChangeSent(place);
+    }
+    owed.connection().onSessionCommand(session, argv, true);
+  }
+
+  private OwedReplies owedRepliesOf(Object connection) {
+    return connections.get(connection, c -> new OwedReplies(new ConnectionState()));
+  }
+
+  /**
+   * A client thread mostly sends through one connection, so the last one's replies are kept on the
+   * thread: sending and reading then skip the weak-keyed map lookup.
+   */
+  private OwedReplies owedReplies(ThreadCallState thread, Object connection) {
+    if (thread.lastSent != connection) {
+      thread.lastOwed = owedRepliesOf(connection);
+      thread.lastSent = connection;
+    }
+    return thread.lastOwed;
+  }
+
+  /**
+   * A client thread mostly reads through one client instance or connection, so the last one's state
+   * is kept on the thread: a hit then skips the weak-keyed map lookup.
+   */
+  private ConnectionState connectionState(ThreadCallState thread, Object connection) {
+    if (thread.lastConnection != connection) {
+      thread.lastState = owedRepliesOf(connection).connection();
+      thread.lastConnection = connection;
+    }
+    return thread.lastState;
+  }
+
+  /**
+   * The send failed: the connection is broken, and whatever it sent may or may not have been
+   * applied.
+   */
+  public void onSendFailed(Object connection) {
+    owedReplies(threads.get(), connection).settleAll(versions);
+  }
+
+  /**
+   * One reply was read from a connection, or the connection was lost. A write's keys' local entries
+   * die once its own reply is read (see {@link OwedReplies}).
+   */
+  public void onReplyRead(Object connection, ReplyOutcome outcome) {
+    OwedReplies owed = owedReplies(threads.get(), connection);
+    if (outcome == ReplyOutcome.CONNECTION_LOST) {
+      owed.settleAll(versions);
+    } else {
+      owed.onReply(outcome == ReplyOutcome.ERROR, versions);
+    }
+  }
+
+  /**
+   * A connection was closed, disconnected or handed back to its pool: the replies it still owed
+   * will not be read, so the writes waiting for them invalidate now.
+   */
+  public void onConnectionClosed(Object connection) {
+    ThreadCallState thread = threads.get();
+    OwedReplies owed =
+        thread.lastSent == connection ? thread.lastOwed : connections.getIfPresent(connection);
+    if (owed != null) {
+      owed.settleAll(versions);
+    }
+  }
+
+  /**
+   * Called before a synchronous command (send, then read its reply) runs. Returns a reply to hand
+   * back without touching Redis, or null to run the command; in that case the thread may have been
+   * chosen to fill the local entry with the reply it is about to read.
+   *
+   * @param client names the client library, whose raw reply representation the entry holds
+   * @param endpointSource the connection's socket or address, or null when {@code connection} is a
+   *     pooled client instance (its connections share one configuration)
+   */
+  public ServedReply beginRead(
+      String client, Object connection, Object endpointSource, Object arguments, byte[][] argv) {
+    ThreadCallState thread = threads.get();
+    if (thread.readDepth++ > 0) {
+      // an outer level of the same call already decided; the inner level only carries it out
+      if (thread.fill != null
+          && thread.fillClient != null
+          && !thread.fillClient.admitsFillThrough(
+              owedRepliesOf(connection).connection(), client, endpointSource)) {
+        abandonFill(thread);
+      }
+      return null;
+    }
+    abandonFill(thread);
+    classifier.maybeInjectFailure();
+    ClassifiedCommand command = classifier.classify(argv, thread.read);
+    thread.readArguments = arguments;
+    if (!command.cacheableRead()
+        || command.keyCount() == 0
+        || !classifier.servable(argv, command)) {
+      return null;
+    }
+    ConnectionState state = connectionState(thread, connection);
+    String namespace = state.servableNamespace(client, endpointSource);
+    if (namespace == null) {
+      return null;
+    }
+    int[] hashes = command.keptHashes();
+    Object found =
+        cache.lookup(new CacheKey(namespace, argv, command.keyPositions(), hashes), hashes);
+    if (found instanceof ReadFill) {
+      // a pooled client's fill is read through a connection it borrows: that one must be of its
+      // identity
+      thread.armFill((ReadFill) found, arguments, endpointSource == null ? state : null);
+      return null;
+    }
+    if (found == null) {
+      return null;
+    }
+    classifier.record(argv, command);
+    return new ServedReply(((CachedReply) found).freshRaw());
+  }
+
+  /** The raw reply of a synchronous command was read; kept if it is the armed fill's own reply. */
+  public void onRawReply(Object raw) {
+    ThreadCallState thread = threads.get();
+    if (thread.fill != null && thread.fillSent && !thread.fillReplied) {
+      thread.fillReply = raw;
+      thread.fillReplied = true;
+    }
+  }
+
+  /**
+   * Ends every {@link #beginRead}, served or not; the outermost end stores the fill if the read
+   * succeeded.
+   */
+  public void endRead(boolean failed) {
+    ThreadCallState thread = threads.get();
+    if (thread.readDepth > 0 && --thread.readDepth > 0) {
+      return;
+    }
+    thread.readArguments = null;
+    ReadFill fill = thread.fill;
+    if (fill == null) {
+      return;
+    }
+    try {
+      if (!failed && thread.fillReplied) {
+        cache.complete(fill, thread.fillReply);
+      } else {
+        cache.abandon(fill);
+      }
+    } finally {
+      thread.disarmFill();
+    }
+  }
+
+  /**
+   * A fill must never stay registered once its reader has moved on, or that entry could never fill
+   * again.
+   */
+  private void abandonFill(ThreadCallState thread) {
+    if (thread.fill != null) {
+      cache.abandon(thread.fill);
+      thread.disarmFill();
+    }
+  }
+
+  public AgentErrors errors() {
+    return classifier.errors();
+  }
+}

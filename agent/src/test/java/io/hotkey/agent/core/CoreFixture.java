@@ -1,0 +1,63 @@
+package io.hotkey.agent.core;
+
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.hotkey.agent.cache.CaffeineNearCache;
+import io.hotkey.agent.cache.KeyVersions;
+import io.hotkey.agent.cache.NearCache;
+import io.hotkey.agent.detect.DetectorSettings;
+import io.hotkey.agent.detect.HotKeyDetector;
+import io.hotkey.config.Glob;
+import io.hotkey.config.KeyFilter;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * The core as {@code AgentInstaller} wires it, for tests that drive a gateway: a real detector (hot
+ * at 50 accesses a second) on a clock the test moves, registry, cache and gateways.
+ */
+public final class CoreFixture {
+  public static final KeyFilter EVERY_KEY = new KeyFilter(List.of(Glob.parse("*")), List.of());
+
+  public final AtomicLong clock = new AtomicLong();
+  public final AgentErrors errors;
+  public final HotKeyRegistry registry;
+  public final HotKeyDetector detector;
+  public final NearCache cache;
+  public final RedisGateway gateways;
+
+  /**
+   * @param failEvery {@code hotkey.debug.fail-every}
+   * @param cacheEnabled {@code hotkey.cache.enabled}
+   */
+  public CoreFixture(long failEvery, KeyFilter cacheFilter, boolean cacheEnabled) {
+    errors = new AgentErrors(failEvery);
+    KeyVersions versions = new KeyVersions();
+    registry = new HotKeyRegistry(cacheEnabled, cacheFilter);
+    detector =
+        new HotKeyDetector(
+            DetectorSettings.of(Duration.ofSeconds(1), 50, 10, Duration.ofSeconds(10)),
+            clock::get,
+            registry);
+    cache =
+        cacheEnabled
+            ? new CaffeineNearCache(1 << 20, 64 << 10, Duration.ofSeconds(30), versions)
+            : NearCache.DISABLED;
+    gateways = new RedisGateway(detector, registry, cache, versions, errors);
+  }
+
+  /**
+   * Lets the detector's window pass, one tick at a time, after the test read {@code key} often
+   * enough; asserts that it is hot.
+   */
+  public void promote(String key) {
+    for (int i = 0; i < 12; i++) {
+      clock.addAndGet(100_000_000L);
+      detector.tick();
+    }
+    assertTrue(
+        registry.hotKeyNames().contains(key),
+        "expected " + key + " hot: " + registry.hotKeyNames());
+  }
+}
