@@ -52,12 +52,12 @@ class HookReferencesIT {
 
   static Stream<Arguments> clients() {
     List<Arguments> a = new ArrayList<>();
-    a.add(Arguments.of("jedis", Clients.JEDIS_3, List.of("jedis/v3/", "jedis/common/")));
+    a.add(Arguments.of("jedis", Clients.JEDIS_3, List.of("jedis/v3_0/", "jedis/common/")));
     for (String v : Clients.MODERN) {
-      a.add(Arguments.of("jedis", v, List.of("jedis/v4/", "jedis/common/")));
+      a.add(Arguments.of("jedis", v, List.of("jedis/v4_0/", "jedis/common/")));
     }
     for (String v : Clients.LETTUCE) {
-      a.add(Arguments.of("lettuce", v, List.of("lettuce/v6/")));
+      a.add(Arguments.of("lettuce", v, List.of("lettuce/v6_0/")));
     }
     return a.stream();
   }
@@ -79,7 +79,7 @@ class HookReferencesIT {
   @org.junit.jupiter.api.Test
   void aClientLineTheHooksDoNotFitIsCaught() throws IOException {
     TreeSet<String> missing = new TreeSet<>();
-    check("lettuce", Clients.LETTUCE_5, List.of("lettuce/v6/"), missing);
+    check("lettuce", Clients.LETTUCE_5, List.of("lettuce/v6_0/"), missing);
     assertTrue(!missing.isEmpty(), "Lettuce 5 resolved every reference of the Lettuce 6 hooks");
   }
 

@@ -1,4 +1,4 @@
-package io.hotkey.agent.instrument.jedis.v4;
+package io.hotkey.agent.instrument.jedis.v4_0;
 
 import static net.bytebuddy.matcher.ElementMatchers.named;
 import static net.bytebuddy.matcher.ElementMatchers.takesArgument;

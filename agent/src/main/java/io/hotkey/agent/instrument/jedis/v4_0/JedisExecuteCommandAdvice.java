@@ -1,4 +1,4 @@
-package io.hotkey.agent.instrument.jedis.v4;
+package io.hotkey.agent.instrument.jedis.v4_0;
 
 import io.hotkey.agent.core.RedisHooks;
 import io.hotkey.agent.core.ServedReply;
@@ -9,25 +9,27 @@ import redis.clients.jedis.CommandObject;
 import redis.clients.jedis.args.Rawable;
 
 /**
- * On {@code UnifiedJedis.executeCommand(CommandObject)}, the synchronous path of the pooled and
- * cluster clients (JedisPooled, RedisClient, JedisCluster, RedisClusterClient). Deciding here,
- * before a connection is borrowed from the pool, keeps a local hit free of pool contention. The
- * client instance is the namespace: all its connections share one configuration (database,
- * protocol). The connection-level advice inside only carries out this decision.
+ * On {@code Connection.executeCommand(CommandObject)}, the synchronous path of the classic {@code
+ * Jedis} API (and, inside them, of the pooled clients). A locally served read skips the method: the
+ * cached raw reply goes through the command's own {@code Builder}, so the application gets exactly
+ * the type and value Jedis would have built from Redis' reply. Pipelines and transactions never
+ * come here.
  */
-public final class JedisUnifiedExecuteCommandAdvice {
-  private JedisUnifiedExecuteCommandAdvice() {}
+public final class JedisExecuteCommandAdvice {
+  private JedisExecuteCommandAdvice() {}
 
   @Advice.OnMethodEnter(skipOn = Advice.OnNonDefaultValue.class, suppress = Throwable.class)
   public static ServedReply onEnter(
-      @Advice.This Object client, @Advice.Argument(0) CommandObject<?> command) {
+      @Advice.This Object connection,
+      @Advice.FieldValue("socket") Object socket,
+      @Advice.Argument(0) CommandObject<?> command) {
     CommandArguments arguments = command.getArguments();
     byte[][] argv = new byte[arguments.size()][];
     int i = 0;
     for (Rawable argument : arguments) {
       argv[i++] = argument.getRaw();
     }
-    ServedReply served = RedisHooks.beginRead("jedis", client, null, arguments, argv);
+    ServedReply served = RedisHooks.beginRead("jedis", connection, socket, arguments, argv);
     if (served != null) {
       try {
         served.result = command.getBuilder().build(served.raw);

@@ -1,4 +1,4 @@
-package io.hotkey.agent.instrument.jedis.v4;
+package io.hotkey.agent.instrument.jedis.v4_0;
 
 import io.hotkey.agent.core.RedisHooks;
 import net.bytebuddy.asm.Advice;

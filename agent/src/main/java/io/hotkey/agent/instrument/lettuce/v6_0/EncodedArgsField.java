@@ -1,4 +1,4 @@
-package io.hotkey.agent.instrument.lettuce.v6;
+package io.hotkey.agent.instrument.lettuce.v6_0;
 
 /**
  * A field the agent adds to Lettuce's {@code CommandArgs} as the class loads: the command's first

@@ -1,4 +1,4 @@
-package io.hotkey.agent.instrument.lettuce.v6;
+package io.hotkey.agent.instrument.lettuce.v6_0;
 
 import io.hotkey.agent.core.RedisHooks;
 import java.nio.ByteBuffer;
