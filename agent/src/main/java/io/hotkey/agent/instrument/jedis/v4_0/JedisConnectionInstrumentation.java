@@ -4,55 +4,32 @@ import static net.bytebuddy.matcher.ElementMatchers.named;
 import static net.bytebuddy.matcher.ElementMatchers.takesArgument;
 import static net.bytebuddy.matcher.ElementMatchers.takesArguments;
 
-import io.hotkey.agent.instrument.ClassLoaderMatchers;
-import io.hotkey.agent.instrument.ClientInstrumentation;
-import io.hotkey.agent.instrument.jedis.common.JedisConnectionCloseAdvice;
-import io.hotkey.agent.instrument.jedis.common.JedisReplyReadAdvice;
-import net.bytebuddy.agent.builder.AgentBuilder;
+import io.hotkey.agent.instrument.TypeInstrumentation;
+import io.hotkey.agent.instrument.TypeTransformer;
+import io.hotkey.agent.instrument.jedis.common.JedisConnectionCommonAdvice;
 
 /**
- * Jedis 4.x to 8.x, recognised by {@code CommandObject}: every command is counted where it is sent,
- * every reply where it is read, and synchronous reads of hot keys are served around {@code
- * executeCommand}, of the pooled client before it borrows a connection, of the connection for the
- * classic API.
+ * {@code redis.clients.jedis.Connection}: every command sent, every reply read, the raw reply of a
+ * read that fills the local cache, and the classic API's synchronous reads.
  */
-public final class JedisConnectionInstrumentation implements ClientInstrumentation {
-  private static final String CONNECTION = "redis.clients.jedis.Connection";
-
+final class JedisConnectionInstrumentation implements TypeInstrumentation {
   @Override
-  public String name() {
-    return "jedis-4+";
+  public String typeName() {
+    return "redis.clients.jedis.Connection";
   }
 
   @Override
-  public AgentBuilder extend(AgentBuilder builder, AgentBuilder.Transformer.ForAdvice advice) {
-    return builder
-        .type(named(CONNECTION), ClassLoaderMatchers.hasClass("redis.clients.jedis.CommandObject"))
-        .transform(
-            advice
-                .advice(
-                    named("sendCommand")
-                        .and(takesArguments(1))
-                        .and(takesArgument(0, named("redis.clients.jedis.CommandArguments"))),
-                    JedisSendCommandAdvice.class.getName())
-                .advice(
-                    named("readProtocolWithCheckingBroken").and(takesArguments(0)),
-                    JedisReplyReadAdvice.class.getName())
-                .advice(
-                    named("close").or(named("disconnect")).and(takesArguments(0)),
-                    JedisConnectionCloseAdvice.class.getName())
-                .advice(named("getOne").and(takesArguments(0)), JedisGetOneAdvice.class.getName())
-                .advice(
-                    named("executeCommand")
-                        .and(takesArguments(1))
-                        .and(takesArgument(0, named("redis.clients.jedis.CommandObject"))),
-                    JedisExecuteCommandAdvice.class.getName()))
-        .type(named("redis.clients.jedis.UnifiedJedis"))
-        .transform(
-            advice.advice(
-                named("executeCommand")
-                    .and(takesArguments(1))
-                    .and(takesArgument(0, named("redis.clients.jedis.CommandObject"))),
-                JedisUnifiedExecuteCommandAdvice.class.getName()));
+  public void transform(TypeTransformer transformer) {
+    transformer.applyAdvice(
+        named("sendCommand")
+            .and(takesArguments(1))
+            .and(takesArgument(0, named("redis.clients.jedis.CommandArguments"))),
+        JedisSendCommandAdvice.class.getName());
+    JedisConnectionCommonAdvice.apply(transformer);
+    transformer
+        .applyAdvice(named("getOne").and(takesArguments(0)), JedisGetOneAdvice.class.getName())
+        .applyAdvice(
+            UnifiedJedisInstrumentation.executeCommand(),
+            JedisExecuteCommandAdvice.class.getName());
   }
 }

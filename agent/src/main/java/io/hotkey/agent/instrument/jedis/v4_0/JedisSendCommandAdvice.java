@@ -3,7 +3,6 @@ package io.hotkey.agent.instrument.jedis.v4_0;
 import io.hotkey.agent.core.RedisHooks;
 import net.bytebuddy.asm.Advice;
 import redis.clients.jedis.CommandArguments;
-import redis.clients.jedis.args.Rawable;
 
 /**
  * On {@code Connection.sendCommand(CommandArguments)}, the funnel every Jedis 4+ command passes
@@ -15,12 +14,7 @@ public final class JedisSendCommandAdvice {
   @Advice.OnMethodEnter(suppress = Throwable.class)
   public static void onEnter(
       @Advice.This Object connection, @Advice.Argument(0) CommandArguments arguments) {
-    byte[][] argv = new byte[arguments.size()][];
-    int i = 0;
-    for (Rawable argument : arguments) {
-      argv[i++] = argument.getRaw();
-    }
-    RedisHooks.onSend(connection, arguments, argv);
+    RedisHooks.onSend(connection, arguments, JedisCommands.argv(arguments));
   }
 
   @Advice.OnMethodExit(onThrowable = Throwable.class, suppress = Throwable.class)

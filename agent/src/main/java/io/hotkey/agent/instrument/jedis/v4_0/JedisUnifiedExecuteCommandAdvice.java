@@ -4,9 +4,7 @@ import io.hotkey.agent.core.RedisHooks;
 import io.hotkey.agent.core.ServedReply;
 import net.bytebuddy.asm.Advice;
 import net.bytebuddy.implementation.bytecode.assign.Assigner;
-import redis.clients.jedis.CommandArguments;
 import redis.clients.jedis.CommandObject;
-import redis.clients.jedis.args.Rawable;
 
 /**
  * On {@code UnifiedJedis.executeCommand(CommandObject)}, the synchronous path of the pooled and
@@ -21,22 +19,7 @@ public final class JedisUnifiedExecuteCommandAdvice {
   @Advice.OnMethodEnter(skipOn = Advice.OnNonDefaultValue.class, suppress = Throwable.class)
   public static ServedReply onEnter(
       @Advice.This Object client, @Advice.Argument(0) CommandObject<?> command) {
-    CommandArguments arguments = command.getArguments();
-    byte[][] argv = new byte[arguments.size()][];
-    int i = 0;
-    for (Rawable argument : arguments) {
-      argv[i++] = argument.getRaw();
-    }
-    ServedReply served = RedisHooks.beginRead("jedis", client, null, arguments, argv);
-    if (served != null) {
-      try {
-        served.result = command.getBuilder().build(served.raw);
-      } catch (RuntimeException e) {
-        RedisHooks.servedReplyRejected(e);
-        return null;
-      }
-    }
-    return served;
+    return JedisCommands.beginRead(client, null, command);
   }
 
   @Advice.OnMethodExit(onThrowable = Throwable.class, suppress = Throwable.class)

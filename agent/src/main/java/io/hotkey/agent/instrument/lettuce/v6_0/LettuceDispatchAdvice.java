@@ -6,9 +6,6 @@ import io.lettuce.core.output.CommandOutput;
 import io.lettuce.core.protocol.CommandArgs;
 import io.lettuce.core.protocol.RedisCommand;
 import io.netty.buffer.ByteBuf;
-import io.netty.buffer.UnpooledByteBufAllocator;
-import io.netty.buffer.UnpooledHeapByteBuf;
-import io.netty.channel.PreferHeapByteBufAllocator;
 import java.nio.ByteBuffer;
 import net.bytebuddy.asm.Advice;
 import net.bytebuddy.implementation.bytecode.assign.Assigner;
@@ -74,17 +71,7 @@ public final class LettuceDispatchAdvice {
             count = RedisHooks.ONE_RAW_ARGUMENT;
           }
           if (args != null && encoded == null) {
-            // Encoding borrows a temporary buffer, on the heap, and so must every buffer the codec
-            // asks the target's allocator for (StringCodec.UTF8 encodes each argument into one
-            // first):
-            // Netty's default unpooled allocator hands out direct buffers (a malloc, a cleaner and
-            // sampled leak records per argument), its pooled one an arena lock off Netty's threads.
-            buffer =
-                new UnpooledHeapByteBuf(
-                    new PreferHeapByteBufAllocator(UnpooledByteBufAllocator.DEFAULT),
-                    128,
-                    Integer.MAX_VALUE);
-            args.encode(buffer);
+            buffer = LettuceArguments.encode(args);
             encoded = buffer.nioBuffer();
             count = args.count();
           }

@@ -3,11 +3,6 @@ package io.hotkey.agent.instrument.lettuce.v6_0;
 import io.hotkey.agent.core.RedisHooks;
 import io.lettuce.core.protocol.CommandArgs;
 import io.lettuce.core.protocol.RedisCommand;
-import io.netty.buffer.ByteBuf;
-import io.netty.buffer.UnpooledByteBufAllocator;
-import io.netty.buffer.UnpooledHeapByteBuf;
-import io.netty.channel.PreferHeapByteBufAllocator;
-import java.nio.ByteBuffer;
 import java.util.Collection;
 import java.util.Collections;
 import net.bytebuddy.asm.Advice;
@@ -51,26 +46,7 @@ public final class LettuceEndpointWriteAdvice {
         continue;
       }
       ((EncodedArgsField) args).hotkey$encodedArgs(EncodedArgsField.DISPATCHED);
-      ByteBuf buffer =
-          new UnpooledHeapByteBuf(
-              new PreferHeapByteBufAllocator(UnpooledByteBufAllocator.DEFAULT),
-              128,
-              Integer.MAX_VALUE);
-      try {
-        args.encode(buffer);
-        ByteBuffer encoded = buffer.nioBuffer();
-        RedisHooks.dispatch(
-            "lettuce",
-            facade != null ? facade : endpoint,
-            command,
-            command.getOutput(),
-            command.getType().getBytes(),
-            encoded,
-            args.count(),
-            true);
-      } finally {
-        buffer.release();
-      }
+      LettuceArguments.dispatchUnserved(facade != null ? facade : endpoint, command);
     }
   }
 }
