@@ -118,12 +118,11 @@ final class AgentInstaller {
     AgentMeters meters =
         new AgentMeters(
             gateway, cache, registry, errors, idempotency == null ? null : idempotency.meters());
-    JmxExporter.register(meters);
     MicrometerBridge micrometer = new MicrometerBridge(meters);
     registry.addObserver(micrometer);
     sighting.attach(micrometer);
 
-    startScheduler(config, detector, micrometer, errors);
+    startScheduler(config, detector, meters, micrometer, errors);
     RedisHooks.activate(gateway);
     if (idempotency != null) {
       IdempotencyFilters.activate(idempotency, errors);
@@ -135,6 +134,7 @@ final class AgentInstaller {
   private static void startScheduler(
       HotkeyConfig config,
       HotKeyDetector detector,
+      AgentMeters meters,
       MicrometerBridge micrometer,
       AgentErrors errors) {
     ScheduledExecutorService scheduler =
@@ -144,6 +144,9 @@ final class AgentInstaller {
               thread.setDaemon(true);
               return thread;
             });
+    // here rather than on the thread that loads the first client class: the platform MBean
+    // server's first use is a good part of what the agent's start costs that thread
+    scheduler.execute(guarded("JMX registration", errors, () -> JmxExporter.register(meters)));
     long slotNanos = detector.settings().slot().toNanos();
     scheduler.scheduleAtFixedRate(
         guarded(

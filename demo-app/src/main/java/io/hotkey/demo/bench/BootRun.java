@@ -10,7 +10,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Optional;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
@@ -39,7 +38,7 @@ record BootRun(
    *     answer (this run's times then include the logging)
    */
   static BootRun start(
-      Optional<Path> agent, Path jar, RedisEndpoint redis, String key, boolean countClasses)
+      StartupBench.Side side, Path jar, RedisEndpoint redis, String key, boolean countClasses)
       throws IOException, InterruptedException {
     Path stderr = Files.createTempFile("startup-bench-boot", ".stderr");
     Path classLog = Files.createTempFile("startup-bench-boot", ".classes");
@@ -56,7 +55,7 @@ record BootRun(
             "--spring.data.redis.port=" + redis.uri().getPort()));
     long launched = System.nanoTime();
     Process process =
-        new ProcessBuilder(StartupBench.javaCommand(agent, args))
+        new ProcessBuilder(StartupBench.javaCommand(side.agent(), args))
             .redirectError(stderr.toFile())
             .start();
     try {
@@ -89,7 +88,7 @@ record BootRun(
       long cpu = process.info().totalCpuDuration().map(Duration::toMillis).orElse(-1L);
       double rss = peakRssMib(process.pid());
       long classes = countClasses ? countLines(classLog) : 0;
-      StartupBench.requireAgentActive(agent, 0, Files.readString(stderr));
+      StartupBench.requireAgentActive(side, 0, Files.readString(stderr));
       return new BootRun(
           millis(started - launched),
           millis(answered - launched),

@@ -17,24 +17,28 @@ import redis.clients.jedis.Jedis;
  *
  * <pre>
  * java -cp hotkey-demo.jar io.hotkey.demo.bench.StartupBench --agent agent/target/hotkey-agent.jar
- *      [--runs 10] [--boot-jar integration-tests/target/boot-build/target/boot-app-lettuce.jar]
- *      [--boot-runs 5]</pre>
+ *      [--baseline-agent another/hotkey-agent.jar] [--runs 10]
+ *      [--boot-jar integration-tests/target/boot-build/target/boot-app-lettuce.jar] [--boot-runs 5]
+ * </pre>
  *
  * <ol>
  *   <li>{@code java -version}, a JVM that loads no class the agent instruments: what the agent's
- *       {@code premain} costs on its own. {@code --runs} pairs of runs, the side started first
- *       alternating; wall time as this driver sees the child (start to exit), CPU and peak RSS as
- *       GNU {@code time} reports them.
+ *       {@code premain} costs on its own, against no agent and against an agent that does nothing
+ *       ({@link NoopAgent}, what any agent costs before its {@code premain}). {@code --runs}
+ *       rounds; wall time as this driver sees the child (start to exit), CPU and peak RSS as GNU
+ *       {@code time} reports them.
  *   <li>With {@code --boot-jar}, the integration tests' Spring Boot application (Lettuce, Tomcat,
  *       actuator, Micrometer), started as {@code SpringBootApp} starts it, against a Redis: {@code
- *       --boot-runs} alternating pairs, each timed from launch to Boot's {@code Started} line and
- *       to the answer of the first {@code GET /kv/<key>} (the application's first Redis GET, which
- *       also initializes Spring MVC); CPU and peak RSS read from {@code /proc} at that answer.
+ *       --boot-runs} rounds, each run timed from launch to Boot's {@code Started} line and to the
+ *       answer of the first {@code GET /kv/<key>} (the application's first Redis GET, which also
+ *       initializes Spring MVC); CPU and peak RSS read from {@code /proc} at that answer.
  * </ol>
  *
- * Classes loaded come from one more run per side with {@code -Xlog:class+load}, outside the timed
- * ones. Every figure is the median over the runs. Linux only ({@code /usr/bin/time}, {@code
- * /proc}).
+ * In every round each side runs once, first, second... and last in turn ({@link #measure}). {@code
+ * --baseline-agent} adds another build of the agent as one more side, to compare two builds under
+ * the same drift. Classes loaded come from one more run per side with {@code -Xlog:class+load},
+ * outside the timed ones. Every figure is the median over the rounds. Linux only ({@code
+ * /usr/bin/time}, {@code /proc}).
  */
 public final class StartupBench {
   /** The JVM flags {@code SpringBootApp} starts the Boot application with. */
@@ -43,28 +47,37 @@ public final class StartupBench {
 
   private static final String GNU_TIME = "/usr/bin/time";
   private static final String KEY = "startup-bench";
-  private static final String[] SIDES = {"without", "noop agent", "with agent"};
+
+  /** One way to start the JVM: without an agent, or with one. */
+  record Side(String label, Optional<Path> agent, boolean isHotkeyAgent) {
+    static final Side WITHOUT = new Side("without", Optional.empty(), false);
+  }
 
   private StartupBench() {}
 
   public static void main(String[] args) throws Exception {
-    BenchArgs options = BenchArgs.parse(args, "--agent", "--runs", "--boot-jar", "--boot-runs");
+    BenchArgs options =
+        BenchArgs.parse(args, "--agent", "--baseline-agent", "--runs", "--boot-jar", "--boot-runs");
     Path agent =
         Path.of(
             options
                 .text("--agent")
                 .orElseThrow(() -> new IllegalArgumentException("--agent <hotkey-agent.jar>")));
+    List<Side> agents = new ArrayList<>(List.of(new Side("agent", Optional.of(agent), true)));
+    options
+        .text("--baseline-agent")
+        .ifPresent(other -> agents.add(new Side("baseline", Optional.of(Path.of(other)), true)));
     int runs = options.wholeNumber("--runs", 10, 1);
     Optional<Path> bootJar = options.text("--boot-jar").map(Path::of);
     int bootRuns = options.wholeNumber("--boot-runs", 5, 1);
     PrintStream out = System.out;
     Table table = new Table();
-    measureJavaVersion(agent, runs, table, out);
+    measureJavaVersion(agents, runs, table, out);
     if (bootJar.isPresent()) {
       try (RedisEndpoint redis = RedisEndpoint.fromEnvironment();
           Jedis seeding = redis.newConnection()) {
         seeding.set(KEY, "v");
-        measureBoot(agent, bootJar.get(), redis, bootRuns, table, out);
+        measureBoot(agents, bootJar.get(), redis, bootRuns, table, out);
       }
     }
     out.println();
@@ -73,67 +86,90 @@ public final class StartupBench {
 
   /**
    * {@code java -version} without an agent, with one that does nothing ({@link NoopAgent}: what any
-   * agent costs before its {@code premain}), and with the agent, in turn.
+   * agent costs before its {@code premain}), and with each agent given.
    */
-  static void measureJavaVersion(Path agent, int runs, Table table, PrintStream out)
+  static void measureJavaVersion(List<Side> agents, int runs, Table table, PrintStream out)
       throws Exception {
-    out.println("java -version, " + runs + " rounds of three runs");
-    Path noop = NoopAgent.writeJar();
-    List<Optional<Path>> sides = List.of(Optional.empty(), Optional.of(noop), Optional.of(agent));
-    List<List<JvmRun>> measured = List.of(new ArrayList<>(), new ArrayList<>(), new ArrayList<>());
-    for (int round = 0; round < runs; round++) {
-      for (int i = 0; i < sides.size(); i++) {
-        // each side first, second and last in turn
-        int side = (i + round) % sides.size();
-        JvmRun run = JvmRun.javaVersion(sides.get(side), side == 2);
-        measured.get(side).add(run);
-        out.printf("  round %d %-13s %s%n", round + 1, SIDES[side], run);
-      }
-    }
-    for (int side = 1; side < sides.size(); side++) {
-      String prefix = "`java -version`" + (side == 1 ? ", an agent that does nothing" : "") + ": ";
-      List<JvmRun> without = measured.get(0);
-      List<JvmRun> with = measured.get(side);
-      table.row(prefix + "wall", without, with, JvmRun::wallMillis, "ms");
-      table.row(prefix + "CPU (user + sys)", without, with, JvmRun::cpuMillis, "ms");
-      table.row(prefix + "peak RSS", without, with, JvmRun::peakRssMib, "MiB");
+    List<Side> sides = new ArrayList<>(List.of(Side.WITHOUT));
+    sides.add(new Side("noop agent", Optional.of(NoopAgent.writeJar()), false));
+    sides.addAll(agents);
+    out.println("java -version, " + runs + " rounds of " + sides.size() + " runs");
+    List<List<JvmRun>> measured = measure(sides, runs, out, JvmRun::javaVersion);
+    List<Long> without = List.of(JvmRun.classesLoaded(Optional.empty(), List.of("-version")));
+    for (int i = 1; i < sides.size(); i++) {
+      String prefix = "`java -version`, " + sides.get(i).label() + ": ";
+      table.row(prefix + "wall", measured.get(0), measured.get(i), JvmRun::wallMillis, "ms");
+      table.row(
+          prefix + "CPU (user + sys)", measured.get(0), measured.get(i), JvmRun::cpuMillis, "ms");
+      table.row(prefix + "peak RSS", measured.get(0), measured.get(i), JvmRun::peakRssMib, "MiB");
       table.row(
           prefix + "classes loaded",
-          List.of(JvmRun.classesLoaded(Optional.empty(), List.of("-version"))),
-          List.of(JvmRun.classesLoaded(sides.get(side), List.of("-version"))),
+          without,
+          List.of(JvmRun.classesLoaded(sides.get(i).agent(), List.of("-version"))),
           count -> count,
           "");
     }
   }
 
+  /** The Boot application without an agent and with each agent given. */
   static void measureBoot(
-      Path agent, Path bootJar, RedisEndpoint redis, int runs, Table table, PrintStream out)
+      List<Side> agents, Path bootJar, RedisEndpoint redis, int runs, Table table, PrintStream out)
       throws Exception {
+    List<Side> sides = new ArrayList<>(List.of(Side.WITHOUT));
+    sides.addAll(agents);
     out.println(
-        "Spring Boot application " + bootJar.getFileName() + ", " + runs + " pairs of runs");
-    List<BootRun> without = new ArrayList<>();
-    List<BootRun> with = new ArrayList<>();
-    for (int pair = 0; pair < runs; pair++) {
-      for (boolean withAgent :
-          pair % 2 == 0 ? new boolean[] {false, true} : new boolean[] {true, false}) {
-        BootRun run =
-            BootRun.start(
-                withAgent ? Optional.of(agent) : Optional.empty(), bootJar, redis, KEY, false);
-        (withAgent ? with : without).add(run);
-        out.printf("  pair %d %-13s %s%n", pair + 1, withAgent ? "with agent" : "without", run);
+        "Spring Boot application "
+            + bootJar.getFileName()
+            + ", "
+            + runs
+            + " rounds of "
+            + sides.size()
+            + " runs");
+    List<List<BootRun>> measured =
+        measure(sides, runs, out, side -> BootRun.start(side, bootJar, redis, KEY, false));
+    List<BootRun> without = measured.get(0);
+    BootRun classesWithout = BootRun.start(Side.WITHOUT, bootJar, redis, KEY, true);
+    for (int i = 1; i < sides.size(); i++) {
+      String prefix = "Boot, " + sides.get(i).label() + ": ";
+      List<BootRun> with = measured.get(i);
+      table.row(prefix + "launch to `Started`", without, with, BootRun::startedMillis, "ms");
+      table.row(
+          prefix + "launch to first GET answered", without, with, BootRun::firstGetMillis, "ms");
+      table.row(
+          prefix + "the first GET itself", without, with, BootRun::firstGetLatencyMillis, "ms");
+      table.row(prefix + "CPU until first GET", without, with, BootRun::cpuMillis, "ms");
+      table.row(prefix + "peak RSS at first GET", without, with, BootRun::peakRssMib, "MiB");
+      table.row(
+          prefix + "classes loaded at first GET",
+          List.of(classesWithout),
+          List.of(BootRun.start(sides.get(i), bootJar, redis, KEY, true)),
+          BootRun::classes,
+          "");
+    }
+  }
+
+  /** One run of something, on one side. */
+  interface Runner<T> {
+    T run(Side side) throws Exception;
+  }
+
+  /**
+   * {@code rounds} runs of every side, each side first, second... and last in turn, so that a drift
+   * of the machine falls on all of them alike.
+   */
+  static <T> List<List<T>> measure(List<Side> sides, int rounds, PrintStream out, Runner<T> runner)
+      throws Exception {
+    List<List<T>> measured = new ArrayList<>();
+    sides.forEach(side -> measured.add(new ArrayList<>()));
+    for (int round = 0; round < rounds; round++) {
+      for (int i = 0; i < sides.size(); i++) {
+        int side = (i + round) % sides.size();
+        T run = runner.run(sides.get(side));
+        measured.get(side).add(run);
+        out.printf("  round %d %-11s %s%n", round + 1, sides.get(side).label(), run);
       }
     }
-    table.row("Boot: launch to `Started`", without, with, BootRun::startedMillis, "ms");
-    table.row("Boot: launch to first GET answered", without, with, BootRun::firstGetMillis, "ms");
-    table.row("Boot: the first GET itself", without, with, BootRun::firstGetLatencyMillis, "ms");
-    table.row("Boot: CPU until first GET", without, with, BootRun::cpuMillis, "ms");
-    table.row("Boot: peak RSS at first GET", without, with, BootRun::peakRssMib, "MiB");
-    table.row(
-        "Boot: classes loaded at first GET",
-        List.of(BootRun.start(Optional.empty(), bootJar, redis, KEY, true)),
-        List.of(BootRun.start(Optional.of(agent), bootJar, redis, KEY, true)),
-        BootRun::classes,
-        "");
+    return measured;
   }
 
   /** Medians with and without the agent, as a Markdown table. */
@@ -176,11 +212,8 @@ public final class StartupBench {
 
   /** One short-lived JVM, timed by this driver and measured by GNU {@code time}. */
   record JvmRun(long wallMillis, long cpuMillis, double peakRssMib) {
-    /**
-     * @param hotkeyAgent the agent is Hotkey Agent, whose active line the output must show
-     */
-    static JvmRun javaVersion(Optional<Path> agent, boolean hotkeyAgent)
-        throws IOException, InterruptedException {
+    static JvmRun javaVersion(Side side) throws IOException, InterruptedException {
+      Optional<Path> agent = side.agent();
       Path report = Files.createTempFile("startup-bench", ".time");
       try {
         List<String> command =
@@ -191,7 +224,7 @@ public final class StartupBench {
         String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         int exit = process.waitFor();
         long wall = (System.nanoTime() - start) / 1_000_000;
-        requireAgentActive(hotkeyAgent ? agent : Optional.empty(), exit, output);
+        requireAgentActive(side, exit, output);
         String[] times = Files.readString(report).trim().split("\\s+");
         long cpu = Math.round((Double.parseDouble(times[0]) + Double.parseDouble(times[1])) * 1000);
         return new JvmRun(wall, cpu, Long.parseLong(times[2]) / 1024.0);
@@ -240,11 +273,11 @@ public final class StartupBench {
   }
 
   /** A measurement with the agent counts only if the agent really started. */
-  static void requireAgentActive(Optional<Path> agent, int exit, String output) {
+  static void requireAgentActive(Side side, int exit, String output) {
     if (exit != 0) {
       throw new IllegalStateException("the JVM exited with " + exit + ":\n" + output);
     }
-    if (agent.isPresent() && !output.contains("[hotkey] active:")) {
+    if (side.isHotkeyAgent() && !output.contains("[hotkey] active:")) {
       throw new IllegalStateException("the agent did not start:\n" + output);
     }
   }

@@ -25,18 +25,20 @@ class StartupBenchIT {
     PrintStream out = new PrintStream(log, true, StandardCharsets.UTF_8);
     StartupBench.Table table = new StartupBench.Table();
 
-    StartupBench.measureJavaVersion(agent, 1, table, out);
+    StartupBench.measureJavaVersion(
+        List.of(new StartupBench.Side("agent", Optional.of(agent), true)), 1, table, out);
     table.print(out);
 
     String output = log.toString(StandardCharsets.UTF_8);
     System.out.println(output);
     assertEquals(3, output.lines().filter(line -> line.startsWith("  round 1 ")).count(), output);
-    for (String side : List.of("`java -version`", "`java -version`, an agent that does nothing")) {
+    for (String side : List.of("`java -version`, agent", "`java -version`, noop agent")) {
       for (String figure : List.of("wall", "CPU (user + sys)", "peak RSS", "classes loaded")) {
         assertTrue(output.contains("| " + side + ": " + figure + " |"), side + " " + figure);
       }
     }
-    StartupBench.JvmRun with = StartupBench.JvmRun.javaVersion(Optional.of(agent), true);
+    StartupBench.JvmRun with =
+        StartupBench.JvmRun.javaVersion(new StartupBench.Side("agent", Optional.of(agent), true));
     assertTrue(with.wallMillis() > 0 && with.peakRssMib() > 1, with.toString());
     assertTrue(
         StartupBench.JvmRun.classesLoaded(Optional.of(agent), List.of("-version"))
