@@ -21,8 +21,8 @@ import net.bytebuddy.pool.TypePool;
  * Byte Buddy's part of {@link ModuleInstaller}: for a candidate class, the modules' class-loader
  * matchers, then their type matchers, then the transformation. Advice keeps the class's shape
  * (decorated: a loaded class can be retransformed with it); a type that gains members is redefined
- * as it loads. Byte Buddy's {@code AgentBuilder} is not used: it would generate a class of its own
- * at start and load several hundred more that this needs none of.
+ * as it loads. Byte Buddy's {@code AgentBuilder} is not used: installing it generates a class of
+ * its own and loads much of Byte Buddy that this needs none of.
  */
 final class ModuleWeaver {
   private static final ByteBuddy DECORATING =
