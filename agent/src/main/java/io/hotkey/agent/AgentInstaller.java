@@ -1,9 +1,5 @@
 package io.hotkey.agent;
 
-import static net.bytebuddy.matcher.ElementMatchers.isSynthetic;
-import static net.bytebuddy.matcher.ElementMatchers.nameStartsWith;
-import static net.bytebuddy.matcher.ElementMatchers.not;
-
 import io.hotkey.agent.cache.CaffeineNearCache;
 import io.hotkey.agent.cache.KeyVersions;
 import io.hotkey.agent.cache.NearCache;
@@ -18,13 +14,16 @@ import io.hotkey.agent.detect.KeyRate;
 import io.hotkey.agent.http.HttpEndpoint;
 import io.hotkey.agent.idempotency.IdempotencyEngine;
 import io.hotkey.agent.idempotency.IdempotencyEngines;
-import io.hotkey.agent.instrument.ClientInstrumentation;
+import io.hotkey.agent.instrument.InstrumentationListener;
+import io.hotkey.agent.instrument.InstrumentationModule;
+import io.hotkey.agent.instrument.ModuleInstaller;
 import io.hotkey.agent.instrument.jdkhttp.IdempotencyFilters;
-import io.hotkey.agent.instrument.jdkhttp.JdkHttpServerInstrumentation;
-import io.hotkey.agent.instrument.jedis.v3.Jedis3ConnectionInstrumentation;
-import io.hotkey.agent.instrument.jedis.v4.JedisConnectionInstrumentation;
-import io.hotkey.agent.instrument.lettuce.v6.LettuceInstrumentation;
-import io.hotkey.agent.instrument.servlet.ServletInstrumentation;
+import io.hotkey.agent.instrument.jdkhttp.JdkHttpServerInstrumentationModule;
+import io.hotkey.agent.instrument.jedis.v3_0.Jedis3InstrumentationModule;
+import io.hotkey.agent.instrument.jedis.v4_0.Jedis4InstrumentationModule;
+import io.hotkey.agent.instrument.lettuce.v6_0.Lettuce6InstrumentationModule;
+import io.hotkey.agent.instrument.servlet.ServletBridge;
+import io.hotkey.agent.instrument.servlet.ServletInstrumentationModule;
 import io.hotkey.agent.metrics.AgentMeters;
 import io.hotkey.agent.metrics.JmxExporter;
 import io.hotkey.agent.metrics.MicrometerBridge;
@@ -33,41 +32,21 @@ import io.hotkey.config.HotkeyConfig;
 import java.lang.instrument.Instrumentation;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.StringJoiner;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
-import net.bytebuddy.agent.builder.AgentBuilder;
-import net.bytebuddy.description.type.TypeDescription;
-import net.bytebuddy.dynamic.DynamicType;
-import net.bytebuddy.dynamic.loading.ClassInjector;
-import net.bytebuddy.matcher.ElementMatcher;
-import net.bytebuddy.utility.JavaModule;
 
 /**
- * Wires the core from a valid configuration, starts its scheduler and installs the
- * instrumentations.
+ * Installs the instrumentations from a valid configuration; wires the core and starts its scheduler
+ * when the application loads the first class an instrumentation names ({@link ModuleInstaller}), so
+ * that a JVM that never does pays for little more than reading the configuration.
  */
 final class AgentInstaller {
-  private static final List<ClientInstrumentation> INSTRUMENTATIONS =
-      List.of(
-          new JedisConnectionInstrumentation(),
-          new Jedis3ConnectionInstrumentation(),
-          new LettuceInstrumentation());
-
-  private static final ElementMatcher.Junction<TypeDescription> IGNORED =
-      nameStartsWith("io.hotkey.")
-          .or(nameStartsWith("java."))
-          .or(nameStartsWith("jdk."))
-          .or(nameStartsWith("sun.").and(not(nameStartsWith("sun.net.httpserver."))))
-          .or(isSynthetic());
-
   private AgentInstaller() {}
 
-  static void install(HotkeyConfig config, Instrumentation instrumentation) throws Exception {
-    AgentErrors errors = new AgentErrors(config.debugFailEvery());
-    KeyVersions versions = new KeyVersions();
-    HotKeyRegistry registry = new HotKeyRegistry(config.cacheEnabled(), config.cacheKeyFilter());
+  static void install(HotkeyConfig config, Instrumentation instrumentation) {
     DetectorSettings settings =
         DetectorSettings.builder()
             .window(config.detectWindow())
@@ -79,6 +58,56 @@ final class AgentInstaller {
                     .detectSampling()
                     .orElse(0)) // 0: the default, derived from threshold and window
             .build();
+    List<InstrumentationModule> modules = modules(config);
+    MicrometerSighting micrometer = new MicrometerSighting();
+    ModuleInstaller.install(
+        instrumentation,
+        modules,
+        Map.of(MicrometerBridge.METRICS_CLASS.replace('.', '/'), micrometer::seen),
+        () -> startCore(config, settings, micrometer));
+    // a StringBuilder, not string concatenation: its first use in a JVM bootstraps a method handle
+    // chain per shape, which is a noticeable part of the start of a JVM that loads no client
+    StringBuilder line =
+        new StringBuilder("active: version=").append(HotkeyAgent.version()).append(" clients=");
+    for (int i = 0; i < modules.size(); i++) {
+      line.append(i == 0 ? "" : ",").append(modules.get(i).name());
+    }
+    line.append(" threshold=")
+        .append(config.detectThreshold())
+        .append("/s window=")
+        .append(config.detectWindow().toMillis())
+        .append("ms sampling=1/")
+        .append(settings.sampling())
+        .append(" cache=")
+        .append(config.cacheEnabled() ? "on" : "off");
+    AgentLog.info(line.toString());
+  }
+
+  /** The Redis clients, each version line gated by a class only it has; the servers with routes. */
+  private static List<InstrumentationModule> modules(HotkeyConfig config) {
+    List<InstrumentationModule> modules =
+        new ArrayList<>(
+            List.of(
+                new Jedis4InstrumentationModule(),
+                new Jedis3InstrumentationModule(),
+                new Lettuce6InstrumentationModule()));
+    if (!config.idempotencyRoutes().patterns().isEmpty()) {
+      modules.add(new JdkHttpServerInstrumentationModule());
+      modules.add(new ServletInstrumentationModule());
+    }
+    return modules;
+  }
+
+  /**
+   * Builds the core, starts its thread and activates the hooks, before the first class an
+   * instrumentation names is transformed.
+   */
+  private static InstrumentationListener startCore(
+      HotkeyConfig config, DetectorSettings settings, MicrometerSighting sighting)
+      throws Exception {
+    AgentErrors errors = new AgentErrors(config.debugFailEvery());
+    KeyVersions versions = new KeyVersions();
+    HotKeyRegistry registry = new HotKeyRegistry(config.cacheEnabled(), config.cacheKeyFilter());
     HotKeyDetector detector = new HotKeyDetector(settings, System::nanoTime, registry);
     NearCache cache =
         config.cacheEnabled()
@@ -98,40 +127,25 @@ final class AgentInstaller {
             errors,
             idempotency == null ? null : idempotency.meters());
     AgentReport report = new AgentReport(config, meters);
-    JmxExporter.register(meters, report::json);
     MicrometerBridge micrometer = new MicrometerBridge(meters);
     registry.addObserver(micrometer);
+    sighting.attach(micrometer);
 
-    startScheduler(config, detector, micrometer, errors);
+    startScheduler(config, detector, meters, report, micrometer, errors);
     RedisHooks.activate(gateway);
-    List<ClientInstrumentation> instrumentations = new ArrayList<>(INSTRUMENTATIONS);
     if (idempotency != null) {
       IdempotencyFilters.activate(idempotency, errors);
-      instrumentations.add(new JdkHttpServerInstrumentation());
-      instrumentations.add(new ServletInstrumentation(idempotency, errors));
+      ServletBridge.activate(idempotency, errors);
     }
-    String clients = installInstrumentations(instrumentation, instrumentations, micrometer, errors);
-
-    AgentLog.info(
-        "active: version="
-            + HotkeyAgent.version()
-            + " clients="
-            + clients
-            + " threshold="
-            + config.detectThreshold()
-            + "/s window="
-            + config.detectWindow().toMillis()
-            + "ms"
-            + " sampling=1/"
-            + settings.sampling()
-            + " cache="
-            + (config.cacheEnabled() ? "on" : "off"));
     HttpEndpoint.startIfConfigured(config, report);
+    return new Listener(errors);
   }
 
   private static void startScheduler(
       HotkeyConfig config,
       HotKeyDetector detector,
+      AgentMeters meters,
+      AgentReport report,
       MicrometerBridge micrometer,
       AgentErrors errors) {
     ScheduledExecutorService scheduler =
@@ -141,6 +155,9 @@ final class AgentInstaller {
               thread.setDaemon(true);
               return thread;
             });
+    // here rather than on the thread that loads the first client class: the platform MBean
+    // server's first use is a good part of what the agent's start costs that thread
+    scheduler.execute(guarded("JMX registration", errors, () -> JmxExporter.register(meters, report::json)));
     long slotNanos = detector.settings().slot().toNanos();
     scheduler.scheduleAtFixedRate(
         guarded(
@@ -203,81 +220,47 @@ final class AgentInstaller {
     };
   }
 
-  private static String installInstrumentations(
-      Instrumentation instrumentation,
-      List<ClientInstrumentation> instrumentations,
-      MicrometerBridge micrometer,
-      AgentErrors errors) {
-    // inlined advice needs no class injection; without this Byte Buddy probes sun.misc.Unsafe,
-    // which
-    // JDK 24+ reports on the application's stderr (the constant is the relocated property name)
-    System.setProperty(ClassInjector.UsingUnsafe.SAFE_PROPERTY, "true");
-    Listener listener = new Listener(micrometer, errors);
-    AgentBuilder builder =
-        new AgentBuilder.Default()
-            .disableClassFormatChanges()
-            .with(AgentBuilder.RedefinitionStrategy.RETRANSFORMATION)
-            .with(AgentBuilder.InitializationStrategy.NoOp.INSTANCE)
-            .with(AgentBuilder.TypeStrategy.Default.DECORATE)
-            .with(listener)
-            .ignore(IGNORED);
-    // members can be added only to classes not loaded yet, so this one never retransforms
-    AgentBuilder atLoad =
-        new AgentBuilder.Default()
-            .with(AgentBuilder.InitializationStrategy.NoOp.INSTANCE)
-            .with(AgentBuilder.TypeStrategy.Default.REDEFINE)
-            .with(listener)
-            .ignore(IGNORED);
-    AgentBuilder.Transformer.ForAdvice advice =
-        new AgentBuilder.Transformer.ForAdvice().include(AgentInstaller.class.getClassLoader());
-    StringJoiner names = new StringJoiner(",");
-    for (ClientInstrumentation client : instrumentations) {
-      builder = client.extend(builder, advice);
-      atLoad = client.extendAtLoad(atLoad);
-      names.add(client.name());
+  /** The application's Micrometer, which it may load before the core exists. */
+  private static final class MicrometerSighting {
+    private ClassLoader loader;
+    private MicrometerBridge bridge;
+
+    synchronized void seen(ClassLoader applicationLoader) {
+      if (applicationLoader == null) {
+        return;
+      }
+      if (bridge != null) {
+        bridge.micrometerSeen(applicationLoader);
+      } else if (loader == null) {
+        loader = applicationLoader;
+      }
     }
-    atLoad.installOn(instrumentation);
-    builder.installOn(instrumentation);
-    return names.toString();
+
+    synchronized void attach(MicrometerBridge micrometer) {
+      bridge = micrometer;
+      if (loader != null) {
+        micrometer.micrometerSeen(loader);
+      }
+    }
   }
 
-  /** Reports transformation failures and notices when the application loads Micrometer. */
-  private static final class Listener extends AgentBuilder.Listener.Adapter {
-    private final MicrometerBridge micrometer;
+  /** Logs every class transformed and counts every failure. */
+  private static final class Listener implements InstrumentationListener {
     private final AgentErrors errors;
 
-    Listener(MicrometerBridge micrometer, AgentErrors errors) {
-      this.micrometer = micrometer;
+    Listener(AgentErrors errors) {
       this.errors = errors;
     }
 
     @Override
-    public void onDiscovery(
-        String typeName, ClassLoader classLoader, JavaModule module, boolean loaded) {
-      if (MicrometerBridge.METRICS_CLASS.equals(typeName) && classLoader != null) {
-        micrometer.micrometerSeen(classLoader);
-      }
-    }
-
-    @Override
-    public void onTransformation(
-        TypeDescription type,
-        ClassLoader classLoader,
-        JavaModule module,
-        boolean loaded,
-        DynamicType dynamicType) {
+    public void transformed(String typeName, boolean retransformed) {
       AgentLog.info(
-          "instrumented " + type.getName() + (loaded ? " (already loaded, retransformed)" : ""));
+          "instrumented " + typeName + (retransformed ? " (already loaded, retransformed)" : ""));
     }
 
     @Override
-    public void onError(
-        String typeName,
-        ClassLoader classLoader,
-        JavaModule module,
-        boolean loaded,
-        Throwable throwable) {
-      errors.record("instrumenting " + typeName, throwable);
+    public void failed(String typeName, Throwable error) {
+      errors.record("instrumenting " + typeName, error);
     }
   }
 }

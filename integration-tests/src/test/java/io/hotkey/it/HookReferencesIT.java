@@ -21,6 +21,7 @@ import net.bytebuddy.dynamic.ClassFileLocator;
 import net.bytebuddy.jar.asm.AnnotationVisitor;
 import net.bytebuddy.jar.asm.ClassReader;
 import net.bytebuddy.jar.asm.ClassVisitor;
+import net.bytebuddy.jar.asm.Handle;
 import net.bytebuddy.jar.asm.MethodVisitor;
 import net.bytebuddy.jar.asm.Opcodes;
 import net.bytebuddy.jar.asm.Type;
@@ -34,11 +35,12 @@ import org.junit.jupiter.params.provider.MethodSource;
  * and field of the client that the shipped agent's advice and helpers reference resolves against
  * that version's jars, and every field an advice reads with {@code @Advice.FieldValue} exists on
  * the class it is woven into. A client release that renames or removes what a hook needs then fails
- * here, with the missing references named, before any JVM runs it.
+ * here, with the missing references named, before any JVM runs it. And the classes the agent's own
+ * loader loads to install a module reference no client class at all.
  */
 class HookReferencesIT {
   private static final String[] CLIENT_PACKAGES = {
-    "redis/clients/", "io/lettuce/", "io/netty/", "reactor/"
+    "redis/clients/", "io/lettuce/", "io/netty/", "reactor/", "jakarta/servlet/", "javax/servlet/"
   };
 
   /** Where each advice that reads a field is woven, for its {@code @Advice.FieldValue} names. */
@@ -52,12 +54,12 @@ class HookReferencesIT {
 
   static Stream<Arguments> clients() {
     List<Arguments> a = new ArrayList<>();
-    a.add(Arguments.of("jedis", Clients.JEDIS_3, List.of("jedis/v3/", "jedis/common/")));
+    a.add(Arguments.of("jedis", Clients.JEDIS_3, List.of("jedis/v3_0/", "jedis/common/")));
     for (String v : Clients.MODERN) {
-      a.add(Arguments.of("jedis", v, List.of("jedis/v4/", "jedis/common/")));
+      a.add(Arguments.of("jedis", v, List.of("jedis/v4_0/", "jedis/common/")));
     }
     for (String v : Clients.LETTUCE) {
-      a.add(Arguments.of("lettuce", v, List.of("lettuce/v6/")));
+      a.add(Arguments.of("lettuce", v, List.of("lettuce/v6_0/")));
     }
     return a.stream();
   }
@@ -79,8 +81,39 @@ class HookReferencesIT {
   @org.junit.jupiter.api.Test
   void aClientLineTheHooksDoNotFitIsCaught() throws IOException {
     TreeSet<String> missing = new TreeSet<>();
-    check("lettuce", Clients.LETTUCE_5, List.of("lettuce/v6/"), missing);
+    check("lettuce", Clients.LETTUCE_5, List.of("lettuce/v6_0/"), missing);
     assertTrue(!missing.isEmpty(), "Lettuce 5 resolved every reference of the Lettuce 6 hooks");
+  }
+
+  /**
+   * Modules and type instrumentations are loaded by the agent's loader before any client class,
+   * which cannot see the clients in every application: they name client classes by their names
+   * only, and leave the references to advice and helpers.
+   */
+  @org.junit.jupiter.api.Test
+  void modulesReferenceNoClientClass() throws IOException {
+    TreeSet<String> referenced = new TreeSet<>();
+    int modules = 0;
+    try (JarFile agent = new JarFile(ItConfig.agentJar().toFile())) {
+      Enumeration<JarEntry> entries = agent.entries();
+      while (entries.hasMoreElements()) {
+        JarEntry entry = entries.nextElement();
+        if (!entry.getName().startsWith("io/hotkey/agent/instrument/")
+            || !entry.getName().endsWith(".class")) {
+          continue;
+        }
+        try (InputStream in = agent.getInputStream(entry)) {
+          References refs = new References();
+          new ClassReader(in.readAllBytes()).accept(refs, ClassReader.SKIP_FRAMES);
+          if (refs.installsAModule()) {
+            modules++;
+            referenced.addAll(refs.clientReferences());
+          }
+        }
+      }
+    }
+    assertTrue(modules >= 10, "too few modules and type instrumentations found: " + modules);
+    assertEquals(new TreeSet<>(), referenced, "client classes referenced by module classes");
   }
 
   private static int check(
@@ -128,6 +161,7 @@ class HookReferencesIT {
     private final List<String> types = new ArrayList<>();
     private final List<String> fieldValues = new ArrayList<>();
     private String simpleName;
+    private List<String> interfaces = List.of();
 
     References() {
       super(Opcodes.ASM9);
@@ -142,6 +176,7 @@ class HookReferencesIT {
         String superName,
         String[] interfaces) {
       simpleName = name.substring(name.lastIndexOf('/') + 1);
+      this.interfaces = interfaces == null ? List.of() : List.of(interfaces);
     }
 
     @Override
@@ -173,6 +208,19 @@ class HookReferencesIT {
         }
 
         @Override
+        public void visitLdcInsn(Object value) {
+          constant(value);
+        }
+
+        @Override
+        public void visitInvokeDynamicInsn(
+            String name, String descriptor, Handle bootstrap, Object... arguments) {
+          for (Object argument : arguments) {
+            constant(argument);
+          }
+        }
+
+        @Override
         public AnnotationVisitor visitParameterAnnotation(
             int parameter, String annotation, boolean visible) {
           if (!annotation.endsWith("asm/Advice$FieldValue;")) {
@@ -190,11 +238,38 @@ class HookReferencesIT {
       };
     }
 
+    /** A class literal, or a method handle (a lambda's or method reference's target). */
+    private void constant(Object value) {
+      if (value instanceof Type && ((Type) value).getSort() != Type.METHOD) {
+        type((Type) value);
+      } else if (value instanceof Handle && isClient(((Handle) value).getOwner())) {
+        Handle handle = (Handle) value;
+        methods.add(new String[] {handle.getOwner(), handle.getName(), handle.getDesc()});
+      }
+    }
+
     private void type(Type t) {
       Type element = t.getSort() == Type.ARRAY ? t.getElementType() : t;
       if (element.getSort() == Type.OBJECT && isClient(element.getInternalName())) {
         types.add(element.getInternalName());
       }
+    }
+
+    /**
+     * Whether this class implements {@code InstrumentationModule} or {@code TypeInstrumentation}.
+     */
+    boolean installsAModule() {
+      return interfaces.contains("io/hotkey/agent/instrument/InstrumentationModule")
+          || interfaces.contains("io/hotkey/agent/instrument/TypeInstrumentation");
+    }
+
+    /** Every client class, method and field this class references, named. */
+    List<String> clientReferences() {
+      List<String> all = new ArrayList<>();
+      types.forEach(type -> all.add(simpleName + ": class " + type));
+      methods.forEach(m -> all.add(simpleName + ": method " + m[0] + "." + m[1] + m[2]));
+      fields.forEach(f -> all.add(simpleName + ": field " + f[0] + "." + f[1]));
+      return all;
     }
 
     private static boolean isClient(String internalName) {

@@ -7,8 +7,9 @@ import net.bytebuddy.implementation.bytecode.assign.Assigner;
  * Inlined into {@code Servlet.service(ServletRequest, ServletResponse)} and {@code
  * FilterChain.doFilter(ServletRequest, ServletResponse)} implementations of both servlet APIs. It
  * types the arguments as {@code Object} (one advice for {@code jakarta} and {@code javax}) and only
- * links against {@link ServletBridge}, which the system class loader defines: any container or web
- * application loader reaches it. All the servlet-typed work happens in the injected helpers.
+ * links against {@link ServletBridge} and {@link ServletCall}, which the system class loader
+ * defines: any container or web application loader reaches them. All the servlet-typed work happens
+ * in the injected helpers.
  */
 public final class ServletAdvice {
   private ServletAdvice() {}
@@ -19,19 +20,18 @@ public final class ServletAdvice {
           Object request,
       @Advice.Argument(value = 1, readOnly = false, typing = Assigner.Typing.DYNAMIC)
           Object response,
-      @Advice.Local("hotkeyServletCall") Object call) {
-    Object[] entered = ServletBridge.enter(request, response);
-    call = entered[0];
-    if (entered[1] != null && entered[2] != null) {
-      request = entered[1];
-      response = entered[2];
+      @Advice.Local("hotkeyServletCall") ServletCall call) {
+    call = ServletBridge.enter(request, response);
+    if (call.request() != null) {
+      request = call.request();
+      response = call.response();
     }
-    return entered[3] != null;
+    return call.isAnswered();
   }
 
   @Advice.OnMethodExit(onThrowable = Throwable.class, suppress = Throwable.class)
   static void exit(
-      @Advice.Local("hotkeyServletCall") Object call, @Advice.Thrown Throwable thrown) {
+      @Advice.Local("hotkeyServletCall") ServletCall call, @Advice.Thrown Throwable thrown) {
     ServletBridge.exit(call, thrown);
   }
 }

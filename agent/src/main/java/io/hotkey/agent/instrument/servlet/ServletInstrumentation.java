@@ -1,6 +1,5 @@
 package io.hotkey.agent.instrument.servlet;
 
-import static io.hotkey.agent.instrument.ClassLoaderMatchers.hasClass;
 import static net.bytebuddy.matcher.ElementMatchers.declaresMethod;
 import static net.bytebuddy.matcher.ElementMatchers.hasSuperType;
 import static net.bytebuddy.matcher.ElementMatchers.isAbstract;
@@ -10,56 +9,59 @@ import static net.bytebuddy.matcher.ElementMatchers.not;
 import static net.bytebuddy.matcher.ElementMatchers.takesArgument;
 import static net.bytebuddy.matcher.ElementMatchers.takesArguments;
 
-import io.hotkey.agent.core.AgentErrors;
-import io.hotkey.agent.idempotency.IdempotencyEngine;
-import io.hotkey.agent.instrument.ClientInstrumentation;
-import net.bytebuddy.agent.builder.AgentBuilder;
+import io.hotkey.agent.instrument.TypeInstrumentation;
+import io.hotkey.agent.instrument.TypeTransformer;
 import net.bytebuddy.description.method.MethodDescription;
+import net.bytebuddy.description.type.TypeDescription;
 import net.bytebuddy.matcher.ElementMatcher;
 
 /**
- * Idempotency-Key for servlet containers, {@code jakarta.servlet} (Tomcat 10+, Jetty 12 ee10+,
- * Spring Boot 3) and {@code javax.servlet} (Tomcat 9, Spring Boot 2): {@link ServletAdvice} on
- * every concrete {@code Servlet.service(ServletRequest, ServletResponse)} and {@code
- * FilterChain.doFilter(ServletRequest, ServletResponse)}; the outermost call on a thread does the
- * work (see {@link ServletBridge}).
+ * Every class of one servlet API that implements one of its entry points ({@code Servlet.service}
+ * or {@code FilterChain.doFilter}, both taking the request and the response).
  */
-public final class ServletInstrumentation implements ClientInstrumentation {
-  /** Activates the bridge with the engine (the agent builds this only when an engine exists). */
-  public ServletInstrumentation(IdempotencyEngine engine, AgentErrors errors) {
-    ServletBridge.activate(engine, errors);
+final class ServletInstrumentation implements TypeInstrumentation {
+  private final String api;
+  private final String type;
+  private final String method;
+
+  /**
+   * @param api {@code jakarta} or {@code javax}
+   * @param type the interface's simple name in {@code <api>.servlet}
+   * @param method its method taking {@code (ServletRequest, ServletResponse)}
+   */
+  ServletInstrumentation(String api, String type, String method) {
+    this.api = api;
+    this.type = type;
+    this.method = method;
   }
 
   @Override
-  public String name() {
-    return "servlet";
+  public String typeName() {
+    return api + ".servlet." + type;
   }
 
   @Override
-  public AgentBuilder extend(AgentBuilder builder, AgentBuilder.Transformer.ForAdvice advice) {
-    for (String api : new String[] {"jakarta", "javax"}) {
-      builder = hook(builder, advice, api, api + ".servlet.Servlet", "service");
-      builder = hook(builder, advice, api, api + ".servlet.FilterChain", "doFilter");
-    }
-    return builder;
+  public boolean matchesSubtypes() {
+    return true;
   }
 
-  private static AgentBuilder hook(
-      AgentBuilder builder,
-      AgentBuilder.Transformer.ForAdvice advice,
-      String api,
-      String type,
-      String method) {
-    ElementMatcher.Junction<MethodDescription> target =
-        named(method)
-            .and(takesArguments(2))
-            .and(takesArgument(0, named(api + ".servlet.ServletRequest")))
-            .and(takesArgument(1, named(api + ".servlet.ServletResponse")))
-            .and(not(isAbstract()));
-    return builder
-        .type(
-            declaresMethod(target).and(not(isInterface())).and(hasSuperType(named(type))),
-            hasClass(type))
-        .transform(advice.advice(target, ServletAdvice.class.getName()));
+  @Override
+  public ElementMatcher<TypeDescription> typeMatcher() {
+    return declaresMethod(entryPoint())
+        .and(not(isInterface()))
+        .and(hasSuperType(named(typeName())));
+  }
+
+  @Override
+  public void transform(TypeTransformer transformer) {
+    transformer.applyAdvice(entryPoint(), ServletAdvice.class.getName());
+  }
+
+  private ElementMatcher.Junction<MethodDescription> entryPoint() {
+    return named(method)
+        .and(takesArguments(2))
+        .and(takesArgument(0, named(api + ".servlet.ServletRequest")))
+        .and(takesArgument(1, named(api + ".servlet.ServletResponse")))
+        .and(not(isAbstract()));
   }
 }

@@ -1,8 +1,5 @@
 package io.hotkey.agent.instrument.jdkhttp;
 
-import static net.bytebuddy.matcher.ElementMatchers.isSynthetic;
-import static net.bytebuddy.matcher.ElementMatchers.nameStartsWith;
-import static net.bytebuddy.matcher.ElementMatchers.not;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -21,13 +18,13 @@ import io.hotkey.agent.idempotency.IdempotencySettings;
 import io.hotkey.agent.idempotency.redis.RedisRecordStore;
 import io.hotkey.agent.idempotency.store.MemoryRecordStore;
 import io.hotkey.agent.idempotency.store.RecordStore;
+import io.hotkey.agent.instrument.InstalledModules;
 import io.hotkey.agent.redis.resp.RedisEndpoint;
 import io.hotkey.agent.testing.RedisProcess;
 import io.hotkey.config.RouteTable;
 import io.hotkey.config.StoreFailurePolicy;
 import java.io.IOException;
 import java.io.OutputStream;
-import java.lang.instrument.Instrumentation;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.URI;
@@ -44,29 +41,20 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicInteger;
-import net.bytebuddy.agent.ByteBuddyAgent;
-import net.bytebuddy.agent.builder.AgentBuilder;
-import net.bytebuddy.agent.builder.ResettableClassFileTransformer;
-import net.bytebuddy.description.type.TypeDescription;
-import net.bytebuddy.dynamic.DynamicType;
-import net.bytebuddy.utility.JavaModule;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
- * The real JDK server over real sockets, instrumented in this JVM: Byte Buddy's agent is installed
- * at run time and the same transformation the agent installs is applied (retransforming {@code
- * sun.net.httpserver.ServerImpl} if it is already loaded). Applications create contexts the usual
- * way; nothing in the test adds the filter by hand.
+ * The real JDK server over real sockets, instrumented in this JVM as the agent instruments it
+ * ({@link InstalledModules}: {@code sun.net.httpserver.ServerImpl} is retransformed if it is
+ * already loaded). Applications create contexts the usual way; nothing in the test adds the filter
+ * by hand.
  */
 class JdkHttpServerIdempotencyTest {
   private static final int MAX_BODY = 4096;
-  private static Instrumentation instrumentation;
-  private static ResettableClassFileTransformer transformer;
-  private static final List<String> transformed = new CopyOnWriteArrayList<>();
-  private static final List<Throwable> transformErrors = new CopyOnWriteArrayList<>();
+  private static InstalledModules modules;
   private static final AgentErrors AGENT_ERRORS = new AgentErrors(0);
 
   private final List<AutoCloseable> cleanup = new ArrayList<>();
@@ -78,54 +66,14 @@ class JdkHttpServerIdempotencyTest {
 
   @BeforeAll
   static void instrument() {
-    instrumentation = ByteBuddyAgent.install();
-    AgentBuilder builder =
-        new AgentBuilder.Default()
-            .disableClassFormatChanges()
-            .with(AgentBuilder.RedefinitionStrategy.RETRANSFORMATION)
-            .with(AgentBuilder.InitializationStrategy.NoOp.INSTANCE)
-            .with(AgentBuilder.TypeStrategy.Default.DECORATE)
-            // the same ignore matcher as AgentInstaller's
-            .ignore(
-                nameStartsWith("io.hotkey.")
-                    .or(nameStartsWith("java."))
-                    .or(nameStartsWith("jdk."))
-                    .or(nameStartsWith("sun.").and(not(nameStartsWith("sun.net.httpserver."))))
-                    .or(isSynthetic()))
-            .with(
-                new AgentBuilder.Listener.Adapter() {
-                  @Override
-                  public void onTransformation(
-                      TypeDescription type,
-                      ClassLoader loader,
-                      JavaModule module,
-                      boolean loaded,
-                      DynamicType dynamicType) {
-                    transformed.add(type.getName());
-                  }
-
-                  @Override
-                  public void onError(
-                      String typeName,
-                      ClassLoader loader,
-                      JavaModule module,
-                      boolean loaded,
-                      Throwable error) {
-                    transformErrors.add(error);
-                  }
-                });
-    AgentBuilder.Transformer.ForAdvice advice =
-        new AgentBuilder.Transformer.ForAdvice()
-            .include(JdkHttpServerInstrumentation.class.getClassLoader());
-    transformer =
-        new JdkHttpServerInstrumentation().extend(builder, advice).installOn(instrumentation);
+    modules = new InstalledModules(new JdkHttpServerInstrumentationModule());
   }
 
   @AfterAll
   static void uninstrument() {
     IdempotencyFilters.deactivate();
-    if (transformer != null) {
-      transformer.reset(instrumentation, AgentBuilder.RedefinitionStrategy.RETRANSFORMATION);
+    if (modules != null) {
+      modules.close();
     }
   }
 
@@ -234,9 +182,10 @@ class JdkHttpServerIdempotencyTest {
                 return "application filter";
               }
             });
-    assertTrue(transformErrors.isEmpty(), transformErrors.toString());
+    assertTrue(modules.errors().isEmpty(), modules.errors().toString());
     assertTrue(
-        transformed.contains(JdkHttpServerInstrumentation.SERVER_IMPL), transformed.toString());
+        modules.transformed().contains(JdkHttpServerInstrumentation.SERVER_IMPL),
+        modules.transformed().toString());
     assertInstanceOf(IdempotencyFilter.class, later.getFilters().get(0));
     assertEquals(2, later.getFilters().size());
     assertEquals(IdempotencyFilters.class.getName(), IdempotencyFilters.CLASS_NAME);

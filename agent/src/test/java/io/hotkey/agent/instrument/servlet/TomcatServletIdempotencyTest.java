@@ -1,8 +1,5 @@
 package io.hotkey.agent.instrument.servlet;
 
-import static net.bytebuddy.matcher.ElementMatchers.isSynthetic;
-import static net.bytebuddy.matcher.ElementMatchers.nameStartsWith;
-import static net.bytebuddy.matcher.ElementMatchers.not;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
@@ -12,6 +9,7 @@ import io.hotkey.agent.core.AgentErrors;
 import io.hotkey.agent.idempotency.IdempotencyEngine;
 import io.hotkey.agent.idempotency.IdempotencySettings;
 import io.hotkey.agent.idempotency.store.MemoryRecordStore;
+import io.hotkey.agent.instrument.InstalledModules;
 import io.hotkey.config.RouteTable;
 import io.hotkey.config.StoreFailurePolicy;
 import jakarta.servlet.AsyncContext;
@@ -24,7 +22,6 @@ import jakarta.servlet.http.HttpServlet;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
-import java.lang.instrument.Instrumentation;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -37,14 +34,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
-import net.bytebuddy.agent.ByteBuddyAgent;
-import net.bytebuddy.agent.builder.AgentBuilder;
-import net.bytebuddy.agent.builder.ResettableClassFileTransformer;
-import net.bytebuddy.description.type.TypeDescription;
-import net.bytebuddy.dynamic.DynamicType;
-import net.bytebuddy.utility.JavaModule;
 import org.apache.catalina.Context;
 import org.apache.catalina.connector.Connector;
 import org.apache.catalina.startup.Tomcat;
@@ -63,12 +53,9 @@ import org.junit.jupiter.api.Test;
 class TomcatServletIdempotencyTest {
   private static final int MAX_BODY = 4096;
   private static final AgentErrors ERRORS = new AgentErrors(0);
-  private static final List<Throwable> transformErrors = new CopyOnWriteArrayList<>();
-  private static final List<String> transformed = new CopyOnWriteArrayList<>();
   private static final AtomicInteger runs = new AtomicInteger();
   private static final AtomicInteger filterRuns = new AtomicInteger();
-  private static Instrumentation instrumentation;
-  private static ResettableClassFileTransformer transformer;
+  private static InstalledModules modules;
   private static Tomcat tomcat;
   private static IdempotencyEngine engine;
   private static int port;
@@ -81,41 +68,6 @@ class TomcatServletIdempotencyTest {
 
   @BeforeAll
   static void start() throws Exception {
-    instrumentation = ByteBuddyAgent.install();
-    AgentBuilder builder =
-        new AgentBuilder.Default()
-            .disableClassFormatChanges()
-            .with(AgentBuilder.RedefinitionStrategy.RETRANSFORMATION)
-            .with(AgentBuilder.InitializationStrategy.NoOp.INSTANCE)
-            .with(AgentBuilder.TypeStrategy.Default.DECORATE)
-            .ignore(
-                nameStartsWith("io.hotkey.")
-                    .or(nameStartsWith("java."))
-                    .or(nameStartsWith("jdk."))
-                    .or(nameStartsWith("sun.").and(not(nameStartsWith("sun.net.httpserver."))))
-                    .or(isSynthetic()))
-            .with(
-                new AgentBuilder.Listener.Adapter() {
-                  @Override
-                  public void onTransformation(
-                      TypeDescription type,
-                      ClassLoader loader,
-                      JavaModule module,
-                      boolean loaded,
-                      DynamicType dynamicType) {
-                    transformed.add(type.getName());
-                  }
-
-                  @Override
-                  public void onError(
-                      String typeName,
-                      ClassLoader loader,
-                      JavaModule module,
-                      boolean loaded,
-                      Throwable error) {
-                    transformErrors.add(error);
-                  }
-                });
     engine =
         new IdempotencyEngine(
             new IdempotencySettings(
@@ -128,13 +80,8 @@ class TomcatServletIdempotencyTest {
                 MAX_BODY,
                 StoreFailurePolicy.REJECT),
             new MemoryRecordStore(1 << 24));
-    AgentBuilder.Transformer.ForAdvice advice =
-        new AgentBuilder.Transformer.ForAdvice()
-            .include(ServletInstrumentation.class.getClassLoader());
-    transformer =
-        new ServletInstrumentation(engine, ERRORS)
-            .extend(builder, advice)
-            .installOn(instrumentation);
+    ServletBridge.activate(engine, ERRORS);
+    modules = new InstalledModules(new ServletInstrumentationModule());
 
     Path base = Files.createTempDirectory("hotkey-tomcat");
     tomcat = new Tomcat();
@@ -163,8 +110,8 @@ class TomcatServletIdempotencyTest {
   @AfterAll
   static void stop() throws Exception {
     ServletBridge.deactivate();
-    if (transformer != null) {
-      transformer.reset(instrumentation, AgentBuilder.RedefinitionStrategy.RETRANSFORMATION);
+    if (modules != null) {
+      modules.close();
     }
     if (tomcat != null) {
       tomcat.stop();
@@ -288,13 +235,13 @@ class TomcatServletIdempotencyTest {
 
   @Test
   void instrumentsTheContainerWithoutErrors() {
-    assertTrue(transformErrors.isEmpty(), () -> "transformation errors: " + transformErrors);
+    assertTrue(modules.errors().isEmpty(), () -> "transformation errors: " + modules.errors());
     assertTrue(
-        transformed.contains("org.apache.catalina.core.ApplicationFilterChain"),
-        () -> "transformed " + transformed);
+        modules.transformed().contains("org.apache.catalina.core.ApplicationFilterChain"),
+        () -> "transformed " + modules.transformed());
     assertTrue(
-        transformed.contains("jakarta.servlet.http.HttpServlet"),
-        () -> "transformed " + transformed);
+        modules.transformed().contains("jakarta.servlet.http.HttpServlet"),
+        () -> "transformed " + modules.transformed());
   }
 
   @Test
@@ -462,11 +409,13 @@ class TomcatServletIdempotencyTest {
 
   @Test
   void javaxHelpersAreTheJakartaOnesRenamed() throws Exception {
-    ServletBridge.Flavor javax = new ServletBridge.Flavor("javax");
-    for (String helper : ServletBridge.Flavor.HELPERS) {
-      String text = new String(javax.renamedBytes(helper), StandardCharsets.ISO_8859_1);
+    for (String helper : ServletBridge.HELPERS) {
+      String text =
+          new String(
+              ServletBridge.ServletApi.JAVAX.helpers.renamedBytes(helper),
+              StandardCharsets.ISO_8859_1);
       assertTrue(
-          !text.contains("jakarta/servlet/") && !text.contains(ServletBridge.Flavor.SOURCE_PACKAGE),
+          !text.contains("jakarta/servlet/") && !text.contains(ServletBridge.HELPER_PACKAGE),
           helper + " still names jakarta or its source package after renaming");
     }
   }

@@ -1,6 +1,7 @@
 package io.hotkey.agent.instrument.servlet.jakarta;
 
 import io.hotkey.agent.idempotency.ReleaseReason;
+import io.hotkey.agent.instrument.servlet.ServletCall;
 import jakarta.servlet.AsyncEvent;
 import jakarta.servlet.AsyncListener;
 
@@ -11,7 +12,7 @@ import jakarta.servlet.AsyncListener;
  * claim. Registered again when the application starts another async cycle. Whichever end comes
  * first counts; later ones do nothing.
  */
-public final class AsyncCompletion implements AsyncListener {
+public final class AsyncCompletion implements AsyncListener, ServletCall.End {
   /**
    * Request attribute by which the {@code ASYNC} dispatch that writes the answer finds what it
    * completes.
@@ -29,7 +30,8 @@ public final class AsyncCompletion implements AsyncListener {
    * is whole now, before the container sends it: stored or released here, not after the client has
    * it.
    */
-  void dispatchReturned(Throwable thrown) {
+  @Override
+  public void callReturned(Throwable thrown) {
     if (thrown != null) {
       response.failed(ReleaseReason.HANDLER_THREW);
     } else if (!response.request().isAsyncStarted()) {

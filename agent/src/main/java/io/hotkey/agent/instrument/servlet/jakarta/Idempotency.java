@@ -1,7 +1,15 @@
 package io.hotkey.agent.instrument.servlet.jakarta;
 
+import io.hotkey.agent.idempotency.Decision;
+import io.hotkey.agent.idempotency.Execution;
+import io.hotkey.agent.idempotency.HttpAnswer;
+import io.hotkey.agent.idempotency.IdempotencyEngine;
+import io.hotkey.agent.idempotency.Outcome;
 import io.hotkey.agent.idempotency.ReleaseReason;
+import io.hotkey.agent.instrument.servlet.ServletApiHelper;
 import io.hotkey.agent.instrument.servlet.ServletBridge;
+import io.hotkey.agent.instrument.servlet.ServletCall;
+import io.hotkey.config.RoutePattern;
 import jakarta.servlet.AsyncContext;
 import jakarta.servlet.DispatcherType;
 import jakarta.servlet.ServletOutputStream;
@@ -9,31 +17,22 @@ import jakarta.servlet.ServletResponse;
 import jakarta.servlet.ServletResponseWrapper;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
-import java.io.UncheckedIOException;
-import java.util.ArrayList;
-import java.util.Enumeration;
-import java.util.List;
 import java.util.Map;
 
 /**
  * The servlet side of Idempotency-Key handling for the outermost {@code service}/{@code doFilter}
- * call. NOT loaded by the agent: {@link ServletBridge} renames this package's classes into the
- * servlet API's package ({@code HotkeyAgent*}) and defines them in the API's class loader, so they
- * may use the servlet API freely but reach the agent only through {@link ServletBridge} and JDK
- * types. The {@code javax} sibling package is this package with {@code jakarta} replaced by {@code
- * javax} (a test keeps them equal), and uses nothing newer than Servlet 4.0.
+ * call, and the helpers' entry point. NOT loaded by the agent: {@link ServletBridge} renames this
+ * package's classes into the servlet API's package ({@code HotkeyAgent*}) and defines them in the
+ * API's class loader, so they may use the servlet API freely; they reach the engine through {@link
+ * ServletBridge#engine()} and speak to it in its own types. The {@code javax} sibling package is
+ * this package with {@code jakarta} replaced by {@code javax} (a test keeps them equal), and uses
+ * nothing newer than Servlet 4.0.
  */
-public final class Idempotency {
-  private Idempotency() {}
-
-  /**
-   * @return null to let the call run untouched, or {request, response, state, skip}: the arguments
-   *     to run it with, the state {@link #exit} gets (null: nothing to follow), and non-null skip
-   *     when the answer was written here and the call must not run
-   */
-  public static Object[] enter(Object req, Object res) throws Exception {
+public final class Idempotency implements ServletApiHelper {
+  @Override
+  public ServletCall enter(Object req, Object res) throws Exception {
     if (!(req instanceof HttpServletRequest) || !(res instanceof HttpServletResponse)) {
-      return null;
+      return ServletCall.asIs();
     }
     HttpServletRequest request = (HttpServletRequest) req;
     HttpServletResponse response = (HttpServletResponse) res;
@@ -41,80 +40,56 @@ public final class Idempotency {
       // the dispatch that writes the answer of an execution that went async: followed to its end
       Object followed = request.getAttribute(AsyncCompletion.ATTRIBUTE);
       return followed instanceof AsyncCompletion
-          ? new Object[] {request, response, followed, null}
-          : null;
+          ? ServletCall.followed(request, response, (AsyncCompletion) followed)
+          : ServletCall.asIs();
     }
-    if (request.getDispatcherType() != DispatcherType.REQUEST || request.isAsyncStarted()) {
-      return null;
+    IdempotencyEngine engine = ServletBridge.engine();
+    if (engine == null
+        || request.getDispatcherType() != DispatcherType.REQUEST
+        || request.isAsyncStarted()) {
+      return ServletCall.asIs();
     }
     String method = request.getMethod();
     String rawPath = request.getRequestURI();
     String path = ServletBridge.decodePath(rawPath);
-    Object route = ServletBridge.route(method, path);
+    RoutePattern route = engine.route(method, path);
     if (route == null) {
-      return null;
+      return ServletCall.asIs();
     }
     String contentType = request.getContentType();
     if (contentType != null && contentType.regionMatches(true, 0, "multipart/", 0, 10)) {
-      return null; // parts are parsed by the container from its own stream: cannot be buffered and
-      // put back
+      // parts are parsed by the container from its own stream: they cannot be buffered and put back
+      return ServletCall.asIs();
     }
     RequestBody body = new RequestBody(request);
-    Object[] decision;
+    Decision decision;
     try {
       decision =
-          ServletBridge.decide(
+          engine.decide(
               route,
-              method,
-              path,
-              rawPath == null ? "" : rawPath,
-              request.getQueryString(),
-              name -> headerValues(request, name),
-              limit -> {
-                try {
-                  return body.read(limit);
-                } catch (java.io.IOException e) {
-                  throw new UncheckedIOException(e);
-                }
-              });
+              new ServletRequestHead(request, method, path, rawPath == null ? "" : rawPath),
+              body);
     } catch (Throwable t) {
       ServletBridge.error("deciding", t);
       decision = null;
     }
-    if (decision == null) {
+    if (decision == null || decision.outcome() == Outcome.PASS) {
       return body.touched()
-          ? new Object[] {new RequestWrapper(request, body), response, null, null}
-          : null;
+          ? ServletCall.withArguments(new RequestWrapper(request, body), response)
+          : ServletCall.asIs();
     }
-    if (decision.length == 3) {
-      @SuppressWarnings("unchecked")
-      List<Map.Entry<String, String>> headers = (List<Map.Entry<String, String>>) decision[1];
-      send(request, response, (Integer) decision[0], headers, (byte[]) decision[2]);
-      return new Object[] {request, response, null, Boolean.TRUE};
+    HttpAnswer answer = decision.answer();
+    if (answer != null) {
+      send(request, response, answer);
+      return ServletCall.answered();
     }
-    Object execution = decision[0];
+    Execution execution = decision.execution();
     try {
       ResponseWrapper captured = new ResponseWrapper(request, response, execution);
-      return new Object[] {new RequestWrapper(request, body), captured, captured, null};
+      return ServletCall.followed(new RequestWrapper(request, body), captured, captured);
     } catch (Throwable t) {
-      ServletBridge.fail(execution, ReleaseReason.AGENT_ERROR);
+      execution.fail(ReleaseReason.AGENT_ERROR);
       throw t;
-    }
-  }
-
-  /** The call returned ({@code thrown} null) or threw. */
-  public static void exit(Object state, Throwable thrown) {
-    if (state instanceof AsyncCompletion) {
-      ((AsyncCompletion) state).dispatchReturned(thrown);
-      return;
-    }
-    ResponseWrapper response = (ResponseWrapper) state;
-    if (thrown != null) {
-      response.failed(ReleaseReason.HANDLER_THREW);
-    } else if (response.request().isAsyncStarted()) {
-      followAsync(response);
-    } else {
-      response.completed();
     }
   }
 
@@ -148,28 +123,16 @@ public final class Idempotency {
     }
   }
 
-  static List<String> headerValues(HttpServletRequest request, String name) {
-    Enumeration<String> values = request.getHeaders(name);
-    List<String> list = new ArrayList<>(1);
-    while (values != null && values.hasMoreElements()) {
-      list.add(values.nextElement());
-    }
-    return list;
-  }
-
   /**
    * Writes an answer the engine made (replay, 400/409/422/503 problem) instead of running the
    * handler.
    */
-  static void send(
-      HttpServletRequest request,
-      HttpServletResponse response,
-      int status,
-      List<Map.Entry<String, String>> headers,
-      byte[] body)
+  static void send(HttpServletRequest request, HttpServletResponse response, HttpAnswer answer)
       throws java.io.IOException {
+    int status = answer.status();
+    byte[] body = answer.body();
     response.setStatus(status);
-    for (Map.Entry<String, String> header : headers) {
+    for (Map.Entry<String, String> header : answer.headers()) {
       if ("Content-Type".equalsIgnoreCase(header.getKey())) {
         response.setContentType(header.getValue());
       } else {

@@ -1,6 +1,7 @@
 package io.hotkey.agent.instrument.servlet.jakarta;
 
 import io.hotkey.agent.idempotency.BoundedBodies;
+import io.hotkey.agent.idempotency.IdempotencyEngine;
 import jakarta.servlet.ServletInputStream;
 import jakarta.servlet.http.HttpServletRequest;
 import java.io.ByteArrayOutputStream;
@@ -9,7 +10,7 @@ import java.io.IOException;
 /**
  * Reads the request body for the fingerprint, remembering what it consumed so it can be put back.
  */
-public final class RequestBody {
+public final class RequestBody implements IdempotencyEngine.BodySource {
   private static final byte[] EMPTY = new byte[0];
 
   private final HttpServletRequest request;
@@ -25,7 +26,8 @@ public final class RequestBody {
    * @return the whole body, or null when it is longer than {@code limit} (then only a prefix was
    *     read)
    */
-  byte[] read(long limit) throws IOException {
+  @Override
+  public byte[] read(long limit) throws IOException {
     if (request.getContentLengthLong() > limit) {
       return null;
     }

@@ -1,8 +1,10 @@
 package io.hotkey.agent.instrument.servlet.jakarta;
 
 import io.hotkey.agent.idempotency.BodyCapture;
+import io.hotkey.agent.idempotency.Execution;
 import io.hotkey.agent.idempotency.ReleaseReason;
 import io.hotkey.agent.instrument.servlet.ServletBridge;
+import io.hotkey.agent.instrument.servlet.ServletCall;
 import jakarta.servlet.ServletOutputStream;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
@@ -36,9 +38,9 @@ import java.util.Set;
  * ({@code setWriteListener}) and async responses written to the container's own response ({@code
  * startAsync()} without this wrapper).
  */
-public final class ResponseWrapper extends HttpServletResponseWrapper {
+public final class ResponseWrapper extends HttpServletResponseWrapper implements ServletCall.End {
   private final HttpServletRequest request;
-  private final Object execution;
+  private final Execution execution;
   private final long maxBody;
   private BodyCapture capture;
   private long declaredLength = -1;
@@ -47,16 +49,28 @@ public final class ResponseWrapper extends HttpServletResponseWrapper {
   private CapturingOutput output;
   private PrintWriter writer;
 
-  ResponseWrapper(HttpServletRequest request, HttpServletResponse response, Object execution) {
+  ResponseWrapper(HttpServletRequest request, HttpServletResponse response, Execution execution) {
     super(response);
     this.request = request;
     this.execution = execution;
-    this.maxBody = ServletBridge.maxBody(execution);
+    this.maxBody = execution.maxBody();
     this.capture = new BodyCapture(maxBody);
   }
 
   HttpServletRequest request() {
     return request;
+  }
+
+  /** The outermost call returned or threw. */
+  @Override
+  public void callReturned(Throwable thrown) {
+    if (thrown != null) {
+      failed(ReleaseReason.HANDLER_THREW);
+    } else if (request.isAsyncStarted()) {
+      Idempotency.followAsync(this);
+    } else {
+      completed();
+    }
   }
 
   @Override
@@ -181,7 +195,7 @@ public final class ResponseWrapper extends HttpServletResponseWrapper {
     } catch (Throwable t) {
       ServletBridge.error("capturing a response", t);
       ended = true;
-      ServletBridge.fail(execution, ReleaseReason.AGENT_ERROR);
+      execution.fail(ReleaseReason.AGENT_ERROR);
     }
   }
 
@@ -210,7 +224,7 @@ public final class ResponseWrapper extends HttpServletResponseWrapper {
     } catch (Throwable t) {
       ServletBridge.error("completing a response", t);
       ended = true;
-      ServletBridge.fail(execution, ReleaseReason.AGENT_ERROR);
+      execution.fail(ReleaseReason.AGENT_ERROR);
     }
   }
 
@@ -221,20 +235,19 @@ public final class ResponseWrapper extends HttpServletResponseWrapper {
       // dispatch
     }
     ended = true;
-    ServletBridge.fail(execution, why);
+    execution.fail(why);
   }
 
   /** The request went async and cannot be followed: release the claim. */
   synchronized void abandon() {
     ended = true;
-    ServletBridge.fail(execution, ReleaseReason.NOT_FOLLOWED);
+    execution.fail(ReleaseReason.NOT_FOLLOWED);
   }
 
   private void end(boolean whole) {
     ended = true;
     byte[] body = capture.bytes();
-    ServletBridge.finish(
-        execution,
+    execution.finish(
         getStatus(),
         headers(),
         body == null ? new byte[0] : body,

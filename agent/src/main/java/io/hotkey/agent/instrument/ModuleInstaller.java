@@ -1,0 +1,251 @@
+package io.hotkey.agent.instrument;
+
+import io.hotkey.agent.core.AgentLog;
+import java.lang.instrument.ClassFileTransformer;
+import java.lang.instrument.Instrumentation;
+import java.security.ProtectionDomain;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.Consumer;
+import net.bytebuddy.matcher.ElementMatcher;
+
+/**
+ * Installs the modules so that a JVM that loads none of their classes pays next to nothing, the way
+ * OpenTelemetry's agent narrows what it matches at class load:
+ *
+ * <ol>
+ *   <li>every class load passes a filter that reads the class's name only: a class a module names
+ *       is a candidate; so is, for a module that matches subtypes, a class that {@link
+ *       IgnoredTypes} does not rule out in a loader that has the supertype;
+ *   <li>the first candidate starts the agent ({@link Startup}) and Byte Buddy ({@link
+ *       ModuleWeaver}); until then neither is loaded;
+ *   <li>each candidate is then checked against its module's class-loader matcher (class presence)
+ *       before any type matcher, and transformed.
+ * </ol>
+ *
+ * Two transformers share the filter: one adds members to classes as they load, which the JVM keeps
+ * in the bytes it retransforms from; the other weaves advice, also into classes loaded before the
+ * agent (retransformed at installation).
+ */
+public final class ModuleInstaller {
+  /** Starts the agent on the first candidate class, before it is transformed. */
+  public interface Startup {
+    InstrumentationListener start() throws Exception;
+  }
+
+  private ModuleInstaller() {}
+
+  /**
+   * @param watched internal class names whose loading the agent wants to see (and the loader that
+   *     loads them), whether or not a module names them
+   * @return the transformers registered
+   */
+  public static List<ClassFileTransformer> install(
+      Instrumentation instrumentation,
+      List<InstrumentationModule> modules,
+      Map<String, Consumer<ClassLoader>> watched,
+      Startup startup) {
+    Candidates candidates = new Candidates(modules);
+    LazyWeaver weaver = new LazyWeaver(modules, startup);
+    Gate members = new Gate(candidates, weaver, watched, true);
+    Gate advice = new Gate(candidates, weaver, Map.of(), false);
+    instrumentation.addTransformer(members, false);
+    instrumentation.addTransformer(advice, true);
+    retransformLoaded(instrumentation, candidates, weaver, watched);
+    return List.of(members, advice);
+  }
+
+  /** The classes loaded before the agent (all of them when it attaches to a running JVM). */
+  private static void retransformLoaded(
+      Instrumentation instrumentation,
+      Candidates candidates,
+      LazyWeaver weaver,
+      Map<String, Consumer<ClassLoader>> watched) {
+    List<Class<?>> loaded = new ArrayList<>();
+    for (Class<?> type : instrumentation.getAllLoadedClasses()) {
+      String name = type.getName();
+      if (type.isArray() || type.isPrimitive() || name.indexOf('/') >= 0) {
+        continue; // arrays, primitives and hidden classes are never transformed
+      }
+      String internalName = name.replace('.', '/');
+      Consumer<ClassLoader> watcher = watched.get(internalName);
+      if (watcher != null) {
+        watcher.accept(type.getClassLoader());
+      }
+      if (candidates.test(type.getClassLoader(), internalName)
+          && instrumentation.isModifiableClass(type)) {
+        loaded.add(type);
+      }
+    }
+    if (loaded.isEmpty()) {
+      return;
+    }
+    List<Class<?>> advised = new ArrayList<>();
+    ModuleWeaver active;
+    // as in a transformation, what this thread loads meanwhile is left as it is
+    Gate.BUSY.set(Boolean.TRUE);
+    try {
+      active = weaver.get();
+      if (active == null) {
+        return;
+      }
+      for (Class<?> type : loaded) {
+        try {
+          if (active.advises(type)) {
+            advised.add(type);
+          }
+        } catch (Throwable t) {
+          active.listener().failed(type.getName(), t);
+        }
+      }
+    } finally {
+      Gate.BUSY.remove();
+    }
+    for (Class<?> type : advised) {
+      try {
+        instrumentation.retransformClasses(type);
+      } catch (Throwable t) {
+        active.listener().failed(type.getName(), t);
+      }
+    }
+  }
+
+  /** The class-load filter: by name, without Byte Buddy. */
+  static final class Candidates {
+    private final Set<String> names = new HashSet<>();
+    private final List<String> supertypes = new ArrayList<>();
+    private volatile List<ElementMatcher<ClassLoader>> supertypeLoaders;
+
+    Candidates(List<InstrumentationModule> modules) {
+      for (InstrumentationModule module : modules) {
+        for (TypeInstrumentation type : module.typeInstrumentations()) {
+          if (type.matchesSubtypes()) {
+            supertypes.add(type.typeName());
+          } else {
+            names.add(type.typeName().replace('.', '/'));
+          }
+        }
+      }
+    }
+
+    boolean test(ClassLoader loader, String internalName) {
+      if (names.contains(internalName)) {
+        return true;
+      }
+      if (supertypes.isEmpty() || IgnoredTypes.ignores(internalName)) {
+        return false;
+      }
+      for (ElementMatcher<ClassLoader> hasSupertype : supertypeLoaders()) {
+        if (hasSupertype.matches(loader)) {
+          return true;
+        }
+      }
+      return false;
+    }
+
+    /** Built on first use: only a JVM that loads a class no module names needs them. */
+    private List<ElementMatcher<ClassLoader>> supertypeLoaders() {
+      List<ElementMatcher<ClassLoader>> matchers = supertypeLoaders;
+      if (matchers == null) {
+        matchers = new ArrayList<>();
+        for (String supertype : supertypes) {
+          matchers.add(ClassLoaderMatchers.hasClass(supertype));
+        }
+        supertypeLoaders = matchers;
+      }
+      return matchers;
+    }
+  }
+
+  /** Starts the agent and builds the weaver once, on the first candidate. */
+  static final class LazyWeaver {
+    private final List<InstrumentationModule> modules;
+    private final Startup startup;
+    private volatile ModuleWeaver weaver;
+    private volatile boolean failed;
+
+    LazyWeaver(List<InstrumentationModule> modules, Startup startup) {
+      this.modules = modules;
+      this.startup = startup;
+    }
+
+    /** Null when the start failed. */
+    ModuleWeaver get() {
+      ModuleWeaver active = weaver;
+      if (active != null || failed) {
+        return active;
+      }
+      synchronized (this) {
+        if (weaver == null && !failed) {
+          try {
+            weaver = new ModuleWeaver(modules, startup.start());
+          } catch (Throwable t) {
+            failed = true;
+            AgentLog.info("could not start, agent inactive: " + t);
+          }
+        }
+        return weaver;
+      }
+    }
+  }
+
+  /**
+   * One of the two transformers the JVM calls for every class. A class loaded while this thread
+   * starts the agent or transforms another class is left as it is (the agent's own and the JDK's
+   * classes, a library class a helper is defined next to): transforming it there could need the
+   * very class being defined.
+   */
+  static final class Gate implements ClassFileTransformer {
+    private static final ThreadLocal<Boolean> BUSY = new ThreadLocal<>();
+
+    private final Candidates candidates;
+    private final LazyWeaver weaver;
+    private final Map<String, Consumer<ClassLoader>> watched;
+    private final boolean members;
+
+    Gate(
+        Candidates candidates,
+        LazyWeaver weaver,
+        Map<String, Consumer<ClassLoader>> watched,
+        boolean members) {
+      this.candidates = candidates;
+      this.weaver = weaver;
+      this.watched = watched;
+      this.members = members;
+    }
+
+    @Override
+    public byte[] transform(
+        ClassLoader loader,
+        String className,
+        Class<?> classBeingRedefined,
+        ProtectionDomain protectionDomain,
+        byte[] classfileBuffer) {
+      if (className == null || BUSY.get() != null) {
+        return null;
+      }
+      BUSY.set(Boolean.TRUE);
+      try {
+        Consumer<ClassLoader> watcher = watched.get(className);
+        if (watcher != null) {
+          watcher.accept(loader);
+        }
+        if (!candidates.test(loader, className)) {
+          return null;
+        }
+        ModuleWeaver active = weaver.get();
+        return active == null
+            ? null
+            : active.transform(loader, className, classBeingRedefined, classfileBuffer, members);
+      } catch (Throwable t) {
+        // never fail a class load: the class then loads as it is
+        return null;
+      } finally {
+        BUSY.remove();
+      }
+    }
+  }
+}

@@ -1,0 +1,196 @@
+package io.hotkey.agent.instrument;
+
+import static net.bytebuddy.matcher.ElementMatchers.isSynthetic;
+import static net.bytebuddy.matcher.ElementMatchers.not;
+
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+import net.bytebuddy.ByteBuddy;
+import net.bytebuddy.asm.Advice;
+import net.bytebuddy.description.type.TypeDescription;
+import net.bytebuddy.dynamic.ClassFileLocator;
+import net.bytebuddy.dynamic.DynamicType;
+import net.bytebuddy.dynamic.TypeResolutionStrategy;
+import net.bytebuddy.implementation.Implementation;
+import net.bytebuddy.matcher.ElementMatcher;
+import net.bytebuddy.pool.TypePool;
+
+/**
+ * Byte Buddy's part of {@link ModuleInstaller}: for a candidate class, the modules' class-loader
+ * matchers, then their type matchers, then the transformation. Advice keeps the class's shape
+ * (decorated: a loaded class can be retransformed with it); a type that gains members is redefined
+ * as it loads. Byte Buddy's {@code AgentBuilder} is not used: installing it generates a class of
+ * its own and loads much of Byte Buddy that this needs none of.
+ */
+final class ModuleWeaver {
+  private static final ByteBuddy DECORATING =
+      new ByteBuddy().with(Implementation.Context.Disabled.Factory.INSTANCE);
+  private static final ByteBuddy REDEFINING = new ByteBuddy();
+
+  private final List<Hook> adviceHooks = new ArrayList<>();
+  private final List<Hook> memberHooks = new ArrayList<>();
+  private final ClassFileLocator agentClasses =
+      ClassFileLocator.ForClassLoader.of(ModuleWeaver.class.getClassLoader());
+  private final InstrumentationListener listener;
+
+  ModuleWeaver(List<InstrumentationModule> modules, InstrumentationListener listener) {
+    this.listener = listener;
+    for (InstrumentationModule module : modules) {
+      List<HelperClasses> helpers = module.helperClasses();
+      ClassFileLocator advice =
+          helpers.isEmpty() ? agentClasses : HelperClasses.renamingLocator(agentClasses, helpers);
+      for (TypeInstrumentation type : module.typeInstrumentations()) {
+        TypeTransformer transformer = new TypeTransformer();
+        type.transform(transformer);
+        Hook hook = new Hook(module, type, transformer, advice);
+        (transformer.members().isEmpty() ? adviceHooks : memberHooks).add(hook);
+      }
+    }
+  }
+
+  InstrumentationListener listener() {
+    return listener;
+  }
+
+  /**
+   * Whether a loaded class gets advice (to pick the classes to retransform). It is described from
+   * its class file, as a class being loaded is: reflection on it could fail on a type its methods
+   * name that its loader cannot find.
+   */
+  boolean advises(Class<?> type) {
+    String name = type.getName();
+    ClassLoader loader = type.getClassLoader();
+    TypeDescription description = null;
+    for (Hook hook : adviceHooks) {
+      if (hook.mayMatch(name) && hook.loaders.matches(loader)) {
+        if (description == null) {
+          TypePool.Resolution resolution =
+              TypePool.Default.WithLazyResolution.of(loaderClasses(loader)).describe(name);
+          if (!resolution.isResolved()) {
+            return false;
+          }
+          description = resolution.resolve();
+        }
+        if (hook.types.matches(description)) {
+          return true;
+        }
+      }
+    }
+    return false;
+  }
+
+  /**
+   * @param members whether this is the class's first load, for the types that gain members;
+   *     otherwise the advice of the others (at load or retransformation)
+   * @return the new class file, or null to leave the class as it is
+   */
+  byte[] transform(
+      ClassLoader loader,
+      String internalName,
+      Class<?> classBeingRedefined,
+      byte[] classFile,
+      boolean members) {
+    String name = internalName.replace('/', '.');
+    try {
+      List<Hook> matched = new ArrayList<>(1);
+      ClassFileLocator locator = null;
+      TypePool pool = null;
+      TypeDescription type = null;
+      for (Hook hook : members ? memberHooks : adviceHooks) {
+        if (!hook.mayMatch(name) || !hook.loaders.matches(loader)) {
+          continue;
+        }
+        if (type == null) {
+          locator =
+              new ClassFileLocator.Compound(
+                  ClassFileLocator.Simple.of(name, classFile), loaderClasses(loader));
+          pool = TypePool.Default.WithLazyResolution.of(locator);
+          type = pool.describe(name).resolve();
+        }
+        if (hook.types.matches(type)) {
+          matched.add(hook);
+        }
+      }
+      if (matched.isEmpty()) {
+        return null;
+      }
+      DynamicType.Builder<?> builder =
+          members ? REDEFINING.redefine(type, locator) : DECORATING.decorate(type, locator);
+      Set<HelperClasses> helpers = new LinkedHashSet<>();
+      for (Hook hook : matched) {
+        helpers.addAll(hook.helpers);
+        builder = hook.apply(builder, loader);
+      }
+      for (HelperClasses helper : helpers) {
+        helper.injectInto(loader);
+      }
+      byte[] transformed = builder.make(TypeResolutionStrategy.Disabled.INSTANCE, pool).getBytes();
+      listener.transformed(name, classBeingRedefined != null);
+      return transformed;
+    } catch (Throwable t) {
+      listener.failed(name, t);
+      return null;
+    }
+  }
+
+  private static ClassFileLocator loaderClasses(ClassLoader loader) {
+    return loader == null
+        ? ClassFileLocator.ForClassLoader.ofBootLoader()
+        : ClassFileLocator.ForClassLoader.of(loader);
+  }
+
+  /** One type instrumentation of one module, with the module's gate. */
+  private static final class Hook {
+    final String typeName;
+    final boolean subtypes;
+    final ElementMatcher<ClassLoader> loaders;
+    final ElementMatcher<TypeDescription> types;
+    final List<TypeTransformer.MethodAdvice> advice;
+    final List<TypeTransformer.MemberDefinition> members;
+    final List<HelperClasses> helpers;
+    final ClassFileLocator adviceClasses;
+
+    Hook(
+        InstrumentationModule module,
+        TypeInstrumentation type,
+        TypeTransformer transformer,
+        ClassFileLocator adviceClasses) {
+      this.typeName = type.typeName();
+      this.subtypes = type.matchesSubtypes();
+      ElementMatcher.Junction<ClassLoader> loaders =
+          module.classLoaderMatcher().and(type.classLoaderMatcher());
+      this.loaders = subtypes ? loaders.and(ClassLoaderMatchers.hasClass(typeName)) : loaders;
+      this.types = subtypes ? not(isSynthetic()).and(type.typeMatcher()) : type.typeMatcher();
+      this.advice = transformer.advice();
+      this.members = transformer.members();
+      this.helpers = module.helperClasses();
+      this.adviceClasses = adviceClasses;
+    }
+
+    /** Decided by name alone: the named class, or any class for a subtype match. */
+    boolean mayMatch(String name) {
+      return subtypes || typeName.equals(name);
+    }
+
+    DynamicType.Builder<?> apply(DynamicType.Builder<?> builder, ClassLoader loader) {
+      for (TypeTransformer.MemberDefinition definition : members) {
+        builder = definition.define(builder);
+      }
+      if (advice.isEmpty()) {
+        return builder;
+      }
+      // the advice's types resolve against the agent and against the library it is woven into
+      ClassFileLocator locator =
+          new ClassFileLocator.Compound(adviceClasses, loaderClasses(loader));
+      TypePool pool = TypePool.Default.WithLazyResolution.of(locator);
+      for (TypeTransformer.MethodAdvice method : advice) {
+        builder =
+            builder.visit(
+                Advice.to(pool.describe(method.adviceClass).resolve(), locator).on(method.methods));
+      }
+      return builder;
+    }
+  }
+}

@@ -1,0 +1,24 @@
+package io.hotkey.agent.instrument.jedis.common;
+
+import static net.bytebuddy.matcher.ElementMatchers.named;
+import static net.bytebuddy.matcher.ElementMatchers.takesArguments;
+
+import io.hotkey.agent.instrument.TypeTransformer;
+
+/**
+ * The advice every Jedis line (3 to 8) puts on {@code redis.clients.jedis.Connection}: every reply
+ * read, and every close.
+ */
+public final class JedisConnectionCommonAdvice {
+  private JedisConnectionCommonAdvice() {}
+
+  public static void apply(TypeTransformer transformer) {
+    transformer
+        .applyAdvice(
+            named("readProtocolWithCheckingBroken").and(takesArguments(0)),
+            JedisReplyReadAdvice.class.getName())
+        .applyAdvice(
+            named("close").or(named("disconnect")).and(takesArguments(0)),
+            JedisConnectionCloseAdvice.class.getName());
+  }
+}

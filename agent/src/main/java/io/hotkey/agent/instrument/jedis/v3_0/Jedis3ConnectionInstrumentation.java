@@ -1,0 +1,28 @@
+package io.hotkey.agent.instrument.jedis.v3_0;
+
+import static net.bytebuddy.matcher.ElementMatchers.named;
+import static net.bytebuddy.matcher.ElementMatchers.takesArgument;
+import static net.bytebuddy.matcher.ElementMatchers.takesArguments;
+
+import io.hotkey.agent.instrument.TypeInstrumentation;
+import io.hotkey.agent.instrument.TypeTransformer;
+import io.hotkey.agent.instrument.jedis.common.JedisConnectionCommonAdvice;
+
+/** Jedis 3's {@code redis.clients.jedis.Connection}: every command sent, every reply read. */
+final class Jedis3ConnectionInstrumentation implements TypeInstrumentation {
+  @Override
+  public String typeName() {
+    return "redis.clients.jedis.Connection";
+  }
+
+  @Override
+  public void transform(TypeTransformer transformer) {
+    transformer.applyAdvice(
+        named("sendCommand")
+            .and(takesArguments(2))
+            .and(takesArgument(0, named("redis.clients.jedis.commands.ProtocolCommand")))
+            .and(takesArgument(1, byte[][].class)),
+        Jedis3SendCommandAdvice.class.getName());
+    JedisConnectionCommonAdvice.apply(transformer);
+  }
+}

@@ -1,0 +1,72 @@
+package io.hotkey.agent.instrument.lettuce.v6_0;
+
+import io.hotkey.agent.core.TrackedReplyField;
+import io.hotkey.agent.instrument.ClassLoaderMatchers;
+import io.hotkey.agent.instrument.HelperClasses;
+import io.hotkey.agent.instrument.InstrumentationModule;
+import io.hotkey.agent.instrument.TypeInstrumentation;
+import java.util.List;
+import net.bytebuddy.matcher.ElementMatcher;
+
+/**
+ * Lettuce 6.x and 7.x, recognised by {@code io.lettuce.core.protocol.ProtocolVersion} (6.0+;
+ * Lettuce 5 is never touched). The same hook points hold on both lines:
+ *
+ * <ul>
+ *   <li>{@code RedisChannelHandler.dispatch(RedisCommand)} and {@code dispatch(Collection)}: every
+ *       command of every API (sync, async, reactive; standalone, Pub/Sub and cluster connections)
+ *       passes here before it is written; a hot read is answered here by replaying a recorded reply
+ *       ({@link RedisChannelHandlerInstrumentation});
+ *   <li>{@code RedisStateMachine.safe*}: the decoder's funnel for every callback into a command's
+ *       {@code CommandOutput}; it tells when a write's reply starts (its keys are invalidated then,
+ *       before the application can see the completion) and records the reply of a fill ({@link
+ *       RedisStateMachineInstrumentation});
+ *   <li>{@code Command.complete/completeExceptionally/cancel}: the end of every command, to release
+ *       what an unanswered command left behind ({@link CommandInstrumentation});
+ *   <li>{@code DefaultEndpoint.write}: commands written around dispatch ({@link
+ *       DefaultEndpointInstrumentation}); {@code RedisChannelHandler.activated/deactivated}:
+ *       reconnects.
+ * </ul>
+ *
+ * {@code CommandOutput} and {@code CommandArgs}, when they load after the agent, also gain a field
+ * each ({@link TrackedReplyField}, {@link EncodedArgsField}).
+ */
+public final class Lettuce6InstrumentationModule implements InstrumentationModule {
+  static final String OUTPUT = "io.lettuce.core.output.CommandOutput";
+
+  @Override
+  public String name() {
+    return "lettuce-6+";
+  }
+
+  @Override
+  public ElementMatcher.Junction<ClassLoader> classLoaderMatcher() {
+    return ClassLoaderMatchers.hasClass("io.lettuce.core.protocol.ProtocolVersion");
+  }
+
+  @Override
+  public List<TypeInstrumentation> typeInstrumentations() {
+    return List.of(
+        new RedisChannelHandlerInstrumentation(),
+        new DefaultEndpointInstrumentation(),
+        new RedisStateMachineInstrumentation(),
+        new CommandInstrumentation(),
+        new CommandOutputInstrumentation(),
+        new CommandArgsInstrumentation());
+  }
+
+  @Override
+  public List<HelperClasses> helperClasses() {
+    return List.of(Helpers.LETTUCE_ARGUMENTS);
+  }
+
+  /** Created on first use, as the module is before any Lettuce class loads. */
+  private static final class Helpers {
+    /** {@link LettuceArguments}, defined next to Lettuce's {@code ProtocolKeyword}. */
+    static final HelperClasses LETTUCE_ARGUMENTS =
+        new HelperClasses(
+            "io.lettuce.core.protocol.ProtocolKeyword",
+            "io/hotkey/agent/instrument/lettuce/v6_0/",
+            List.of("LettuceArguments"));
+  }
+}

@@ -1,0 +1,52 @@
+package io.hotkey.agent.instrument.lettuce.v6_0;
+
+import io.hotkey.agent.core.RedisHooks;
+import io.lettuce.core.protocol.CommandArgs;
+import io.lettuce.core.protocol.RedisCommand;
+import java.util.Collection;
+import java.util.Collections;
+import net.bytebuddy.asm.Advice;
+
+/**
+ * On {@code DefaultEndpoint.write(RedisCommand)} and {@code write(Collection)}: a command written
+ * straight to a connection's {@code RedisChannelWriter} never passed {@code
+ * RedisChannelHandler.dispatch}, so it is counted and invalidates here, on behalf of the connection
+ * the endpoint serves, and is never answered locally. A dispatched command carries {@link
+ * EncodedArgsField#DISPATCHED} and costs this hook one field read. Commands without arguments, and
+ * those built before the agent attached (their arguments have no field to carry the mark), are not
+ * told apart here and are left to the dispatch hook.
+ */
+public final class LettuceEndpointWriteAdvice {
+  private LettuceEndpointWriteAdvice() {}
+
+  @Advice.OnMethodEnter(suppress = Throwable.class)
+  @SuppressWarnings("rawtypes")
+  public static void onEnter(
+      @Advice.This Object endpoint,
+      @Advice.FieldValue("connectionFacade") Object facade,
+      @Advice.Argument(0) Object written) {
+    if (!RedisHooks.active()) {
+      return;
+    }
+    if (!(written instanceof Collection)) {
+      // the common case, a dispatched command, returns here without allocating
+      CommandArgs single = ((RedisCommand) written).getArgs();
+      if (!(single instanceof EncodedArgsField)
+          || ((EncodedArgsField) single).hotkey$encodedArgs() == EncodedArgsField.DISPATCHED) {
+        return;
+      }
+    }
+    Collection<?> commands =
+        written instanceof Collection ? (Collection<?>) written : Collections.singleton(written);
+    for (Object element : commands) {
+      RedisCommand command = (RedisCommand) element;
+      CommandArgs args = command.getArgs();
+      if (!(args instanceof EncodedArgsField)
+          || ((EncodedArgsField) args).hotkey$encodedArgs() == EncodedArgsField.DISPATCHED) {
+        continue;
+      }
+      ((EncodedArgsField) args).hotkey$encodedArgs(EncodedArgsField.DISPATCHED);
+      LettuceArguments.dispatchUnserved(facade != null ? facade : endpoint, command);
+    }
+  }
+}

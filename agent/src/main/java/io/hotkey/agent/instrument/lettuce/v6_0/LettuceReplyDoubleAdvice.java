@@ -1,0 +1,14 @@
+package io.hotkey.agent.instrument.lettuce.v6_0;
+
+import io.hotkey.agent.core.RedisHooks;
+import net.bytebuddy.asm.Advice;
+
+/** On {@code RedisStateMachine.safeSet(output, double)}. */
+public final class LettuceReplyDoubleAdvice {
+  private LettuceReplyDoubleAdvice() {}
+
+  @Advice.OnMethodEnter(suppress = Throwable.class)
+  public static void onEnter(@Advice.Argument(0) Object output, @Advice.Argument(1) double value) {
+    RedisHooks.replyDouble(output, value);
+  }
+}
