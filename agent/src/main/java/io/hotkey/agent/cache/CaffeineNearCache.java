@@ -199,4 +199,9 @@ public final class CaffeineNearCache implements NearCache {
   public long bytes() {
     return entries.policy().eviction().map(e -> e.weightedSize().orElse(0L)).orElse(0L);
   }
+
+  @Override
+  public long entries() {
+    return entries.estimatedSize();
+  }
 }

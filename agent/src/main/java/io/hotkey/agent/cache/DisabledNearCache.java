@@ -55,4 +55,9 @@ final class DisabledNearCache implements NearCache {
   public long bytes() {
     return 0;
   }
+
+  @Override
+  public long entries() {
+    return 0;
+  }
 }

@@ -63,4 +63,7 @@ public interface NearCache {
   long evictions();
 
   long bytes();
+
+  /** Entries held, as Caffeine estimates them. */
+  long entries();
 }

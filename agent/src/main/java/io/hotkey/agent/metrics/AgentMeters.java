@@ -66,7 +66,7 @@ public final class AgentMeters {
   }
 
   public boolean cacheEnabled() {
-    return cache != null;
+    return cache != NearCache.DISABLED;
   }
 
   public long cacheHits() {
@@ -86,7 +86,7 @@ public final class AgentMeters {
   }
 
   public long cacheEntries() {
-    return cache == null ? 0 : cache.size();
+    return cache.entries();
   }
 
   public List<String> hotKeys() {
