@@ -119,6 +119,22 @@ public final class RoutePattern {
     return segments;
   }
 
+  /** Whether the pattern names one method and one path: no {@code *} anywhere. */
+  public boolean isExact() {
+    return !method.equals(ANY_METHOD)
+        && !segments.contains(ONE_SEGMENT)
+        && !segments.contains(ANY_SEGMENTS);
+  }
+
+  public String method() {
+    return method;
+  }
+
+  /** The path in canonical form: single slashes, no trailing slash, {@code /} for the root. */
+  public String path() {
+    return "/" + String.join("/", segments);
+  }
+
   /** The canonical form: {@code METHOD /a/b}, single spaces and slashes, no trailing slash. */
   @Override
   public String toString() {
