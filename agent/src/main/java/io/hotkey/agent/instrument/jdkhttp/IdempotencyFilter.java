@@ -10,7 +10,7 @@ import io.hotkey.agent.idempotency.IdempotencyEngine;
 import io.hotkey.agent.idempotency.Outcome;
 import io.hotkey.agent.idempotency.ReleaseReason;
 import io.hotkey.agent.idempotency.RequestHead;
-import io.hotkey.config.RoutePattern;
+import io.hotkey.agent.idempotency.Route;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -65,7 +65,7 @@ public final class IdempotencyFilter extends Filter {
       throws IOException {
     String method = exchange.getRequestMethod();
     String path = exchange.getRequestURI().getPath();
-    RoutePattern route = engine.route(method, path == null ? "/" : path);
+    Route route = engine.route(method, path == null ? "/" : path);
     if (route == null) {
       return null;
     }

@@ -8,7 +8,7 @@ import io.hotkey.agent.idempotency.IdempotencyEngine;
 import io.hotkey.agent.idempotency.Outcome;
 import io.hotkey.agent.idempotency.ReleaseReason;
 import io.hotkey.agent.idempotency.RequestHead;
-import io.hotkey.config.RoutePattern;
+import io.hotkey.agent.idempotency.Route;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -178,14 +178,14 @@ public final class ServletBridge {
       Function<Long, byte[]> body)
       throws IOException {
     IdempotencyEngine active = engine;
-    if (active == null || !(route instanceof RoutePattern)) {
+    if (active == null || !(route instanceof Route)) {
       return null;
     }
     Decision decision;
     try {
       decision =
           active.decide(
-              (RoutePattern) route,
+              (Route) route,
               new Head(method, path, rawPath, rawQuery, headers),
               limit -> body.apply(limit));
     } catch (UncheckedIOException e) {
