@@ -99,11 +99,11 @@ class JdkHttpIdempotencyIT extends RedisTestBase {
       if (store.equals("redis")) {
         assertTrue(
             records.stream()
-                .anyMatch(r -> r.startsWith("hotkey:idem:POST /orders POST ") && r.endsWith(key)),
+                .anyMatch(r -> recordFor(r).startsWith("POST /orders POST ") && r.endsWith(key)),
             "record of " + key + " in Redis: " + records);
         assertTrue(
             records.stream()
-                .anyMatch(r -> r.startsWith("hotkey:idem:POST /refunds POST ") && r.endsWith(key)),
+                .anyMatch(r -> recordFor(r).startsWith("POST /refunds POST ") && r.endsWith(key)),
             "a separate record for /refunds: " + records);
       } else {
         assertEquals(Set.of(), records, "the memory store writes nothing to Redis");
@@ -421,18 +421,21 @@ class JdkHttpIdempotencyIT extends RedisTestBase {
 
   private static Set<String> records() {
     try (Jedis jedis = redis.jedis()) {
-      Set<String> keys = jedis.keys("hotkey:idem:*");
-      keys.remove("hotkey:idem:fence");
-      return keys;
+      return jedis.keys("hotkey:idem:*");
     }
   }
 
   /** The Redis key of the record for an Idempotency-Key on POST /orders (no Authorization). */
   private static String recordOf(String key) {
     return records().stream()
-        .filter(r -> r.startsWith("hotkey:idem:POST /orders ") && r.endsWith(" " + key))
+        .filter(r -> recordFor(r).startsWith("POST /orders ") && r.endsWith(" " + key))
         .findFirst()
         .orElseThrow(() -> new AssertionError("no record for " + key + " in " + records()));
+  }
+
+  /** The record key a Redis key {@code hotkey:idem:{crc}:<record key>} holds. */
+  private static String recordFor(String redisKey) {
+    return redisKey.substring(redisKey.indexOf("}:") + 2);
   }
 
   /** PTTL in ms; -2 once the key is gone. */

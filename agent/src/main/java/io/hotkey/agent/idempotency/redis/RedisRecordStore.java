@@ -14,30 +14,32 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.security.SecureRandom;
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.List;
 import java.util.zip.CRC32;
 
 /**
  * Records in a Redis shared by every instance of the application, through the agent's own {@link
- * RespClient}. A record is a hash {@code hotkey:idem:{bbb}:<record key>} with fields {@code s}
- * (state {@code I} issued token / {@code P} in progress / {@code D} done), {@code f} (fingerprint),
- * {@code t} (fencing token), {@code o} (claimer's nonce, while in progress), {@code r} (the
- * response, {@link ResponseCodec}) and, for an issued token, {@code c} (its caller's scope) and
- * {@code l} (its ttl). An issued record expires after its ttl, an in-progress one with the lease
- * ({@code PEXPIRE}), a completed one after the ttl; the remaining lease reported to a 409 is Redis'
- * own {@code PTTL}, so instances' clocks do not matter.
+ * RespClient}. A record is one hash, {@code hotkey:idem:{crc}:<record key>}, holding its claim,
+ * lease, fencing token and answer in the fields {@code s} (state {@code I} issued token / {@code P}
+ * in progress / {@code D} done), {@code f} (fingerprint), {@code t} (fencing token), {@code o}
+ * (claimer's nonce, while in progress), {@code r} (the response, {@link ResponseCodec}) and, for an
+ * issued token, {@code c} (its caller's scope) and {@code l} (its ttl). An issued record expires
+ * after its ttl, an in-progress one with the lease ({@code PEXPIRE}), a completed one after the
+ * ttl; the remaining lease reported to a 409 is Redis' own {@code PTTL}, so instances' clocks do
+ * not matter.
  *
- * <p>{@code bbb} is one of 4096 buckets, chosen by the record key's CRC32: a hash tag, so that a
- * record and its bucket's fence {@code hotkey:idem:{bbb}:fence} are in one Redis Cluster slot and
- * every script touches a single slot. Fencing tokens come from {@code INCR} of the fence, so every
- * claim's token is larger than any earlier one of its bucket, even for a key that expired and was
- * claimed again. Complete and release act only while the record is in progress with the caller's
- * token. Every script is safe to repeat (a claim recognises its own nonce), which lets the client
- * retry a command whose connection broke.
+ * <p>Every script touches that one key, so on a Redis Cluster a record is in one slot and a slot
+ * migration never splits what a script needs (no {@code TRYAGAIN}): the client follows {@code ASK}
+ * and {@code MOVED}. The hash tag {@code {crc}}, the CRC32 of the record key, spreads records over
+ * the slots by the whole record key, so that braces in a client's key cannot gather records on one
+ * slot. A fencing token is Redis' {@code TIME} in microseconds followed by three random digits from
+ * the claimer: unique for a key across claims and instances. Complete and release act only while
+ * the record is in progress with the caller's token. Every script is safe to repeat (a claim
+ * recognises its own nonce), which lets the client retry a command whose connection broke.
  */
 public final class RedisRecordStore implements RecordStore {
   public static final String PREFIX = "hotkey:idem:";
-  static final int BUCKETS = 4096;
 
   private static final LuaScript CLAIM =
       new LuaScript(
@@ -49,10 +51,11 @@ public final class RedisRecordStore implements RecordStore {
               "  if redis.call('HGET', KEYS[1], 'c') ~= ARGV[4] then return {'W'} end",
               "end",
               "if not s or s == 'I' then",
-              "  local t = redis.call('INCR', KEYS[2])",
+              "  local now = redis.call('TIME')",
+              "  local t = now[1] .. string.format('%06d', tonumber(now[2])) .. ARGV[5]",
               "  redis.call('HSET', KEYS[1], 's', 'P', 'f', ARGV[1], 't', t, 'o', ARGV[3])",
               "  redis.call('PEXPIRE', KEYS[1], ARGV[2])",
-              "  return {'C', tostring(t)}",
+              "  return {'C', t}",
               "end",
               "local v = redis.call('HMGET', KEYS[1], 'f', 't', 'o', 'r')",
               "if s == 'P' and v[3] == ARGV[3] then return {'C', v[2]} end",
@@ -133,21 +136,17 @@ public final class RedisRecordStore implements RecordStore {
     this(endpoint, timeout, timeout, 16, Duration.ofMillis(50));
   }
 
-  /** The record's key, and its bucket's fence: two keys of one hash tag. */
-  static byte[][] redisKeys(String recordKey) {
+  /** {@code hotkey:idem:{crc}:<record key>}, {@code crc} the record key's CRC32 in hex. */
+  static byte[] redisKey(String recordKey) {
     byte[] record = recordKey.getBytes(StandardCharsets.UTF_8);
     CRC32 crc = new CRC32();
     crc.update(record);
-    String bucket =
-        PREFIX
-            + "{"
-            + Integer.toHexString(BUCKETS + (int) (crc.getValue() % BUCKETS)).substring(1)
-            + "}:";
-    byte[] prefix = bucket.getBytes(StandardCharsets.US_ASCII);
-    byte[] key = new byte[prefix.length + record.length];
-    System.arraycopy(prefix, 0, key, 0, prefix.length);
+    byte[] prefix =
+        (PREFIX + "{" + Long.toHexString(crc.getValue()) + "}:")
+            .getBytes(StandardCharsets.US_ASCII);
+    byte[] key = Arrays.copyOf(prefix, prefix.length + record.length);
     System.arraycopy(record, 0, key, prefix.length, record.length);
-    return new byte[][] {key, (bucket + "fence").getBytes(StandardCharsets.US_ASCII)};
+    return key;
   }
 
   @Override
@@ -168,7 +167,7 @@ public final class RedisRecordStore implements RecordStore {
         eval(
             "issue",
             ISSUE,
-            new byte[][] {redisKeys(recordKey)[0]},
+            new byte[][] {redisKey(recordKey)},
             RespConnection.bytes(scope),
             number(Math.max(1, ttl.toMillis())));
     return flag(reply);
@@ -182,11 +181,12 @@ public final class RedisRecordStore implements RecordStore {
         eval(
             "claim",
             CLAIM,
-            redisKeys(recordKey),
+            new byte[][] {redisKey(recordKey)},
             fingerprint,
             number(Math.max(1, lease.toMillis())),
             nonce,
-            scope);
+            scope,
+            RespConnection.bytes(String.format("%03d", RANDOM.nextInt(1000))));
     try {
       List<?> items = (List<?>) reply;
       String state = text(items.get(0));
@@ -225,7 +225,7 @@ public final class RedisRecordStore implements RecordStore {
         eval(
             "complete",
             COMPLETE,
-            new byte[][] {redisKeys(recordKey)[0]},
+            new byte[][] {redisKey(recordKey)},
             number(token),
             ResponseCodec.encode(response),
             number(Math.max(1, ttl.toMillis())));
@@ -234,7 +234,7 @@ public final class RedisRecordStore implements RecordStore {
 
   @Override
   public boolean release(String recordKey, long token) throws StoreException {
-    return flag(eval("release", RELEASE, new byte[][] {redisKeys(recordKey)[0]}, number(token)));
+    return flag(eval("release", RELEASE, new byte[][] {redisKey(recordKey)}, number(token)));
   }
 
   private Object eval(String what, LuaScript script, byte[][] keys, byte[]... args)
