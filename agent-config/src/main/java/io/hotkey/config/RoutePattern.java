@@ -24,9 +24,13 @@ public final class RoutePattern {
   private final String method;
   private final List<String> segments;
 
+  /** The canonical form, made once: engines put it in every record key. */
+  private final String text;
+
   private RoutePattern(String method, List<String> segments) {
     this.method = method;
     this.segments = segments;
+    this.text = method + " /" + String.join("/", segments);
   }
 
   /**
@@ -138,6 +142,6 @@ public final class RoutePattern {
   /** The canonical form: {@code METHOD /a/b}, single spaces and slashes, no trailing slash. */
   @Override
   public String toString() {
-    return method + " /" + String.join("/", segments);
+    return text;
   }
 }

@@ -60,6 +60,7 @@ class JdkHttpIdempotencyIT extends RedisTestBase {
                   "jdk-httpserver/" + store, app.base(), "/orders", () -> runs(runs))
               .exceptionClosesConnection();
       http.proveAll();
+      new PlaybookOverHttp("jdk-httpserver/" + store, app.base(), http).proveAll();
 
       // while the first request runs: 409 with Retry-After within the lease, 422 for another
       // payload
@@ -264,6 +265,43 @@ class JdkHttpIdempotencyIT extends RedisTestBase {
   }
 
   /**
+   * With the redis store, a token issued by one instance is used at another, once: the first
+   * instance then replays its answer, and a third session's use of it is refused.
+   */
+  @Test
+  void aTokenIssuedByOneInstanceIsUsedAtAnother() throws Exception {
+    Path runs = runsFile();
+    try (RunningJvm one = start("redis", redis, runs);
+        RunningJvm two = start("redis", redis, runs)) {
+      String session = "JSESSIONID=" + UUID.randomUUID();
+      IdempotencyOverHttp http =
+          new IdempotencyOverHttp("jdk-httpserver/redis", one.base(), "/orders", () -> runs(runs));
+      String token = new PlaybookOverHttp("instance one", one.base(), http).issue(session);
+      HttpResponse<byte[]> paid =
+          send(post(two.base() + "/orders/pay", token, "{\"amount\":3}", "Cookie", session));
+      assertEquals(201, paid.statusCode(), () -> text(paid));
+      assertFalse(replayed(paid));
+      HttpResponse<byte[]> retry =
+          send(post(one.base() + "/orders/pay", token, "{\"amount\":3}", "Cookie", session));
+      assertTrue(replayed(retry), () -> "the other instance replays: " + text(retry));
+      assertArrayEquals(paid.body(), retry.body());
+      HttpResponse<byte[]> stranger =
+          send(
+              post(
+                  one.base() + "/orders/pay",
+                  token,
+                  "{\"amount\":3}",
+                  "Cookie",
+                  "JSESSIONID=" + UUID.randomUUID()));
+      assertEquals(400, stranger.statusCode(), () -> text(stranger));
+      assertTrue(text(stranger).contains("token-wrong-caller"), () -> text(stranger));
+      assertEquals(1, runs(runs));
+      assertAgentHealthy(one, "redis");
+      assertAgentHealthy(two, "redis");
+    }
+  }
+
+  /**
    * A completed request is replayed, byte-identical and marked, by the next JVM on the same Redis.
    */
   @Test
@@ -397,6 +435,7 @@ class JdkHttpIdempotencyIT extends RedisTestBase {
             .prop("hotkey.report.interval", "0")
             .args("--runs", runs.toString())
             .timeout(Duration.ofSeconds(40));
+    PlaybookOverHttp.PROPERTIES.forEach(jvm::prop);
     for (int i = 0; i < props.length; i += 2) {
       jvm.prop(props[i], props[i + 1]);
     }
