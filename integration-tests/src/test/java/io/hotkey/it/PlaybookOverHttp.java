@@ -36,7 +36,7 @@ import java.util.regex.Pattern;
  * checks are given, for its {@link IdempotencyOverHttp#assertCounted}.
  */
 final class PlaybookOverHttp {
-  static final Duration WINDOW = Duration.ofSeconds(2);
+  static final Duration WINDOW = Duration.ofSeconds(5);
   static final Duration TOKEN_TTL = Duration.ofSeconds(3);
   static final String TOKEN_ENDPOINT = "/idempotency-tokens";
 

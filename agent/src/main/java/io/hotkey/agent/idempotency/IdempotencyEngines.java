@@ -35,8 +35,8 @@ public final class IdempotencyEngines {
               : new MemoryRecordStore(MEMORY_STORE_BYTES);
       IdempotencyEngine engine = new IdempotencyEngine(settings, store);
       AgentLog.info(
-          "idempotency: "
-              + settings.describeRoutes()
+          "idempotency: routes="
+              + config.idempotencyRoutes()
               + " store="
               + store.describe()
               + " lease="
@@ -46,6 +46,7 @@ public final class IdempotencyEngines {
               + "s"
               + " on-store-failure="
               + config.idempotencyOnStoreFailure().name().toLowerCase(Locale.ROOT)
+              + settings.describeGuards()
               + " scope=headers "
               + config.idempotencyScopeHeaders()
               + ", principal, cookies "

@@ -39,38 +39,6 @@ public final class IdempotencySettings {
       Duration lease,
       long maxBody,
       StoreFailurePolicy onStoreFailure) {
-    this(
-        routes,
-        header,
-        scopeHeaders,
-        requireKey,
-        ttl,
-        lease,
-        maxBody,
-        onStoreFailure,
-        List.of(),
-        NO_ROUTES,
-        Duration.ofSeconds(5),
-        null,
-        NO_ROUTES,
-        Duration.ofMinutes(10));
-  }
-
-  private IdempotencySettings(
-      RouteTable routes,
-      String header,
-      List<String> scopeHeaders,
-      boolean requireKey,
-      Duration ttl,
-      Duration lease,
-      long maxBody,
-      StoreFailurePolicy onStoreFailure,
-      List<String> scopeCookies,
-      RouteTable dedupeRoutes,
-      Duration dedupeWindow,
-      RoutePattern tokenEndpoint,
-      RouteTable tokenRoutes,
-      Duration tokenTtl) {
     this.routes = routes;
     this.header = header;
     this.scopeHeaders = List.copyOf(scopeHeaders);
@@ -79,6 +47,31 @@ public final class IdempotencySettings {
     this.lease = lease;
     this.maxBody = maxBody;
     this.onStoreFailure = onStoreFailure;
+    this.scopeCookies = List.of();
+    this.dedupeRoutes = NO_ROUTES;
+    this.dedupeWindow = Duration.ofSeconds(5);
+    this.tokenEndpoint = null;
+    this.tokenRoutes = NO_ROUTES;
+    this.tokenTtl = Duration.ofMinutes(10);
+  }
+
+  /** {@code keyRules}' key rules with these cookies, keyless guard and tokens. */
+  private IdempotencySettings(
+      IdempotencySettings keyRules,
+      List<String> scopeCookies,
+      RouteTable dedupeRoutes,
+      Duration dedupeWindow,
+      RoutePattern tokenEndpoint,
+      RouteTable tokenRoutes,
+      Duration tokenTtl) {
+    this.routes = keyRules.routes;
+    this.header = keyRules.header;
+    this.scopeHeaders = keyRules.scopeHeaders;
+    this.requireKey = keyRules.requireKey;
+    this.ttl = keyRules.ttl;
+    this.lease = keyRules.lease;
+    this.maxBody = keyRules.maxBody;
+    this.onStoreFailure = keyRules.onStoreFailure;
     this.scopeCookies = List.copyOf(scopeCookies);
     this.dedupeRoutes = dedupeRoutes;
     this.dedupeWindow = dedupeWindow;
@@ -107,39 +100,13 @@ public final class IdempotencySettings {
 
   public IdempotencySettings withScopeCookies(List<String> cookies) {
     return new IdempotencySettings(
-        routes,
-        header,
-        scopeHeaders,
-        requireKey,
-        ttl,
-        lease,
-        maxBody,
-        onStoreFailure,
-        cookies,
-        dedupeRoutes,
-        dedupeWindow,
-        tokenEndpoint,
-        tokenRoutes,
-        tokenTtl);
+        this, cookies, dedupeRoutes, dedupeWindow, tokenEndpoint, tokenRoutes, tokenTtl);
   }
 
-  /** Keyless requests on {@code dedupeRoutes} are deduplicated within {@code window}. */
+  /** Keyless requests on {@code dedupe} are deduplicated within {@code window}. */
   public IdempotencySettings withDedupe(RouteTable dedupe, Duration window) {
     return new IdempotencySettings(
-        routes,
-        header,
-        scopeHeaders,
-        requireKey,
-        ttl,
-        lease,
-        maxBody,
-        onStoreFailure,
-        scopeCookies,
-        dedupe,
-        window,
-        tokenEndpoint,
-        tokenRoutes,
-        tokenTtl);
+        this, scopeCookies, dedupe, window, tokenEndpoint, tokenRoutes, tokenTtl);
   }
 
   /**
@@ -147,20 +114,7 @@ public final class IdempotencySettings {
    */
   public IdempotencySettings withTokens(RoutePattern endpoint, RouteTable required, Duration life) {
     return new IdempotencySettings(
-        routes,
-        header,
-        scopeHeaders,
-        requireKey,
-        ttl,
-        lease,
-        maxBody,
-        onStoreFailure,
-        scopeCookies,
-        dedupeRoutes,
-        dedupeWindow,
-        endpoint,
-        required,
-        life);
+        this, scopeCookies, dedupeRoutes, dedupeWindow, endpoint, required, life);
   }
 
   /** Whether any route, the keyless guard or the token endpoint is configured. */
@@ -199,10 +153,9 @@ public final class IdempotencySettings {
     return maxBody;
   }
 
-  /** For the startup log. */
-  String describeRoutes() {
+  /** For the startup log: the keyless guard and the tokens, when configured. */
+  String describeGuards() {
     StringBuilder out = new StringBuilder();
-    out.append("routes=").append(routes);
     if (!dedupeRoutes.patterns().isEmpty()) {
       out.append(" dedupe-routes=").append(dedupeRoutes);
       out.append(" dedupe-window=").append(dedupeWindow.toMillis()).append("ms");
@@ -210,6 +163,7 @@ public final class IdempotencySettings {
     if (tokenEndpoint != null) {
       out.append(" token-endpoint=").append(tokenEndpoint);
       out.append(" token-routes=").append(tokenRoutes);
+      out.append(" token-ttl=").append(tokenTtl.toSeconds()).append("s");
     }
     return out.toString();
   }
