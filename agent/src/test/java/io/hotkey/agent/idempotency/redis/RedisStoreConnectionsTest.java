@@ -130,7 +130,8 @@ class RedisStoreConnectionsTest {
                 bytes("+del"),
                 bytes("+incr"),
                 bytes("+pexpire"),
-                bytes("+pttl"));
+                bytes("+pttl"),
+                bytes("+time"));
         assertEquals("OK", created);
       }
       String uri = "redis://idem:s3cret@127.0.0.1:" + redis.port() + "?protocol=" + protocol;
