@@ -14,7 +14,7 @@ import org.apache.catalina.startup.Tomcat;
 /**
  * ServletIdempotencyIT's child application on embedded Tomcat (javax): compiled by the test against the
  * container it runs on, with no knowledge of the agent. POST /orders creates an "order"; GET /runs tells how
- * often the handler ran, GET /outcomes the agent's JMX IdempotencyOutcomes. Prints "PORT n" once it listens.
+ * often the handler ran, GET /outcomes the agent's JMX IdempotencyOutcomes; any other path is 404. Prints "PORT n" once it listens.
  */
 public class TomcatJavaxApp {
   static final AtomicInteger RUNS = new AtomicInteger();
@@ -53,6 +53,13 @@ public class TomcatJavaxApp {
     }
   }
 
+  public static class NotFound extends HttpServlet {
+    @Override
+    protected void service(HttpServletRequest request, HttpServletResponse response) throws IOException {
+      response.sendError(404);
+    }
+  }
+
   public static void main(String[] args) throws Exception {
     Tomcat tomcat = new Tomcat();
     String base = Files.createTempDirectory("servlet-it-tomcat").toString();
@@ -67,6 +74,10 @@ public class TomcatJavaxApp {
     context.addServletMappingDecoded("/orders/*", "orders");
     context.addServletMappingDecoded("/runs", "orders");
     context.addServletMappingDecoded("/outcomes", "orders");
+    // the default servlet of most applications: every other path reaches the container's servlets
+    // (and so the agent's token endpoint), and answers 404
+    Tomcat.addServlet(context, "not-found", new NotFound());
+    context.addServletMappingDecoded("/", "not-found");
     tomcat.start();
     System.out.println("PORT " + connector.getLocalPort());
     System.out.flush();

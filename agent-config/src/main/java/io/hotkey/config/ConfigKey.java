@@ -88,11 +88,41 @@ public enum ConfigKey {
       "Authorization",
       "request headers whose hashed values scope a key to its caller",
       ValueParsers::headerNames),
+  IDEMPOTENCY_SCOPE_COOKIES(
+      "hotkey.idempotency.scope-cookies",
+      "JSESSIONID, SESSION",
+      "cookies whose hashed values scope a key to its caller (with the authenticated principal)",
+      ValueParsers::cookieNames),
   IDEMPOTENCY_REQUIRE_KEY(
       "hotkey.idempotency.require-key",
       "false",
       "answer 400 when a configured route gets no key",
       ValueParsers::bool),
+  IDEMPOTENCY_DEDUPE_ROUTES(
+      "hotkey.idempotency.dedupe-routes",
+      "",
+      "routes whose requests without a key are deduplicated by caller, request and body",
+      RouteTable::parse),
+  IDEMPOTENCY_DEDUPE_WINDOW(
+      "hotkey.idempotency.dedupe-window",
+      "5s",
+      "how long a keyless request's answer is replayed to its duplicates",
+      ValueParsers::positiveDuration),
+  IDEMPOTENCY_TOKEN_ENDPOINT(
+      "hotkey.idempotency.token-endpoint",
+      "",
+      "route the agent answers with a new single-use token, e.g. POST /idempotency-tokens",
+      ValueParsers::exactRoute),
+  IDEMPOTENCY_TOKEN_ROUTES(
+      "hotkey.idempotency.token-routes",
+      "",
+      "routes that require a token from the token endpoint in the key header",
+      RouteTable::parse),
+  IDEMPOTENCY_TOKEN_TTL(
+      "hotkey.idempotency.token-ttl",
+      "10m",
+      "how long an issued token stays usable",
+      ValueParsers::positiveDuration),
   IDEMPOTENCY_STORE(
       "hotkey.idempotency.store",
       "memory",
@@ -101,8 +131,18 @@ public enum ConfigKey {
   IDEMPOTENCY_REDIS_URI(
       "hotkey.idempotency.redis.uri",
       "",
-      "redis://host:port[/db] of the redis store; required for it",
+      "redis[s]://[user:password@]host:port[/db][?protocol=3] of the redis store; required for it",
       ValueParsers::redisUri),
+  IDEMPOTENCY_REDIS_TIMEOUT(
+      "hotkey.idempotency.redis.timeout",
+      "2s",
+      "connect and command timeout of the redis store",
+      ValueParsers::positiveDuration),
+  IDEMPOTENCY_REDIS_TRUST_STORE(
+      "hotkey.idempotency.redis.trust-store",
+      "",
+      "CA certificates (PEM or DER) or a JKS/PKCS12 trust store for rediss://; default: the JVM's",
+      ValueParsers::path),
   IDEMPOTENCY_TTL(
       "hotkey.idempotency.ttl",
       "24h",

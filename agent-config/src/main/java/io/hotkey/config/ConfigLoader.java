@@ -187,5 +187,20 @@ final class ConfigLoader {
                       + "); "
                       + ValueParsers.REDIS_URI_EXPECTED)));
     }
+    RouteTable tokenRoutes = (RouteTable) values.get(ConfigKey.IDEMPOTENCY_TOKEN_ROUTES);
+    if (tokenRoutes != null
+        && !tokenRoutes.patterns().isEmpty()
+        && Optional.empty().equals(values.get(ConfigKey.IDEMPOTENCY_TOKEN_ENDPOINT))) {
+      Setting routes = effective.get(ConfigKey.IDEMPOTENCY_TOKEN_ROUTES);
+      errors.add(
+          routes.error(
+              new InvalidValueException(
+                  routes.value,
+                  "needs "
+                      + ConfigKey.IDEMPOTENCY_TOKEN_ENDPOINT.key()
+                      + ", where clients get their tokens; expected e.g. "
+                      + ConfigKey.IDEMPOTENCY_TOKEN_ENDPOINT.key()
+                      + "=POST /idempotency-tokens")));
+    }
   }
 }

@@ -170,6 +170,40 @@ public final class HotkeyConfig {
     return value(ConfigKey.IDEMPOTENCY_SCOPE_HEADERS);
   }
 
+  /** Cookies whose values scope a record to its caller, with the scope headers and principal. */
+  public List<String> idempotencyScopeCookies() {
+    return value(ConfigKey.IDEMPOTENCY_SCOPE_COOKIES);
+  }
+
+  public RouteTable idempotencyDedupeRoutes() {
+    return value(ConfigKey.IDEMPOTENCY_DEDUPE_ROUTES);
+  }
+
+  public Duration idempotencyDedupeWindow() {
+    return value(ConfigKey.IDEMPOTENCY_DEDUPE_WINDOW);
+  }
+
+  /** The route the agent answers with new tokens; an exact method and path. */
+  public Optional<RoutePattern> idempotencyTokenEndpoint() {
+    return value(ConfigKey.IDEMPOTENCY_TOKEN_ENDPOINT);
+  }
+
+  public RouteTable idempotencyTokenRoutes() {
+    return value(ConfigKey.IDEMPOTENCY_TOKEN_ROUTES);
+  }
+
+  public Duration idempotencyTokenTtl() {
+    return value(ConfigKey.IDEMPOTENCY_TOKEN_TTL);
+  }
+
+  public Duration idempotencyRedisTimeout() {
+    return value(ConfigKey.IDEMPOTENCY_REDIS_TIMEOUT);
+  }
+
+  public Optional<Path> idempotencyRedisTrustStore() {
+    return value(ConfigKey.IDEMPOTENCY_REDIS_TRUST_STORE);
+  }
+
   public boolean idempotencyRequireKey() {
     return value(ConfigKey.IDEMPOTENCY_REQUIRE_KEY);
   }

@@ -24,9 +24,13 @@ public final class RoutePattern {
   private final String method;
   private final List<String> segments;
 
+  /** The canonical form, made once: engines put it in every record key. */
+  private final String text;
+
   private RoutePattern(String method, List<String> segments) {
     this.method = method;
     this.segments = segments;
+    this.text = method + " /" + String.join("/", segments);
   }
 
   /**
@@ -119,9 +123,25 @@ public final class RoutePattern {
     return segments;
   }
 
+  /** Whether the pattern names one method and one path: no {@code *} anywhere. */
+  public boolean isExact() {
+    return !method.equals(ANY_METHOD)
+        && !segments.contains(ONE_SEGMENT)
+        && !segments.contains(ANY_SEGMENTS);
+  }
+
+  public String method() {
+    return method;
+  }
+
+  /** The path in canonical form: single slashes, no trailing slash, {@code /} for the root. */
+  public String path() {
+    return "/" + String.join("/", segments);
+  }
+
   /** The canonical form: {@code METHOD /a/b}, single spaces and slashes, no trailing slash. */
   @Override
   public String toString() {
-    return method + " /" + String.join("/", segments);
+    return text;
   }
 }

@@ -21,7 +21,8 @@ import java.util.stream.Collectors;
  */
 final class ValueParsers {
   static final String REDIS_URI_EXPECTED =
-      "expected redis://host:port[/db], e.g. redis://localhost:6379/0";
+      "expected redis://[user:password@]host:port[/db][?protocol=2|3] (rediss:// for TLS),"
+          + " e.g. redis://localhost:6379/0";
 
   private static final String HEADER_EXPECTED =
       "expected an HTTP header name, e.g. Idempotency-Key";
@@ -31,6 +32,7 @@ final class ValueParsers {
       Pattern.compile(
           "[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?(\\.[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?)*");
   private static final Pattern IPV6 = Pattern.compile("[0-9A-Fa-f:.]*:[0-9A-Fa-f:.]*");
+  private static final Pattern PROTOCOL = Pattern.compile("protocol=[23]");
 
   private ValueParsers() {}
 
@@ -148,6 +150,34 @@ final class ValueParsers {
     return List.copyOf(names);
   }
 
+  /** Cookie names are tokens, like header names; blank is none. */
+  static List<String> cookieNames(String text) {
+    String expected = "expected comma-separated cookie names, e.g. JSESSIONID, SESSION";
+    List<String> names = new ArrayList<>();
+    for (String entry : CommaList.split(text, expected)) {
+      if (!HEADER_NAME.matcher(entry).matches()) {
+        throw new InvalidValueException(
+            text, "has an invalid cookie name " + entry + "; " + expected);
+      }
+      names.add(entry);
+    }
+    return List.copyOf(names);
+  }
+
+  /** One route without wildcards ({@code POST /idempotency-tokens}); blank is none. */
+  static Optional<RoutePattern> exactRoute(String text) {
+    if (text.isBlank()) {
+      return Optional.empty();
+    }
+    RoutePattern route = RoutePattern.parse(text);
+    if (!route.isExact()) {
+      throw new InvalidValueException(
+          text,
+          "has a wildcard; expected one method and one path without *, e.g. POST /idempotency-tokens");
+    }
+    return Optional.of(route);
+  }
+
   static <E extends Enum<E>> Function<String, E> oneOf(Class<E> type) {
     return text -> {
       for (E constant : type.getEnumConstants()) {
@@ -174,12 +204,12 @@ final class ValueParsers {
     }
     try {
       URI uri = new URI(t);
-      if ("redis".equals(uri.getScheme())
+      if (("redis".equals(uri.getScheme()) || "rediss".equals(uri.getScheme()))
           && uri.getHost() != null
           && uri.getPort() > 0
           && uri.getPort() <= 65535
           && DATABASE.matcher(uri.getRawPath()).matches()
-          && uri.getRawQuery() == null
+          && (uri.getRawQuery() == null || PROTOCOL.matcher(uri.getRawQuery()).matches())
           && uri.getRawFragment() == null) {
         return Optional.of(uri);
       }

@@ -62,6 +62,14 @@ class HotkeyConfigTest {
     assertEquals("Idempotency-Key", c.idempotencyHeader());
     assertEquals(List.of("Authorization"), c.idempotencyScopeHeaders());
     assertFalse(c.idempotencyRequireKey());
+    assertEquals(List.of("JSESSIONID", "SESSION"), c.idempotencyScopeCookies());
+    assertTrue(c.idempotencyDedupeRoutes().patterns().isEmpty());
+    assertEquals(Duration.ofSeconds(5), c.idempotencyDedupeWindow());
+    assertEquals(Optional.empty(), c.idempotencyTokenEndpoint());
+    assertTrue(c.idempotencyTokenRoutes().patterns().isEmpty());
+    assertEquals(Duration.ofMinutes(10), c.idempotencyTokenTtl());
+    assertEquals(Duration.ofSeconds(2), c.idempotencyRedisTimeout());
+    assertEquals(Optional.empty(), c.idempotencyRedisTrustStore());
     assertEquals(IdempotencyStore.MEMORY, c.idempotencyStore());
     assertEquals(Optional.empty(), c.idempotencyRedisUri());
     assertEquals(Duration.ofHours(24), c.idempotencyTtl());
@@ -147,6 +155,14 @@ class HotkeyConfigTest {
             Map.entry("hotkey.idempotency.require-key", "true"),
             Map.entry("hotkey.idempotency.store", "redis"),
             Map.entry("hotkey.idempotency.redis.uri", "redis://cache:6380/2"),
+            Map.entry("hotkey.idempotency.scope-cookies", "sid"),
+            Map.entry("hotkey.idempotency.dedupe-routes", "POST /checkout"),
+            Map.entry("hotkey.idempotency.dedupe-window", "2s"),
+            Map.entry("hotkey.idempotency.token-endpoint", "POST /idempotency-tokens/"),
+            Map.entry("hotkey.idempotency.token-routes", "POST /payments/**"),
+            Map.entry("hotkey.idempotency.token-ttl", "1h"),
+            Map.entry("hotkey.idempotency.redis.timeout", "250ms"),
+            Map.entry("hotkey.idempotency.redis.trust-store", "/etc/redis/ca.pem"),
             Map.entry("hotkey.idempotency.ttl", "1d"),
             Map.entry("hotkey.idempotency.lease", "5s"),
             Map.entry("hotkey.idempotency.max-body", "512KB"),
@@ -178,6 +194,15 @@ class HotkeyConfigTest {
     assertEquals(Duration.ofSeconds(5), c.idempotencyLease());
     assertEquals(512L << 10, c.idempotencyMaxBody());
     assertEquals(StoreFailurePolicy.ALLOW, c.idempotencyOnStoreFailure());
+    assertEquals(List.of("sid"), c.idempotencyScopeCookies());
+    assertEquals("POST /checkout", c.idempotencyDedupeRoutes().toString());
+    assertEquals(Duration.ofSeconds(2), c.idempotencyDedupeWindow());
+    assertEquals("POST /idempotency-tokens", c.idempotencyTokenEndpoint().get().toString());
+    assertEquals("/idempotency-tokens", c.idempotencyTokenEndpoint().get().path());
+    assertEquals("POST /payments/**", c.idempotencyTokenRoutes().toString());
+    assertEquals(Duration.ofHours(1), c.idempotencyTokenTtl());
+    assertEquals(Duration.ofMillis(250), c.idempotencyRedisTimeout());
+    assertEquals(Optional.of(Path.of("/etc/redis/ca.pem")), c.idempotencyRedisTrustStore());
     assertEquals(3, c.debugFailEvery());
   }
 
@@ -360,6 +385,15 @@ class HotkeyConfigTest {
         "hotkey.idempotency.redis.uri=http://cache:6379",
         "hotkey.idempotency.redis.uri=redis://cache",
         "hotkey.idempotency.redis.uri=redis://cache:6379/db",
+        "hotkey.idempotency.redis.uri=redis://cache:6379?protocol=4",
+        "hotkey.idempotency.redis.timeout=0",
+        "hotkey.idempotency.scope-cookies=JSESSIONID,,SESSION",
+        "hotkey.idempotency.scope-cookies=a=b",
+        "hotkey.idempotency.dedupe-routes=POST checkout",
+        "hotkey.idempotency.dedupe-window=0",
+        "hotkey.idempotency.token-endpoint=POST /tokens/*",
+        "hotkey.idempotency.token-endpoint=* /tokens",
+        "hotkey.idempotency.token-ttl=0",
         "hotkey.idempotency.lease=0",
         "hotkey.debug.fail-every=-1",
         "hotkey.enabled=1",
@@ -379,8 +413,30 @@ class HotkeyConfigTest {
     assertEquals(
         "hotkey.idempotency.redis.uri: \"\" (from default) is required because "
             + "hotkey.idempotency.store=redis (from environment variable HOTKEY_IDEMPOTENCY_STORE); "
-            + "expected redis://host:port[/db], e.g. redis://localhost:6379/0",
+            + "expected redis://[user:password@]host:port[/db][?protocol=2|3] (rediss:// for TLS),"
+            + " e.g. redis://localhost:6379/0",
         errorOf(null, Map.of(), Map.of("HOTKEY_IDEMPOTENCY_STORE", "redis")));
+  }
+
+  @Test
+  void tlsAndProtocolAreAcceptedInTheRedisUri() throws Exception {
+    HotkeyConfig c =
+        HotkeyConfig.load(
+            null,
+            Map.of("hotkey.idempotency.redis.uri", "rediss://idem:pw@cache:6380/1?protocol=3"),
+            Map.of());
+    assertEquals(
+        Optional.of(URI.create("rediss://idem:pw@cache:6380/1?protocol=3")),
+        c.idempotencyRedisUri());
+  }
+
+  @Test
+  void tokenRoutesRequireATokenEndpoint() {
+    assertEquals(
+        "hotkey.idempotency.token-routes: \"POST /payments\" (from system property) needs "
+            + "hotkey.idempotency.token-endpoint, where clients get their tokens; expected e.g. "
+            + "hotkey.idempotency.token-endpoint=POST /idempotency-tokens",
+        errorOf(null, Map.of("hotkey.idempotency.token-routes", "POST /payments"), Map.of()));
   }
 
   @Test

@@ -1,6 +1,7 @@
 package io.hotkey.config;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -85,5 +86,17 @@ class RoutePatternTest {
         assertThrows(InvalidValueException.class, () -> RoutePattern.parse("GET /orders/*.json"))
             .problem()
             .startsWith("mixes * with other characters in segment *.json"));
+  }
+
+  @Test
+  void exactPatternsHaveNoWildcardAndExposeTheirMethodAndPath() {
+    RoutePattern exact = RoutePattern.parse("POST /idempotency-tokens/");
+    assertTrue(exact.isExact());
+    assertEquals("POST", exact.method());
+    assertEquals("/idempotency-tokens", exact.path());
+    assertEquals("/", RoutePattern.parse("GET /").path());
+    for (String wild : new String[] {"* /tokens", "POST /tokens/*", "POST /**"}) {
+      assertFalse(RoutePattern.parse(wild).isExact(), wild);
+    }
   }
 }

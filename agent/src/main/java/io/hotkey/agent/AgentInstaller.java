@@ -157,7 +157,8 @@ final class AgentInstaller {
             });
     // here rather than on the thread that loads the first client class: the platform MBean
     // server's first use is a good part of what the agent's start costs that thread
-    scheduler.execute(guarded("JMX registration", errors, () -> JmxExporter.register(meters, report::json)));
+    scheduler.execute(
+        guarded("JMX registration", errors, () -> JmxExporter.register(meters, report::json)));
     long slotNanos = detector.settings().slot().toNanos();
     scheduler.scheduleAtFixedRate(
         guarded(

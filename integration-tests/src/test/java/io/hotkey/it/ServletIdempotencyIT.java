@@ -20,21 +20,26 @@ import org.junit.jupiter.params.provider.CsvSource;
  * (src/test/servlet-apps) are compiled here against the container they run on (target/servers/*,
  * copied by the build), so each container keeps its own servlet API. Beside the shared checks of
  * {@link IdempotencyOverHttp}, the agent's JMX IdempotencyOutcomes must equal what the requests
- * caused.
+ * caused. On the Tomcats, whose applications answer every other path, the rest of the playbook too
+ * ({@link PlaybookOverHttp}).
  */
 class ServletIdempotencyIT {
   @ParameterizedTest(name = "{0}")
   @CsvSource({
-    "tomcat-11.0.27, TomcatJakartaApp",
-    "tomcat-9.0.111, TomcatJavaxApp",
-    "jetty-12.1.14, JettyApp"
+    "tomcat-11.0.27, TomcatJakartaApp, true",
+    "tomcat-9.0.111, TomcatJavaxApp, true",
+    "jetty-12.1.14, JettyApp, false"
   })
-  void idempotencyKeyOnServletContainer(String server, String app) throws Exception {
+  void idempotencyKeyOnServletContainer(String server, String app, boolean playbook)
+      throws Exception {
     try (RunningJvm child = start(server, app)) {
       IdempotencyOverHttp http =
           new IdempotencyOverHttp(
               server, child.base(), "/orders", IdempotencyOverHttp.Runs.at(child.base() + "/runs"));
       http.proveAll();
+      if (playbook) {
+        new PlaybookOverHttp(server, child.base(), http).proveAll();
+      }
       // the container's error dispatch after the exception, or a nested servlet call, taken for a
       // request of
       // its own would show up as extra executions, conflicts or releases
@@ -61,12 +66,14 @@ class ServletIdempotencyIT {
     // the application reads the agent's JMX attribute through io.hotkey.it.app.Child
     String classpath = serverClasspath + java.io.File.pathSeparator + ItConfig.appClasses();
     Path classes = compile(target, server, app, classpath);
-    return AgentJvm.app("servlet-" + server, classes + java.io.File.pathSeparator + classpath, app)
-        .jvmOption("-XX:TieredStopAtLevel=1")
-        .prop("hotkey.idempotency.routes", "POST /orders/**")
-        .prop("hotkey.report.interval", "0")
-        .timeout(Duration.ofSeconds(40))
-        .start();
+    AgentJvm jvm =
+        AgentJvm.app("servlet-" + server, classes + java.io.File.pathSeparator + classpath, app)
+            .jvmOption("-XX:TieredStopAtLevel=1")
+            .prop("hotkey.idempotency.routes", "POST /orders/**")
+            .prop("hotkey.report.interval", "0")
+            .timeout(Duration.ofSeconds(40));
+    PlaybookOverHttp.PROPERTIES.forEach(jvm::prop);
+    return jvm.start();
   }
 
   private static Path compile(Path target, String server, String app, String classpath)

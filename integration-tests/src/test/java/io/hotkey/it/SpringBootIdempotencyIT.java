@@ -39,8 +39,9 @@ class SpringBootIdempotencyIT extends RedisTestBase {
 
   @Test
   void idempotencyKeyInASpringBootApplication() throws Exception {
-    Map<String, String> props =
-        Map.of("hotkey.idempotency.routes", "POST /orders", "hotkey.report.interval", "0");
+    Map<String, String> props = new TreeMap<>(PlaybookOverHttp.PROPERTIES);
+    props.put("hotkey.idempotency.routes", "POST /orders");
+    props.put("hotkey.report.interval", "0");
     try (SpringBootApp app =
         SpringBootApp.start(
             "boot-idempotency",
@@ -96,11 +97,7 @@ class SpringBootIdempotencyIT extends RedisTestBase {
 
       // the agent's meter, scraped from the application's own Prometheus endpoint
       String prometheus = get(app.base() + "/actuator/prometheus");
-      Map<String, Long> counted = new TreeMap<>();
-      Matcher m = OUTCOME.matcher(prometheus);
-      while (m.find()) {
-        counted.put(m.group(1), (long) Double.parseDouble(m.group(2)));
-      }
+      Map<String, Long> counted = outcomes(prometheus);
       System.out.println(
           "[it] spring boot: "
               + runs
@@ -128,10 +125,27 @@ class SpringBootIdempotencyIT extends RedisTestBase {
       assertEquals(
           0.0, SpringBootIT.sample(prometheus, "hotkey_agent_errors_total"), "agent errors");
 
+      // the rest of the playbook, after the checks above that count only /orders: session cookies,
+      // the keyless guard and tokens, counted with everything before
+      new PlaybookOverHttp("spring boot", app.base(), http).proveAll();
+      http.assertCounted(
+          "/actuator/prometheus after the playbook",
+          outcomes(get(app.base() + "/actuator/prometheus")));
+
       assertTrue(end.agentActiveLine(), () -> "no [hotkey] active line" + end.describe());
       assertTrue(
           end.stderr().stream().noneMatch(l -> l.contains("[hotkey] internal error")),
           () -> "agent internal errors" + end.describe());
     }
+  }
+
+  /** The agent's {@code hotkey_idempotency_requests_total} by outcome, from a Prometheus page. */
+  private static Map<String, Long> outcomes(String prometheus) {
+    Map<String, Long> counted = new TreeMap<>();
+    Matcher m = OUTCOME.matcher(prometheus);
+    while (m.find()) {
+      counted.put(m.group(1), (long) Double.parseDouble(m.group(2)));
+    }
+    return counted;
   }
 }

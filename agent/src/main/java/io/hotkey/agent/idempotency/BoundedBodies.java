@@ -6,6 +6,9 @@ import java.io.InputStream;
 
 /** Reads a request body for its fingerprint without ever holding more than the configured limit. */
 public final class BoundedBodies {
+  private static final int FIRST_CHUNK = 512;
+  private static final int LAST_CHUNK = 8192;
+
   private BoundedBodies() {}
 
   /**
@@ -17,12 +20,16 @@ public final class BoundedBodies {
    */
   public static boolean readUpTo(InputStream in, long limit, ByteArrayOutputStream into)
       throws IOException {
-    byte[] chunk = new byte[8192];
+    // most request bodies are small: start with a small chunk, and grow it while reads fill it
+    byte[] chunk = new byte[(int) Math.min(FIRST_CHUNK, limit + 1)];
     int read;
     while ((read = in.read(chunk)) != -1) {
       into.write(chunk, 0, read);
       if (into.size() > limit) {
         return false;
+      }
+      if (read == chunk.length && chunk.length < LAST_CHUNK) {
+        chunk = new byte[chunk.length * 2];
       }
     }
     return true;

@@ -1,5 +1,6 @@
 package io.hotkey.agent.idempotency;
 
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -13,12 +14,17 @@ public final class Execution {
   private final IdempotencyEngine engine;
   final String recordKey;
   final long token;
+
+  /** How long the answer is replayed once stored: the ttl, or the dedupe window. */
+  final Duration keepFor;
+
   private final AtomicBoolean ended = new AtomicBoolean();
 
-  Execution(IdempotencyEngine engine, String recordKey, long token) {
+  Execution(IdempotencyEngine engine, String recordKey, long token, Duration keepFor) {
     this.engine = engine;
     this.recordKey = recordKey;
     this.token = token;
+    this.keepFor = keepFor;
   }
 
   /**

@@ -3,11 +3,10 @@ package io.hotkey.agent.idempotency;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
-import java.util.List;
 
 /**
- * SHA-256 digests of a request's identity (fingerprint) and of its caller (scope). Inputs are
- * length-prefixed.
+ * SHA-256 digests of a request's identity (fingerprint), and the helpers {@link CallerScope} hashes
+ * the caller with. Inputs are length-prefixed.
  */
 public final class Fingerprints {
   private static final char[] HEX = "0123456789abcdef".toCharArray();
@@ -30,25 +29,6 @@ public final class Fingerprints {
     return digest.digest();
   }
 
-  /**
-   * SHA-256 over the values of the scope headers, in the configured order; a missing header counts
-   * as an empty value, several values of one header are joined with {@code ", "} as HTTP allows.
-   */
-  public static String scope(List<String> names, HeaderLookup headers) {
-    MessageDigest digest = sha256();
-    updateLength(digest, names.size());
-    for (String name : names) {
-      List<String> values = headers.values(name);
-      update(digest, values == null || values.isEmpty() ? "" : String.join(", ", values));
-    }
-    return hex(digest.digest());
-  }
-
-  /** Access to a request's headers by case-insensitive name. */
-  public interface HeaderLookup {
-    List<String> values(String name);
-  }
-
   public static String hex(byte[] bytes) {
     char[] out = new char[bytes.length * 2];
     for (int i = 0; i < bytes.length; i++) {
@@ -58,13 +38,13 @@ public final class Fingerprints {
     return new String(out);
   }
 
-  private static void update(MessageDigest digest, String text) {
+  static void update(MessageDigest digest, String text) {
     byte[] bytes = text.getBytes(StandardCharsets.UTF_8);
     updateLength(digest, bytes.length);
     digest.update(bytes);
   }
 
-  private static void updateLength(MessageDigest digest, int length) {
+  static void updateLength(MessageDigest digest, int length) {
     digest.update(
         new byte[] {
           (byte) (length >>> 24), (byte) (length >>> 16), (byte) (length >>> 8), (byte) length
@@ -72,7 +52,7 @@ public final class Fingerprints {
   }
 
   /** This thread's digest, reset: a digest left half-updated by a failure is never reused as is. */
-  private static MessageDigest sha256() {
+  static MessageDigest sha256() {
     MessageDigest digest = SHA_256.get();
     digest.reset();
     return digest;

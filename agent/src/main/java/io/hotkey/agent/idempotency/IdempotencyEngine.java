@@ -1,25 +1,26 @@
 package io.hotkey.agent.idempotency;
 
-import io.hotkey.agent.core.AgentLog;
 import io.hotkey.agent.idempotency.store.ClaimResult;
 import io.hotkey.agent.idempotency.store.RecordStore;
 import io.hotkey.config.RoutePattern;
 import io.hotkey.config.StoreFailurePolicy;
 import java.io.IOException;
 import java.security.MessageDigest;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * The Idempotency-Key layer, independent of any server: adapters match the route, hand over the
- * request head and (lazily) its body, and act on the {@link Decision}. Semantics follow
+ * The idempotency layer, independent of any server: adapters match the route, hand over the request
+ * head and (lazily) its body, and act on the {@link Decision}. Semantics follow
  * draft-ietf-httpapi-idempotency-key-header and docs/architecture.md:
  *
  * <ul>
- *   <li>record key = route pattern + method + SHA-256 of the scope headers' values + key, so
- *       different routes, methods, callers and keys never share a record;
+ *   <li>the caller's scope is the SHA-256 of the scope headers, the principal and the scope cookies
+ *       ({@link CallerScope}); records of two scopes never meet;
+ *   <li>a key's record = route pattern + method + scope + key; a keyless request on a dedupe route
+ *       is filed under route + scope + fingerprint, replayed for the dedupe window; a token's
+ *       record is the token's own, issued to one scope and claimed by its first use;
  *   <li>fingerprint = SHA-256 of method, raw path, raw query and body: a key reused with another
  *       fingerprint gets 422, whether the first request is still running or finished;
  *   <li>after the handler, final statuses below 500 are stored (2xx, 3xx and 4xx) except the
@@ -29,14 +30,12 @@ import java.util.concurrent.atomic.AtomicLong;
  */
 public final class IdempotencyEngine implements AutoCloseable {
   public static final String REPLAYED_HEADER = "Idempotent-Replayed";
-  private static final long LOG_INTERVAL_NANOS = 1_000_000_000L;
 
   private final IdempotencySettings settings;
   private final RecordStore store;
+  private final CallerScope callerScope;
   private final IdempotencyMeters meters = new IdempotencyMeters();
-
-  /** When each kind of log line was last written; the kinds are a handful of constants. */
-  private final Map<String, AtomicLong> lastLogged = new ConcurrentHashMap<>();
+  private final RateLimitedLog log = new RateLimitedLog();
 
   /** Supplies the request body on demand. */
   public interface BodySource {
@@ -49,71 +48,171 @@ public final class IdempotencyEngine implements AutoCloseable {
   public IdempotencyEngine(IdempotencySettings settings, RecordStore store) {
     this.settings = settings;
     this.store = store;
+    this.callerScope = new CallerScope(settings.scopeHeaders, settings.scopeCookies);
   }
 
   /**
-   * @return the configured route this request falls under, or null: not ours, pass through
-   *     untouched
+   * @return the rules this request falls under, or null: not ours, pass through untouched
    */
-  public RoutePattern route(String method, String path) {
-    return settings.routes.match(method, path);
+  public Route route(String method, String path) {
+    RoutePattern endpoint = settings.tokenEndpoint;
+    if (endpoint != null && endpoint.matches(method, path)) {
+      return Route.tokenEndpoint();
+    }
+    return Route.of(
+        settings.tokenRoutes.match(method, path),
+        settings.routes.match(method, path),
+        settings.dedupeRoutes.match(method, path));
   }
 
   /**
    * Decides for a request on {@code route}. Never throws for store trouble (that is {@link
    * Outcome#STORE_FAILURE} or a pass-through); an IOException comes only from reading the body.
    */
-  public Decision decide(RoutePattern route, RequestHead head, BodySource body) throws IOException {
+  public Decision decide(Route route, RequestHead head, BodySource body) throws IOException {
+    try {
+      return route.tokenEndpoint
+          ? issueToken(callerScope.of(head))
+          : decideRequest(route, head, body);
+    } catch (CallerScope.InvalidCookie e) {
+      meters.invalidCookie.increment();
+      return Decision.answer(Outcome.INVALID_COOKIE, Problems.invalidCookie(e.getMessage()));
+    }
+  }
+
+  private Decision decideRequest(Route route, RequestHead head, BodySource body)
+      throws IOException, CallerScope.InvalidCookie {
     String key;
     try {
       key = IdempotencyKeys.fromHeaderValues(head.headerValues(settings.header));
     } catch (IllegalArgumentException invalid) {
       meters.invalidKey.increment();
       return Decision.answer(
-          Outcome.INVALID_KEY,
-          Problems.answer(
-              400,
-              "invalid-key",
-              "Invalid " + settings.header,
-              "The " + settings.header + " header is " + invalid.getMessage() + ".",
-              null));
+          Outcome.INVALID_KEY, Problems.invalidKey(settings.header, invalid.getMessage()));
     }
-    if (key == null) {
-      if (settings.requireKey) {
-        meters.missingKey.increment();
-        return Decision.answer(
-            Outcome.MISSING_KEY,
-            Problems.answer(
-                400,
-                "missing-key",
-                "Missing " + settings.header,
-                "This route requires an "
-                    + settings.header
-                    + " header; send a unique key (e.g. a UUID) and reuse it"
-                    + " when retrying.",
-                null));
-      }
-      meters.passedThrough.increment();
-      return Decision.pass();
+    if (route.token != null) {
+      return useToken(head, body, key);
     }
+    if (key != null) {
+      return claimKey(route.keyPattern(), head, body, key);
+    }
+    if (route.dedupe != null) {
+      return dedupe(route.dedupe, head, body);
+    }
+    if (settings.requireKey) {
+      meters.missingKey.increment();
+      return Decision.answer(Outcome.MISSING_KEY, Problems.missingKey(settings.header));
+    }
+    meters.passedThrough.increment();
+    return Decision.pass();
+  }
+
+  private Decision claimKey(RoutePattern pattern, RequestHead head, BodySource body, String key)
+      throws IOException, CallerScope.InvalidCookie {
+    String scope = callerScope.of(head);
     byte[] bytes = body.read(settings.maxBody);
     if (bytes == null) {
       meters.bodyTooLarge.increment();
       return Decision.pass();
     }
-    String recordKey = recordKey(route, head, key);
-    byte[] fingerprint =
-        Fingerprints.request(head.method(), head.rawPath(), head.rawQuery(), bytes);
+    String recordKey = pattern + " " + head.method() + " " + scope + " " + key;
+    byte[] fingerprint = fingerprint(head, bytes);
     ClaimResult found;
     try {
       found = store.claim(recordKey, fingerprint, settings.lease);
     } catch (Exception e) {
       return storeFailure("claim", e);
     }
+    return settle(found, fingerprint, recordKey, settings.ttl, false);
+  }
+
+  /** The keyless guard: identical requests of one caller share a record for the dedupe window. */
+  private Decision dedupe(RoutePattern pattern, RequestHead head, BodySource body)
+      throws IOException, CallerScope.InvalidCookie {
+    String scope = callerScope.of(head);
+    byte[] bytes = body.read(settings.maxBody);
+    if (bytes == null) {
+      meters.bodyTooLarge.increment();
+      return Decision.pass();
+    }
+    byte[] fingerprint = fingerprint(head, bytes);
+    String recordKey = "dedupe " + pattern + " " + scope + " " + Fingerprints.hex(fingerprint);
+    ClaimResult found;
+    try {
+      found = store.claim(recordKey, fingerprint, settings.lease);
+    } catch (Exception e) {
+      return storeFailure("claim", e);
+    }
+    return settle(found, fingerprint, recordKey, settings.dedupeWindow, true);
+  }
+
+  private Decision issueToken(String scope) {
+    String token = Tokens.newToken();
+    try {
+      if (!store.issue(Tokens.recordKey(token), scope, settings.tokenTtl)) {
+        // 192 random bits met an existing token: the random source is broken, not unlucky
+        throw new IllegalStateException("a freshly drawn token already exists");
+      }
+    } catch (Exception e) {
+      meters.storeFailure.increment();
+      log.warn(
+          "issue failed",
+          "idempotency store " + store.describe() + " failed on issuing a token: " + e);
+      return Decision.answer(Outcome.STORE_FAILURE, Problems.storeUnavailable(settings.header));
+    }
+    meters.tokenIssued.increment();
+    return Decision.answer(
+        Outcome.TOKEN_ISSUED, Tokens.issued(token, settings.tokenTtl, settings.header));
+  }
+
+  private Decision useToken(RequestHead head, BodySource body, String token)
+      throws IOException, CallerScope.InvalidCookie {
+    String endpoint = String.valueOf(settings.tokenEndpoint);
+    if (token == null) {
+      meters.tokenMissing.increment();
+      return Decision.answer(
+          Outcome.TOKEN_MISSING, Problems.tokenMissing(settings.header, endpoint));
+    }
+    if (!Tokens.isWellFormed(token)) {
+      meters.tokenUnknown.increment();
+      return Decision.answer(
+          Outcome.TOKEN_UNKNOWN, Problems.tokenUnknown(settings.header, endpoint, false));
+    }
+    String scope = callerScope.of(head);
+    byte[] bytes = body.read(settings.maxBody);
+    if (bytes == null) {
+      meters.bodyTooLarge.increment();
+      return Decision.answer(Outcome.BODY_TOO_LARGE, Problems.bodyTooLarge(settings.maxBody));
+    }
+    byte[] fingerprint = fingerprint(head, bytes);
+    String recordKey = Tokens.recordKey(token);
+    ClaimResult found;
+    try {
+      found = store.claimIssued(recordKey, scope, fingerprint, settings.lease);
+    } catch (Exception e) {
+      return storeFailure("claim", e);
+    }
+    switch (found.kind()) {
+      case NOT_ISSUED:
+        meters.tokenUnknown.increment();
+        return Decision.answer(
+            Outcome.TOKEN_UNKNOWN, Problems.tokenUnknown(settings.header, endpoint, true));
+      case WRONG_CALLER:
+        meters.tokenWrongCaller.increment();
+        return Decision.answer(
+            Outcome.TOKEN_WRONG_CALLER, Problems.tokenWrongCaller(settings.header, endpoint));
+      default:
+        return settle(found, fingerprint, recordKey, settings.ttl, false);
+    }
+  }
+
+  /** What a claim of a key, a keyless request or a token found becomes. */
+  private Decision settle(
+      ClaimResult found, byte[] fingerprint, String recordKey, Duration keepFor, boolean keyless) {
     switch (found.kind()) {
       case CLAIMED:
         meters.executed.increment();
-        return Decision.execute(new Execution(this, recordKey, found.token()));
+        return Decision.execute(new Execution(this, recordKey, found.token(), keepFor));
       case IN_PROGRESS:
         if (!MessageDigest.isEqual(fingerprint, found.fingerprint())) {
           return mismatch();
@@ -122,72 +221,41 @@ public final class IdempotencyEngine implements AutoCloseable {
         long seconds = Math.max(1, (found.remainingMillis() + 999) / 1000);
         return Decision.answer(
             Outcome.CONFLICT,
-            Problems.answer(
-                409,
-                "in-progress",
-                "Request in progress",
-                "A request with this "
-                    + settings.header
-                    + " is still being processed; retry after it finishes.",
-                Long.toString(seconds)));
-      default:
+            keyless
+                ? Problems.duplicateInProgress(seconds)
+                : Problems.inProgress(settings.header, seconds));
+      case COMPLETED:
         if (!MessageDigest.isEqual(fingerprint, found.fingerprint())) {
           return mismatch();
         }
-        meters.replayed.increment();
+        (keyless ? meters.deduplicated : meters.replayed).increment();
         return Decision.answer(
-            Outcome.REPLAY, found.response().withHeader(REPLAYED_HEADER, "true"));
+            keyless ? Outcome.DEDUPLICATED : Outcome.REPLAY,
+            found.response().withHeader(REPLAYED_HEADER, "true"));
+      default:
+        throw new IllegalStateException("claim found " + found.kind());
     }
+  }
+
+  private static byte[] fingerprint(RequestHead head, byte[] body) {
+    return Fingerprints.request(head.method(), head.rawPath(), head.rawQuery(), body);
   }
 
   private Decision mismatch() {
     meters.mismatch.increment();
-    return Decision.answer(
-        Outcome.MISMATCH,
-        Problems.answer(
-            422,
-            "key-reused",
-            "Idempotency key reused",
-            "This "
-                + settings.header
-                + " was already used with a different request (method, path, query or body).",
-            null));
+    return Decision.answer(Outcome.MISMATCH, Problems.keyReused(settings.header));
   }
 
   private Decision storeFailure(String operation, Exception e) {
     meters.storeFailure.increment();
-    logRateLimited(
+    log.warn(
         operation + " failed",
-        true,
         "idempotency store " + store.describe() + " failed on " + operation + ": " + e);
     if (settings.onStoreFailure == StoreFailurePolicy.ALLOW) {
       meters.passedThrough.increment();
       return Decision.pass();
     }
-    return Decision.answer(
-        Outcome.STORE_FAILURE,
-        Problems.answer(
-            503,
-            "store-unavailable",
-            "Idempotency store unavailable",
-            "The request was not processed because its "
-                + settings.header
-                + " could not be checked; retry later.",
-            "1"));
-  }
-
-  /**
-   * Route pattern, method, scope hash, key: separated by single spaces (the key is last and may
-   * hold anything).
-   */
-  String recordKey(RoutePattern route, RequestHead head, String key) {
-    return route
-        + " "
-        + head.method()
-        + " "
-        + Fingerprints.scope(settings.scopeHeaders, head::headerValues)
-        + " "
-        + key;
+    return Decision.answer(Outcome.STORE_FAILURE, Problems.storeUnavailable(settings.header));
   }
 
   /** Called once by {@link Execution}: store, or release. */
@@ -209,13 +277,12 @@ public final class IdempotencyEngine implements AutoCloseable {
     }
     HttpAnswer answer = new HttpAnswer(status, ResponseHeaderPolicy.filter(headers), body);
     try {
-      if (store.complete(execution.recordKey, execution.token, answer, settings.ttl)) {
+      if (store.complete(execution.recordKey, execution.token, answer, execution.keepFor)) {
         meters.stored.increment();
       } else {
         meters.fencedOut.increment();
-        logRateLimited(
+        log.warn(
             "fenced out",
-            true,
             "idempotency record for a completed request was taken over by a newer"
                 + " claim (the lease "
                 + settings.lease.toMillis()
@@ -223,9 +290,8 @@ public final class IdempotencyEngine implements AutoCloseable {
       }
     } catch (Exception e) {
       meters.storeFailure.increment();
-      logRateLimited(
+      log.warn(
           "complete failed",
-          true,
           "idempotency store "
               + store.describe()
               + " failed on complete (the claim blocks the key until its lease ends): "
@@ -240,9 +306,8 @@ public final class IdempotencyEngine implements AutoCloseable {
    */
   void failed(Execution execution, ReleaseReason why) {
     meters.released.increment();
-    logRateLimited(
+    log.info(
         why.name(),
-        false,
         "idempotency claim released without an answer: "
             + why.description()
             + "; a retry with its key runs the request again");
@@ -256,9 +321,8 @@ public final class IdempotencyEngine implements AutoCloseable {
       }
     } catch (Exception e) {
       meters.storeFailure.increment();
-      logRateLimited(
+      log.warn(
           "release failed",
-          true,
           "idempotency store "
               + store.describe()
               + " failed on release (the claim blocks the key until its lease ends): "
@@ -272,21 +336,6 @@ public final class IdempotencyEngine implements AutoCloseable {
    */
   static boolean isStored(int status) {
     return status >= 200 && status < 500 && status != 408 && status != 425 && status != 429;
-  }
-
-  private void logRateLimited(String kind, boolean warning, String message) {
-    AtomicLong last =
-        lastLogged.computeIfAbsent(
-            kind, k -> new AtomicLong(System.nanoTime() - LOG_INTERVAL_NANOS));
-    long now = System.nanoTime();
-    long then = last.get();
-    if (now - then >= LOG_INTERVAL_NANOS && last.compareAndSet(then, now)) {
-      if (warning) {
-        AgentLog.warn(message);
-      } else {
-        AgentLog.info(message);
-      }
-    }
   }
 
   public IdempotencyMeters meters() {

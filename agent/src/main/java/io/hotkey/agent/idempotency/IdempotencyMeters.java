@@ -23,6 +23,12 @@ public final class IdempotencyMeters {
   final LongAdder released = new LongAdder();
   final LongAdder notStored = new LongAdder();
   final LongAdder fencedOut = new LongAdder();
+  final LongAdder deduplicated = new LongAdder();
+  final LongAdder invalidCookie = new LongAdder();
+  final LongAdder tokenIssued = new LongAdder();
+  final LongAdder tokenMissing = new LongAdder();
+  final LongAdder tokenUnknown = new LongAdder();
+  final LongAdder tokenWrongCaller = new LongAdder();
 
   /** Claims won: the handler ran. */
   public long executed() {
@@ -67,7 +73,10 @@ public final class IdempotencyMeters {
     return passedThrough.sum();
   }
 
-  /** Requests whose body exceeded max-body: passed through without deduplication. */
+  /**
+   * Requests whose body exceeded max-body: passed through without deduplication, or answered 413 on
+   * a token route.
+   */
   public long bodyTooLarge() {
     return bodyTooLarge.sum();
   }
@@ -95,6 +104,35 @@ public final class IdempotencyMeters {
     return fencedOut.sum();
   }
 
+  /** Keyless duplicates answered with the first request's stored answer. */
+  public long deduplicated() {
+    return deduplicated.sum();
+  }
+
+  /** 400 answers: a scope cookie too long or with a control character. */
+  public long invalidCookie() {
+    return invalidCookie.sum();
+  }
+
+  public long tokenIssued() {
+    return tokenIssued.sum();
+  }
+
+  /** 400 answers: a token route without a token. */
+  public long tokenMissing() {
+    return tokenMissing.sum();
+  }
+
+  /** 400 answers: a malformed, unknown or expired token. */
+  public long tokenUnknown() {
+    return tokenUnknown.sum();
+  }
+
+  /** 400 answers: a token issued to another caller. */
+  public long tokenWrongCaller() {
+    return tokenWrongCaller.sum();
+  }
+
   public Map<String, Long> snapshot() {
     Map<String, Long> values = new LinkedHashMap<>();
     values.put("executed", executed());
@@ -110,6 +148,12 @@ public final class IdempotencyMeters {
     values.put("released", released());
     values.put("not_stored", notStored());
     values.put("fenced_out", fencedOut());
+    values.put("deduplicated", deduplicated());
+    values.put("invalid_cookie", invalidCookie());
+    values.put("token_issued", tokenIssued());
+    values.put("token_missing", tokenMissing());
+    values.put("token_unknown", tokenUnknown());
+    values.put("token_wrong_caller", tokenWrongCaller());
     return values;
   }
 

@@ -24,4 +24,12 @@ public interface RequestHead {
    * case-insensitive.
    */
   List<String> headerValues(String name);
+
+  /**
+   * The name of the principal the server authenticated for this request, or null when it has none
+   * (or the server cannot tell). Part of the caller's scope.
+   */
+  default String principal() {
+    return null;
+  }
 }

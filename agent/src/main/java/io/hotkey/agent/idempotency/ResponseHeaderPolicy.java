@@ -2,9 +2,9 @@ package io.hotkey.agent.idempotency;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeSet;
 
 /**
  * Which response headers are stored and replayed: an allow-list of representation and caching
@@ -17,26 +17,30 @@ import java.util.Set;
  * deny-list so that a new credential-carrying header is never replayed by accident.
  */
 public final class ResponseHeaderPolicy {
-  private static final Set<String> ALLOWED =
-      Set.of(
-          "content-type",
-          "content-language",
-          "content-location",
-          "content-disposition",
-          "content-encoding",
-          "location",
-          "cache-control",
-          "expires",
-          "etag",
-          "last-modified",
-          "vary",
-          "link",
-          "preference-applied");
+  private static final Set<String> ALLOWED = new TreeSet<>(String.CASE_INSENSITIVE_ORDER);
+
+  static {
+    ALLOWED.addAll(
+        List.of(
+            "content-type",
+            "content-language",
+            "content-location",
+            "content-disposition",
+            "content-encoding",
+            "location",
+            "cache-control",
+            "expires",
+            "etag",
+            "last-modified",
+            "vary",
+            "link",
+            "preference-applied"));
+  }
 
   private ResponseHeaderPolicy() {}
 
   public static boolean isReplayable(String name) {
-    return name != null && ALLOWED.contains(name.toLowerCase(Locale.ROOT));
+    return name != null && ALLOWED.contains(name);
   }
 
   public static List<Map.Entry<String, String>> filter(List<Map.Entry<String, String>> headers) {

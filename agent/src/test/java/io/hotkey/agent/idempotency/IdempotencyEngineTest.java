@@ -352,6 +352,18 @@ class IdempotencyEngineTest {
           }
 
           @Override
+          public boolean issue(String recordKey, String scope, Duration ttl) throws StoreException {
+            throw new StoreException("connection refused");
+          }
+
+          @Override
+          public ClaimResult claimIssued(
+              String recordKey, String scope, byte[] fingerprint, Duration lease)
+              throws StoreException {
+            throw new StoreException("connection refused");
+          }
+
+          @Override
           public boolean complete(String recordKey, long token, HttpAnswer response, Duration ttl)
               throws StoreException {
             throw new StoreException("connection refused");

@@ -14,6 +14,7 @@ final class TestRequests implements RequestHead {
   private final String query;
   private final Map<String, List<String>> headers = new LinkedHashMap<>();
   byte[] body = new byte[0];
+  private String principal;
 
   private TestRequests(String method, String path, String query) {
     this.method = method;
@@ -35,6 +36,24 @@ final class TestRequests implements RequestHead {
   TestRequests header(String name, String value) {
     headers.computeIfAbsent(name.toLowerCase(Locale.ROOT), k -> new ArrayList<>()).add(value);
     return this;
+  }
+
+  TestRequests principal(String name) {
+    principal = name;
+    return this;
+  }
+
+  TestRequests cookie(String cookieHeader) {
+    return header("Cookie", cookieHeader);
+  }
+
+  /** The same request, a new object: callers may add to it without changing this one. */
+  TestRequests copy() {
+    TestRequests copy = new TestRequests(method, path, query);
+    headers.forEach((name, values) -> copy.headers.put(name, new ArrayList<>(values)));
+    copy.body = body.clone();
+    copy.principal = principal;
+    return copy;
   }
 
   TestRequests key(String key) {
@@ -64,6 +83,11 @@ final class TestRequests implements RequestHead {
   @Override
   public String rawQuery() {
     return query;
+  }
+
+  @Override
+  public String principal() {
+    return principal;
   }
 
   @Override

@@ -52,6 +52,35 @@ public final class RedisProcess implements AutoCloseable {
     return redis;
   }
 
+  /**
+   * A server that speaks only TLS on its port, with this certificate and key, not asking clients
+   * for certificates of their own.
+   */
+  public static RedisProcess startTls(RedisBuild build, TestCertificates certificates)
+      throws IOException, InterruptedException {
+    int port = freePort();
+    RedisProcess redis =
+        new RedisProcess(
+            build.binary(),
+            List.of(
+                "--port",
+                "0",
+                "--tls-port",
+                Integer.toString(port),
+                "--tls-cert-file",
+                certificates.serverCertificate().toString(),
+                "--tls-key-file",
+                certificates.serverKey().toString(),
+                "--tls-ca-cert-file",
+                certificates.caCertificate().toString(),
+                "--tls-auth-clients",
+                "no"),
+            Files.createTempDirectory("hotkey-redis"),
+            port);
+    redis.launch();
+    return redis;
+  }
+
   public int port() {
     return port;
   }
@@ -148,7 +177,8 @@ public final class RedisProcess implements AutoCloseable {
     }
   }
 
-  private static int freePort() throws IOException {
+  /** A free port on 127.0.0.1, e.g. for a cluster node's bus ({@code --cluster-port}). */
+  public static int freePort() throws IOException {
     try (ServerSocket socket =
         new ServerSocket(0, 1, java.net.InetAddress.getByName("127.0.0.1"))) {
       return socket.getLocalPort();

@@ -33,7 +33,7 @@ public class OrderController {
         this.audit = audit;
     }
 
-    @PostMapping("/orders")
+    @PostMapping({"/orders", "/orders/checkout", "/orders/pay"})
     public ResponseEntity<Map<String, Object>> create(@RequestBody String payload,
             @RequestHeader(name = "X-Mode", required = false) String mode) throws InterruptedException {
         int run = runs.incrementAndGet();

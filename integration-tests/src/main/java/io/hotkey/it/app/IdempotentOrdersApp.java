@@ -19,15 +19,17 @@ import java.util.concurrent.Executors;
  * filter to every context).
  *
  * <ul>
- *   <li>{@code POST /orders} and {@code POST /refunds}: one handler. Every run first appends one
- *       line to the runs file ({@code --runs <path>}), so the test counts runs across restarts and
- *       kills; then {@code X-Mode} picks: {@code slow} (sleep {@code X-Sleep} ms, default 500),
- *       {@code fail} (500), {@code throw} (an exception: the JDK server closes the connection
- *       without an answer), {@code hang} (sleep until the JVM is killed); anything else answers at
- *       once. The answer is 201 JSON with the run number and a nanosecond stamp, so two runs never
- *       answer alike, plus {@code Location} and {@code Set-Cookie}.
+ *   <li>{@code POST /orders} (and every path under it) and {@code POST /refunds}: one handler.
+ *       Every run first appends one line to the runs file ({@code --runs <path>}), so the test
+ *       counts runs across restarts and kills; then {@code X-Mode} picks: {@code slow} (sleep
+ *       {@code X-Sleep} ms, default 500), {@code fail} (500), {@code throw} (an exception: the JDK
+ *       server closes the connection without an answer), {@code hang} (sleep until the JVM is
+ *       killed); anything else answers at once. The answer is 201 JSON with the run number and a
+ *       nanosecond stamp, so two runs never answer alike, plus {@code Location} and {@code
+ *       Set-Cookie}.
  *   <li>{@code GET /outcomes}: the agent's JMX attribute {@code IdempotencyOutcomes}, one {@code
  *       name=count} a line.
+ *   <li>Any other path: 404.
  * </ul>
  *
  * Prints {@code PORT n} once it listens on 127.0.0.1.
@@ -45,6 +47,9 @@ public final class IdempotentOrdersApp {
     server.createContext("/orders", IdempotentOrdersApp::order);
     server.createContext("/refunds", IdempotentOrdersApp::order);
     server.createContext("/outcomes", IdempotentOrdersApp::outcomes);
+    // a catch-all as most applications have: every path reaches a context (and so the agent's
+    // token endpoint), and answers 404
+    server.createContext("/", IdempotentOrdersApp::notFound);
     server.start();
     System.out.println("PORT " + server.getAddress().getPort());
     System.out.flush();
@@ -98,6 +103,11 @@ public final class IdempotentOrdersApp {
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     }
+  }
+
+  private static void notFound(HttpExchange exchange) throws IOException {
+    exchange.sendResponseHeaders(404, -1);
+    exchange.close();
   }
 
   private static void outcomes(HttpExchange exchange) throws IOException {

@@ -14,43 +14,62 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.security.SecureRandom;
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.List;
+import java.util.zip.CRC32;
 
 /**
  * Records in a Redis shared by every instance of the application, through the agent's own {@link
- * RespClient}. A record is a hash {@code hotkey:idem:<record key>} with fields {@code s} (state
- * {@code P} in progress / {@code D} done), {@code f} (fingerprint), {@code t} (fencing token),
- * {@code o} (claimer's nonce, while in progress) and {@code r} (the response, {@link
- * ResponseCodec}). An in-progress record expires with the lease ({@code PEXPIRE}), a completed one
- * after the ttl; the remaining lease reported to a 409 is Redis' own {@code PTTL}, so instances'
- * clocks do not matter.
+ * RespClient}. A record is one hash, {@code hotkey:idem:{crc}:<record key>}, holding its claim,
+ * lease, fencing token and answer in the fields {@code s} (state {@code I} issued token / {@code P}
+ * in progress / {@code D} done), {@code f} (fingerprint), {@code t} (fencing token), {@code o}
+ * (claimer's nonce, while in progress), {@code r} (the response, {@link ResponseCodec}) and, for an
+ * issued token, {@code c} (its caller's scope) and {@code l} (its ttl). An issued record expires
+ * after its ttl, an in-progress one with the lease ({@code PEXPIRE}), a completed one after the
+ * ttl; the remaining lease reported to a 409 is Redis' own {@code PTTL}, so instances' clocks do
+ * not matter.
  *
- * <p>Fencing tokens come from {@code INCR hotkey:idem:fence}, so every claim's token is larger than
- * any earlier one, even for a key that expired and was claimed again. Complete and release act only
- * while the record is in progress with the caller's token. Every script is safe to repeat (a claim
+ * <p>Every script touches that one key, so on a Redis Cluster a record is in one slot and a slot
+ * migration never splits what a script needs (no {@code TRYAGAIN}): the client follows {@code ASK}
+ * and {@code MOVED}. The hash tag {@code {crc}}, the CRC32 of the record key, spreads records over
+ * the slots by the whole record key, so that braces in a client's key cannot gather records on one
+ * slot. A fencing token is Redis' {@code TIME} in microseconds followed by three random digits from
+ * the claimer: unique for a key across claims and instances. Complete and release act only while
+ * the record is in progress with the caller's token. Every script is safe to repeat (a claim
  * recognises its own nonce), which lets the client retry a command whose connection broke.
- *
- * <p>Limits: one Redis node (or a proxy); on Redis Cluster the global fence key would be in another
- * slot.
  */
 public final class RedisRecordStore implements RecordStore {
   public static final String PREFIX = "hotkey:idem:";
-  static final byte[] FENCE_KEY = RespConnection.bytes(PREFIX + "fence");
 
   private static final LuaScript CLAIM =
       new LuaScript(
           String.join(
               "\n",
               "local s = redis.call('HGET', KEYS[1], 's')",
-              "if not s then",
-              "  local t = redis.call('INCR', KEYS[2])",
+              "if ARGV[4] ~= '' then",
+              "  if not s then return {'U'} end",
+              "  if redis.call('HGET', KEYS[1], 'c') ~= ARGV[4] then return {'W'} end",
+              "end",
+              "if not s or s == 'I' then",
+              "  local now = redis.call('TIME')",
+              "  local t = now[1] .. string.format('%06d', tonumber(now[2])) .. ARGV[5]",
               "  redis.call('HSET', KEYS[1], 's', 'P', 'f', ARGV[1], 't', t, 'o', ARGV[3])",
               "  redis.call('PEXPIRE', KEYS[1], ARGV[2])",
-              "  return {'C', tostring(t)}",
+              "  return {'C', t}",
               "end",
               "local v = redis.call('HMGET', KEYS[1], 'f', 't', 'o', 'r')",
               "if s == 'P' and v[3] == ARGV[3] then return {'C', v[2]} end",
               "return {s, v[1] or '', v[2] or '0', tostring(redis.call('PTTL', KEYS[1])), v[4] or ''}"));
+
+  private static final LuaScript ISSUE =
+      new LuaScript(
+          String.join(
+              "\n",
+              "local v = redis.call('HMGET', KEYS[1], 's', 'c')",
+              "if v[1] then return (v[1] == 'I' and v[2] == ARGV[1]) and 1 or 0 end",
+              "redis.call('HSET', KEYS[1], 's', 'I', 'c', ARGV[1], 'l', ARGV[2])",
+              "redis.call('PEXPIRE', KEYS[1], ARGV[2])",
+              "return 1"));
 
   private static final LuaScript COMPLETE =
       new LuaScript(
@@ -68,22 +87,35 @@ public final class RedisRecordStore implements RecordStore {
       new LuaScript(
           String.join(
               "\n",
-              "local v = redis.call('HMGET', KEYS[1], 's', 't')",
-              "if v[1] == 'P' and v[2] == ARGV[1] then redis.call('DEL', KEYS[1]) return 1 end",
-              "return 0"));
+              "local v = redis.call('HMGET', KEYS[1], 's', 't', 'l')",
+              "if v[1] ~= 'P' or v[2] ~= ARGV[1] then return 0 end",
+              "if v[3] then",
+              "  redis.call('HDEL', KEYS[1], 'f', 't', 'o')",
+              "  redis.call('HSET', KEYS[1], 's', 'I')",
+              "  redis.call('PEXPIRE', KEYS[1], v[3])",
+              "else",
+              "  redis.call('DEL', KEYS[1])",
+              "end",
+              "return 1"));
 
+  private static final byte[] NO_SCOPE = new byte[0];
   private static final SecureRandom RANDOM = new SecureRandom();
 
   private final RedisEndpoint endpoint;
   private final RespClient client;
 
-  /** Connects lazily: a Redis that is down at start only makes requests fail until it is up. */
+  /**
+   * Connects lazily: a Redis that is down at start only makes requests fail until it is up.
+   *
+   * @param probe how often a Redis that is down is tried again in the background; requests fail at
+   *     once in between
+   */
   public RedisRecordStore(
       RedisEndpoint endpoint,
       Duration connectTimeout,
       Duration readTimeout,
       int poolSize,
-      Duration failFast) {
+      Duration probe) {
     this.endpoint = endpoint;
     this.client =
         new RespClient(
@@ -91,23 +123,57 @@ public final class RedisRecordStore implements RecordStore {
             (int) connectTimeout.toMillis(),
             (int) readTimeout.toMillis(),
             poolSize,
-            failFast.toMillis());
+            probe.toMillis());
   }
 
-  /**
-   * Defaults: 1s connect timeout, 2s read timeout, 16 pooled connections, fail fast for 1s after a
-   * connect failure.
-   */
+  /** The default timeout, 2 s. */
   public RedisRecordStore(RedisEndpoint endpoint) {
-    this(endpoint, Duration.ofSeconds(1), Duration.ofSeconds(2), 16, Duration.ofSeconds(1));
+    this(endpoint, Duration.ofSeconds(2));
   }
 
+  /** 16 pooled connections per node, probed every 50 ms while down. */
+  public RedisRecordStore(RedisEndpoint endpoint, Duration timeout) {
+    this(endpoint, timeout, timeout, 16, Duration.ofMillis(50));
+  }
+
+  /** {@code hotkey:idem:{crc}:<record key>}, {@code crc} the record key's CRC32 in hex. */
   static byte[] redisKey(String recordKey) {
-    return (PREFIX + recordKey).getBytes(StandardCharsets.UTF_8);
+    byte[] record = recordKey.getBytes(StandardCharsets.UTF_8);
+    CRC32 crc = new CRC32();
+    crc.update(record);
+    byte[] prefix =
+        (PREFIX + "{" + Long.toHexString(crc.getValue()) + "}:")
+            .getBytes(StandardCharsets.US_ASCII);
+    byte[] key = Arrays.copyOf(prefix, prefix.length + record.length);
+    System.arraycopy(record, 0, key, prefix.length, record.length);
+    return key;
   }
 
   @Override
   public ClaimResult claim(String recordKey, byte[] fingerprint, Duration lease)
+      throws StoreException {
+    return claim(recordKey, NO_SCOPE, fingerprint, lease);
+  }
+
+  @Override
+  public ClaimResult claimIssued(String recordKey, String scope, byte[] fingerprint, Duration lease)
+      throws StoreException {
+    return claim(recordKey, RespConnection.bytes(scope), fingerprint, lease);
+  }
+
+  @Override
+  public boolean issue(String recordKey, String scope, Duration ttl) throws StoreException {
+    Object reply =
+        eval(
+            "issue",
+            ISSUE,
+            new byte[][] {redisKey(recordKey)},
+            RespConnection.bytes(scope),
+            number(Math.max(1, ttl.toMillis())));
+    return flag(reply);
+  }
+
+  private ClaimResult claim(String recordKey, byte[] scope, byte[] fingerprint, Duration lease)
       throws StoreException {
     byte[] nonce = new byte[16];
     RANDOM.nextBytes(nonce);
@@ -115,15 +181,24 @@ public final class RedisRecordStore implements RecordStore {
         eval(
             "claim",
             CLAIM,
-            new byte[][] {redisKey(recordKey), FENCE_KEY},
+            new byte[][] {redisKey(recordKey)},
             fingerprint,
             number(Math.max(1, lease.toMillis())),
-            nonce);
+            nonce,
+            scope,
+            RespConnection.bytes(String.format("%03d", RANDOM.nextInt(1000))));
     try {
       List<?> items = (List<?>) reply;
       String state = text(items.get(0));
-      if ("C".equals(state)) {
-        return ClaimResult.claimed(Long.parseLong(text(items.get(1))));
+      switch (state) {
+        case "C":
+          return ClaimResult.claimed(Long.parseLong(text(items.get(1))));
+        case "U":
+          return ClaimResult.notIssued();
+        case "W":
+          return ClaimResult.wrongCaller();
+        default:
+          break;
       }
       byte[] storedFingerprint = (byte[]) items.get(1);
       long pttl = Long.parseLong(text(items.get(3)));

@@ -4,14 +4,22 @@ import io.hotkey.agent.idempotency.HttpAnswer;
 
 /**
  * What a claim found: the caller won (with its fencing token), another claim is running, or a
- * completed record.
+ * completed record; for a token, also that it was never issued (or expired), or issued to another
+ * caller.
  */
 public final class ClaimResult {
   public enum Kind {
     CLAIMED,
     IN_PROGRESS,
-    COMPLETED
+    COMPLETED,
+    NOT_ISSUED,
+    WRONG_CALLER
   }
+
+  private static final ClaimResult NOT_ISSUED_RESULT =
+      new ClaimResult(Kind.NOT_ISSUED, 0, null, 0, null);
+  private static final ClaimResult WRONG_CALLER_RESULT =
+      new ClaimResult(Kind.WRONG_CALLER, 0, null, 0, null);
 
   private final Kind kind;
   private final long token;
@@ -41,6 +49,14 @@ public final class ClaimResult {
 
   public static ClaimResult completed(byte[] fingerprint, HttpAnswer response) {
     return new ClaimResult(Kind.COMPLETED, 0, fingerprint, 0, response);
+  }
+
+  public static ClaimResult notIssued() {
+    return NOT_ISSUED_RESULT;
+  }
+
+  public static ClaimResult wrongCaller() {
+    return WRONG_CALLER_RESULT;
   }
 
   public Kind kind() {

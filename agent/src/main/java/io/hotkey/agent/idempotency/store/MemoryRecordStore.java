@@ -5,32 +5,50 @@ import com.github.benmanes.caffeine.cache.Caffeine;
 import com.github.benmanes.caffeine.cache.Expiry;
 import io.hotkey.agent.idempotency.HttpAnswer;
 import java.time.Duration;
-import java.util.Arrays;
+import java.util.concurrent.ConcurrentMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.LongSupplier;
 
 /**
- * Records of this JVM only: Caffeine bounded in (estimated) bytes; an in-progress record expires
- * when its lease ends, a completed one after the ttl. Claims, completions and releases are atomic
- * through {@code asMap().compute}. Under memory pressure Caffeine may evict a record early (least
- * valuable first); an evicted record simply lets the next request with that key run again.
+ * Records of this JVM only: Caffeine bounded in (estimated) bytes; an issued record expires after
+ * its ttl, an in-progress one when its lease ends, a completed one after the ttl. Every operation
+ * is atomic through {@code asMap().compute}. Caffeine's upkeep (eviction, expiry) runs on a daemon
+ * thread of the store's own, not on the request's thread nor the application's common pool; a
+ * record is checked for expiry whenever it is read, so late upkeep never serves a dead record.
+ * Under memory pressure Caffeine may evict a record early (least valuable first); an evicted record
+ * simply lets the next request with that key run again, or makes its token unknown.
  */
 public final class MemoryRecordStore implements RecordStore {
   private static final int RECORD_OVERHEAD = 160;
 
   private final Cache<String, MemoryRecord> records;
+  private final ConcurrentMap<String, MemoryRecord> map;
   private final LongSupplier nanoClock;
   private final AtomicLong tokens = new AtomicLong();
 
+  private final ExecutorService upkeep;
+
   public MemoryRecordStore(long maxBytes) {
-    this(maxBytes, System::nanoTime);
+    this(maxBytes, System::nanoTime, upkeepThread());
   }
 
   /**
+   * Upkeep on the caller's thread, so that a test sees it done when a call returns.
+   *
    * @param nanoClock monotonic nanoseconds; tests pass a fake clock
    */
   public MemoryRecordStore(long maxBytes, LongSupplier nanoClock) {
+    this(maxBytes, nanoClock, null);
+  }
+
+  /**
+   * @param upkeep where Caffeine's upkeep runs; null: on the caller's thread
+   */
+  private MemoryRecordStore(long maxBytes, LongSupplier nanoClock, ExecutorService upkeep) {
     this.nanoClock = nanoClock;
+    this.upkeep = upkeep;
     this.records =
         Caffeine.newBuilder()
             .maximumWeight(maxBytes)
@@ -55,71 +73,113 @@ public final class MemoryRecordStore implements RecordStore {
                   }
                 })
             .ticker(nanoClock::getAsLong)
-            .executor(Runnable::run)
+            .executor(upkeep == null ? Runnable::run : upkeep)
             .build();
+    this.map = records.asMap();
   }
 
   @Override
   public ClaimResult claim(String recordKey, byte[] fingerprint, Duration lease) {
+    return claim(recordKey, null, fingerprint, lease);
+  }
+
+  @Override
+  public boolean issue(String recordKey, String scope, Duration ttl) {
+    long now = nanoClock.getAsLong();
+    MemoryRecord issued = MemoryRecord.issued(scope, ttl.toNanos(), now);
+    boolean[] created = new boolean[1];
+    map.compute(
+        recordKey,
+        (key, current) -> {
+          if (current != null && current.expiresAtNanos - now > 0) {
+            return current;
+          }
+          created[0] = true;
+          return issued;
+        });
+    return created[0];
+  }
+
+  @Override
+  public ClaimResult claimIssued(
+      String recordKey, String scope, byte[] fingerprint, Duration lease) {
+    return claim(recordKey, scope, fingerprint, lease);
+  }
+
+  /**
+   * @param scope null: a key, claimed when it has no record; else an issued record's scope
+   */
+  private ClaimResult claim(String recordKey, String scope, byte[] fingerprint, Duration lease) {
     ClaimResult[] result = new ClaimResult[1];
-    records
-        .asMap()
-        .compute(
-            recordKey,
-            (key, current) -> {
-              long now = nanoClock.getAsLong();
-              if (current == null || current.expiresAtNanos - now <= 0) {
-                long token = tokens.incrementAndGet();
-                result[0] = ClaimResult.claimed(token);
-                return new MemoryRecord(fingerprint.clone(), token, now + lease.toNanos(), null);
-              }
-              if (current.response == null) {
-                result[0] =
-                    ClaimResult.inProgress(
-                        current.fingerprint.clone(),
-                        Math.max(1, (current.expiresAtNanos - now) / 1_000_000));
-              } else {
-                result[0] = ClaimResult.completed(current.fingerprint.clone(), current.response);
-              }
-              return current;
-            });
+    map.compute(
+        recordKey,
+        (key, current) -> {
+          long now = nanoClock.getAsLong();
+          boolean live = current != null && current.expiresAtNanos - now > 0;
+          if (scope != null && (!live || !scope.equals(current.scope))) {
+            result[0] = live ? ClaimResult.wrongCaller() : ClaimResult.notIssued();
+            return current;
+          }
+          if (!live || current.fingerprint == null) {
+            long token = tokens.incrementAndGet();
+            result[0] = ClaimResult.claimed(token);
+            return new MemoryRecord(
+                fingerprint.clone(),
+                token,
+                now + lease.toNanos(),
+                null,
+                scope,
+                live ? current.issuedTtlNanos : 0);
+          }
+          if (current.response == null) {
+            result[0] =
+                ClaimResult.inProgress(
+                    current.fingerprint.clone(),
+                    Math.max(1, (current.expiresAtNanos - now) / 1_000_000));
+          } else {
+            result[0] = ClaimResult.completed(current.fingerprint.clone(), current.response);
+          }
+          return current;
+        });
     return result[0];
   }
 
   @Override
   public boolean complete(String recordKey, long token, HttpAnswer response, Duration ttl) {
     boolean[] done = new boolean[1];
-    records
-        .asMap()
-        .computeIfPresent(
-            recordKey,
-            (key, current) -> {
-              long now = nanoClock.getAsLong();
-              if (current.response != null
-                  || current.token != token
-                  || current.expiresAtNanos - now <= 0) {
-                return current;
-              }
-              done[0] = true;
-              return new MemoryRecord(current.fingerprint, token, now + ttl.toNanos(), response);
-            });
+    map.computeIfPresent(
+        recordKey,
+        (key, current) -> {
+          long now = nanoClock.getAsLong();
+          if (!current.isClaimedWith(token) || current.expiresAtNanos - now <= 0) {
+            return current;
+          }
+          done[0] = true;
+          return new MemoryRecord(
+              current.fingerprint,
+              token,
+              now + ttl.toNanos(),
+              response,
+              current.scope,
+              current.issuedTtlNanos);
+        });
     return done[0];
   }
 
   @Override
   public boolean release(String recordKey, long token) {
     boolean[] done = new boolean[1];
-    records
-        .asMap()
-        .computeIfPresent(
-            recordKey,
-            (key, current) -> {
-              if (current.response != null || current.token != token) {
-                return current;
-              }
-              done[0] = true;
-              return null;
-            });
+    map.computeIfPresent(
+        recordKey,
+        (key, current) -> {
+          if (!current.isClaimedWith(token)) {
+            return current;
+          }
+          done[0] = true;
+          return current.scope == null
+              ? null
+              : MemoryRecord.issued(current.scope, current.issuedTtlNanos, nanoClock.getAsLong());
+        });
     return done[0];
   }
 
@@ -137,25 +197,60 @@ public final class MemoryRecordStore implements RecordStore {
   @Override
   public void close() {
     records.invalidateAll();
+    if (upkeep != null) {
+      upkeep.shutdown();
+    }
   }
 
+  private static ExecutorService upkeepThread() {
+    return Executors.newSingleThreadExecutor(
+        task -> {
+          Thread thread = new Thread(task, "hotkey-idempotency-upkeep");
+          thread.setDaemon(true);
+          return thread;
+        });
+  }
+
+  /** Issued (no fingerprint), in progress (no response) or completed. Immutable. */
   private static final class MemoryRecord {
     final byte[] fingerprint;
     final long token;
     final long expiresAtNanos;
-
-    /** null while in progress. */
     final HttpAnswer response;
 
-    MemoryRecord(byte[] fingerprint, long token, long expiresAtNanos, HttpAnswer response) {
+    /** The caller an issued record belongs to; null for a key's record. */
+    final String scope;
+
+    /** How long an issued record lives, again after a released claim. */
+    final long issuedTtlNanos;
+
+    MemoryRecord(
+        byte[] fingerprint,
+        long token,
+        long expiresAtNanos,
+        HttpAnswer response,
+        String scope,
+        long issuedTtlNanos) {
       this.fingerprint = fingerprint;
       this.token = token;
       this.expiresAtNanos = expiresAtNanos;
       this.response = response;
+      this.scope = scope;
+      this.issuedTtlNanos = issuedTtlNanos;
+    }
+
+    static MemoryRecord issued(String scope, long ttlNanos, long now) {
+      return new MemoryRecord(null, 0, now + ttlNanos, null, scope, ttlNanos);
+    }
+
+    boolean isClaimedWith(long claimToken) {
+      return fingerprint != null && response == null && token == claimToken;
     }
 
     int weight(String key) {
-      long weight = RECORD_OVERHEAD + 2L * key.length() + fingerprint.length;
+      long weight = RECORD_OVERHEAD + 2L * key.length();
+      weight += fingerprint == null ? 0 : fingerprint.length;
+      weight += scope == null ? 0 : 2L * scope.length();
       if (response != null) {
         weight += response.bodyLength();
         for (var header : response.headers()) {
@@ -169,10 +264,8 @@ public final class MemoryRecordStore implements RecordStore {
     public String toString() {
       return "MemoryRecord{token="
           + token
-          + ", fp="
-          + Arrays.hashCode(fingerprint)
-          + ", done="
-          + (response != null)
+          + ", state="
+          + (fingerprint == null ? "issued" : response == null ? "in progress" : "completed")
           + "}";
     }
   }

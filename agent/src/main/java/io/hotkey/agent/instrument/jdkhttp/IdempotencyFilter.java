@@ -3,6 +3,7 @@ package io.hotkey.agent.instrument.jdkhttp;
 import com.sun.net.httpserver.Filter;
 import com.sun.net.httpserver.Headers;
 import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpPrincipal;
 import io.hotkey.agent.idempotency.Decision;
 import io.hotkey.agent.idempotency.Execution;
 import io.hotkey.agent.idempotency.HttpAnswer;
@@ -10,7 +11,7 @@ import io.hotkey.agent.idempotency.IdempotencyEngine;
 import io.hotkey.agent.idempotency.Outcome;
 import io.hotkey.agent.idempotency.ReleaseReason;
 import io.hotkey.agent.idempotency.RequestHead;
-import io.hotkey.config.RoutePattern;
+import io.hotkey.agent.idempotency.Route;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -65,7 +66,7 @@ public final class IdempotencyFilter extends Filter {
       throws IOException {
     String method = exchange.getRequestMethod();
     String path = exchange.getRequestURI().getPath();
-    RoutePattern route = engine.route(method, path == null ? "/" : path);
+    Route route = engine.route(method, path == null ? "/" : path);
     if (route == null) {
       return null;
     }
@@ -165,6 +166,12 @@ public final class IdempotencyFilter extends Filter {
     public List<String> headerValues(String name) {
       List<String> values = exchange.getRequestHeaders().get(name);
       return values == null ? List.of() : values;
+    }
+
+    @Override
+    public String principal() {
+      HttpPrincipal principal = exchange.getPrincipal();
+      return principal == null ? null : principal.getName();
     }
   }
 }

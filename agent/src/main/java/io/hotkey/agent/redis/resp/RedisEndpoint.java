@@ -1,13 +1,17 @@
 package io.hotkey.agent.redis.resp;
 
+import java.io.IOException;
 import java.net.URI;
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import javax.net.ssl.SSLSocketFactory;
 
 /**
  * Where and as whom the agent's own connections reach a server: {@code
- * redis://[[user]:password@]host[:port][/db]}, or {@code rediss://} for TLS (the certificate chain
- * and the host name are verified against the JVM's trust store).
+ * redis://[[user]:password@]host[:port][/db][?protocol=2|3]}, or {@code rediss://} for TLS (the
+ * certificate chain and the host name are verified against the JVM's trust store, or the one given
+ * to {@link #withTrustStore}). With {@code protocol=3} a connection starts with {@code HELLO 3}.
  */
 public final class RedisEndpoint {
   final String host;
@@ -16,14 +20,32 @@ public final class RedisEndpoint {
   final String user;
   final String password;
   final boolean tls;
+  final int protocol;
+
+  /** The TLS sockets' factory; null: the JVM's default. */
+  final SSLSocketFactory tlsSockets;
 
   RedisEndpoint(String host, int port, int database, String user, String password, boolean tls) {
+    this(host, port, database, user, password, tls, 2, null);
+  }
+
+  private RedisEndpoint(
+      String host,
+      int port,
+      int database,
+      String user,
+      String password,
+      boolean tls,
+      int protocol,
+      SSLSocketFactory tlsSockets) {
     this.host = host;
     this.port = port;
     this.database = database;
     this.user = user;
     this.password = password;
     this.tls = tls;
+    this.protocol = protocol;
+    this.tlsSockets = tlsSockets;
   }
 
   /**
@@ -61,7 +83,16 @@ public final class RedisEndpoint {
         password = decode(info.substring(colon + 1));
       }
     }
-    return new RedisEndpoint(uri.getHost(), port, database, user, password, tls);
+    int protocol = 2;
+    String query = uri.getRawQuery();
+    if (query != null) {
+      if (!query.equals("protocol=2") && !query.equals("protocol=3")) {
+        throw new IllegalArgumentException(
+            setting + " " + uri + ": ?" + query + " is not protocol=2 or protocol=3");
+      }
+      protocol = query.charAt(query.length() - 1) - '0';
+    }
+    return new RedisEndpoint(uri.getHost(), port, database, user, password, tls, protocol, null);
   }
 
   /** A plain connection as the default user, to database 0. */
@@ -69,19 +100,44 @@ public final class RedisEndpoint {
     return new RedisEndpoint(host, port, 0, null, null, false);
   }
 
-  /** This endpoint's database, credentials and TLS at another address. */
+  /** This endpoint's database, credentials, protocol and TLS at another address. */
   public RedisEndpoint at(String otherHost, int otherPort) {
-    return new RedisEndpoint(otherHost, otherPort, database, user, password, tls);
+    return new RedisEndpoint(
+        otherHost, otherPort, database, user, password, tls, protocol, tlsSockets);
   }
 
   /** This address with an ACL user (null: the default user) and password (null: none). */
   public RedisEndpoint withCredentials(String otherUser, String otherPassword) {
-    return new RedisEndpoint(host, port, database, otherUser, otherPassword, tls);
+    return new RedisEndpoint(
+        host, port, database, otherUser, otherPassword, tls, protocol, tlsSockets);
   }
 
   /** This endpoint over TLS, or not. */
   public RedisEndpoint withTls(boolean useTls) {
-    return new RedisEndpoint(host, port, database, user, password, useTls);
+    return new RedisEndpoint(host, port, database, user, password, useTls, protocol, tlsSockets);
+  }
+
+  /** This endpoint speaking RESP2 (2) or RESP3 (3, {@code HELLO 3} on connect). */
+  public RedisEndpoint withProtocol(int version) {
+    if (version != 2 && version != 3) {
+      throw new IllegalArgumentException("RESP protocol " + version + " is not 2 or 3");
+    }
+    return new RedisEndpoint(host, port, database, user, password, tls, version, tlsSockets);
+  }
+
+  /**
+   * This endpoint trusting, for TLS, only the certificates in {@code trustStore} (see {@link
+   * TrustStores#socketFactory}) instead of the JVM's trust store.
+   *
+   * @throws IOException when the file cannot be read or holds no certificate
+   */
+  public RedisEndpoint withTrustStore(Path trustStore) throws IOException {
+    return new RedisEndpoint(
+        host, port, database, user, password, tls, protocol, TrustStores.socketFactory(trustStore));
+  }
+
+  public int protocol() {
+    return protocol;
   }
 
   public boolean tls() {
@@ -111,6 +167,7 @@ public final class RedisEndpoint {
         + host
         + ":"
         + port
-        + (database == 0 ? "" : "/" + database);
+        + (database == 0 ? "" : "/" + database)
+        + (protocol == 2 ? "" : "?protocol=" + protocol);
   }
 }

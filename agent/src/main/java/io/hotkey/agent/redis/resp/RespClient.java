@@ -1,104 +1,172 @@
 package io.hotkey.agent.redis.resp;
 
 import java.io.IOException;
-import java.util.concurrent.ArrayBlockingQueue;
-import java.util.concurrent.atomic.AtomicLong;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
 
 /**
- * The agent's own small Redis client (the application's Jedis/Lettuce are never used): a pool of up
- * to {@code poolSize} idle {@link RespConnection}s, created on demand (more callers than pooled
- * connections simply open extra ones that are closed after use). A connection that fails is
- * discarded. A command that fails on a pooled connection before any reply byte arrived (e.g. Redis
- * restarted) is retried once on a new connection, so callers send only commands that are safe to
- * repeat. After a connect failure the client fails fast for {@code downMillis}, so an unreachable
- * Redis costs the application one connect timeout per period instead of one per request.
+ * The agent's own small Redis client (the application's Jedis/Lettuce are never used): a {@link
+ * NodePool} of up to {@code poolSize} idle connections per node, which fails fast while its node is
+ * down and probes it in the background every {@code downMillis}. Commands may be repeated on a new
+ * connection when a pooled one turns out closed, so callers send only commands that are safe to
+ * repeat.
+ *
+ * <p>It speaks to one server, or to a Redis Cluster found through it: the first {@code MOVED} reply
+ * loads the slot map ({@code CLUSTER SLOTS}), after which {@link #eval} sends each script to the
+ * master of its first key's slot (a script's keys must share a slot: give them one hash tag). A
+ * {@code MOVED} reloads the map and retries there, an {@code ASK} retries once on the importing
+ * node after {@code ASKING}, and a {@code TRYAGAIN} (the keys are split by a slot migration)
+ * retries after a pause, all within the command timeout.
  */
 public final class RespClient implements AutoCloseable {
-  private final RedisEndpoint endpoint;
+  private static final byte[] ASKING = RespConnection.bytes("ASKING");
+  private static final byte[] CLUSTER = RespConnection.bytes("CLUSTER");
+  private static final byte[] SLOTS = RespConnection.bytes("SLOTS");
+  private static final int MAX_REDIRECTS = 16;
+  private static final long TRY_AGAIN_PAUSE_MILLIS = 5;
+
   private final int connectTimeoutMillis;
   private final int readTimeoutMillis;
-  private final long downNanos;
-  private final ArrayBlockingQueue<RespConnection> idle;
-  private final AtomicLong downUntil = new AtomicLong(System.nanoTime());
-  private volatile boolean closed;
+  private final int poolSize;
+  private final long downMillis;
+  private final NodePool seed;
+  private final Map<String, NodePool> nodes = new ConcurrentHashMap<>();
 
+  /** The master of each slot once a MOVED showed a cluster; null for a single server. */
+  private volatile NodePool[] slots;
+
+  /**
+   * @param downMillis how often a node that is down is probed; requests to it fail at once between
+   *     probes
+   */
   public RespClient(
       RedisEndpoint endpoint,
       int connectTimeoutMillis,
       int readTimeoutMillis,
       int poolSize,
       long downMillis) {
-    this.endpoint = endpoint;
     this.connectTimeoutMillis = connectTimeoutMillis;
     this.readTimeoutMillis = readTimeoutMillis;
-    this.downNanos = downMillis * 1_000_000L;
-    this.idle = new ArrayBlockingQueue<>(poolSize);
+    this.poolSize = poolSize;
+    this.downMillis = downMillis;
+    this.seed = node(endpoint);
   }
 
+  /** One command to the server the endpoint names (a cluster's seed node). */
   public Object call(byte[]... args) throws IOException {
-    RespConnection pooled = idle.poll();
-    if (pooled != null) {
-      try {
-        Object reply = pooled.call(args);
-        giveBack(pooled);
+    return seed.execute(connection -> connection.call(args));
+  }
+
+  /**
+   * EVALSHA, and EVAL when the server does not know the script (restart, SCRIPT FLUSH), on the node
+   * that serves {@code keys[0]}.
+   */
+  public Object eval(LuaScript script, byte[][] keys, byte[]... args) throws IOException {
+    NodePool[] map = slots;
+    NodePool node = map == null || keys.length == 0 ? seed : map[ClusterSlots.slot(keys[0])];
+    boolean asking = false;
+    long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(readTimeoutMillis);
+    for (int redirects = 0; ; redirects++) {
+      Object reply = evalOn(node == null ? seed : node, asking, script, keys, args);
+      if (!(reply instanceof RespError) || redirects == MAX_REDIRECTS) {
         return reply;
-      } catch (java.net.SocketTimeoutException slow) {
-        pooled.close();
-        throw slow;
-      } catch (IOException stale) {
-        pooled.close();
-        // fall through: one attempt on a fresh connection
+      }
+      String error = ((RespError) reply).message();
+      if (error.startsWith("MOVED ") || error.startsWith("ASK ")) {
+        node = node(redirectTarget(error));
+        asking = error.startsWith("ASK ");
+        if (!asking) {
+          loadSlots(node);
+        }
+      } else if (error.startsWith("TRYAGAIN") && System.nanoTime() < deadline) {
+        pause();
+      } else {
+        return reply;
       }
     }
-    RespConnection fresh = open();
+  }
+
+  private static Object evalOn(
+      NodePool node, boolean asking, LuaScript script, byte[][] keys, byte[][] args)
+      throws IOException {
+    return node.execute(
+        connection -> {
+          Object reply = send(connection, asking, script.command(true, keys, args));
+          if (reply instanceof RespError && ((RespError) reply).isNoScript()) {
+            reply = send(connection, asking, script.command(false, keys, args));
+          }
+          return reply;
+        });
+  }
+
+  /** The command, after ASKING in the same write when the slot is being imported. */
+  private static Object send(RespConnection connection, boolean asking, byte[][] command)
+      throws IOException {
+    if (!asking) {
+      return connection.call(command);
+    }
+    connection.send(ASKING);
+    connection.send(command);
+    connection.read();
+    return connection.read();
+  }
+
+  /** Replaces the slot map with the one {@code node} reports. */
+  private void loadSlots(NodePool node) throws IOException {
+    Object reply = node.execute(connection -> connection.call(CLUSTER, SLOTS));
+    List<ClusterSlots.Range> ranges;
     try {
-      Object reply = fresh.call(args);
-      giveBack(fresh);
-      return reply;
-    } catch (IOException e) {
-      fresh.close();
-      throw e;
+      ranges = ClusterSlots.parse(reply, node.endpoint.host());
+    } catch (RuntimeException e) {
+      throw new IOException("unreadable CLUSTER SLOTS reply from " + node.endpoint, e);
     }
+    NodePool[] map = new NodePool[ClusterSlots.COUNT];
+    for (ClusterSlots.Range range : ranges) {
+      NodePool master = node(seed.endpoint.at(range.host, range.port));
+      for (int slot = range.first; slot <= range.last; slot++) {
+        map[slot] = master;
+      }
+    }
+    slots = map;
   }
 
-  /** EVALSHA, and EVAL when the server does not know the script (restart, SCRIPT FLUSH). */
-  public Object eval(LuaScript script, byte[][] keys, byte[]... args) throws IOException {
-    Object reply = call(script.command(true, keys, args));
-    if (reply instanceof RespError && ((RespError) reply).isNoScript()) {
-      reply = call(script.command(false, keys, args));
-    }
-    return reply;
+  private NodePool node(RedisEndpoint endpoint) {
+    return nodes.computeIfAbsent(
+        endpoint.host() + ":" + endpoint.port(),
+        address ->
+            new NodePool(endpoint, connectTimeoutMillis, readTimeoutMillis, poolSize, downMillis));
   }
 
-  private RespConnection open() throws IOException {
-    if (closed) {
-      throw new IOException("client closed");
-    }
-    long now = System.nanoTime();
-    if (now - downUntil.get() < 0) {
-      throw new IOException(
-          "Redis " + endpoint + " unreachable (failing fast after a connect failure)");
-    }
+  /** The node of {@code MOVED <slot> <host>:<port>} or {@code ASK <slot> <host>:<port>}. */
+  private RedisEndpoint redirectTarget(String error) throws IOException {
+    String address = error.substring(error.lastIndexOf(' ') + 1);
+    int colon = address.lastIndexOf(':');
     try {
-      return new RespConnection(endpoint, connectTimeoutMillis, readTimeoutMillis);
-    } catch (IOException e) {
-      downUntil.set(System.nanoTime() + downNanos);
-      throw e;
+      return seed.endpoint.at(
+          address.substring(0, colon), Integer.parseInt(address.substring(colon + 1)));
+    } catch (NumberFormatException | StringIndexOutOfBoundsException e) {
+      throw new IOException("unreadable redirection: " + error, e);
     }
   }
 
-  private void giveBack(RespConnection connection) {
-    if (closed || connection.isBroken() || !idle.offer(connection)) {
-      connection.close();
+  private static void pause() throws IOException {
+    try {
+      Thread.sleep(TRY_AGAIN_PAUSE_MILLIS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IOException("interrupted while a slot migrates", e);
     }
+  }
+
+  /** Whether the node the endpoint names is down now (being probed). */
+  public boolean isDown() {
+    return seed.isDown();
   }
 
   @Override
   public void close() {
-    closed = true;
-    RespConnection connection;
-    while ((connection = idle.poll()) != null) {
-      connection.close();
-    }
+    nodes.values().forEach(NodePool::close);
   }
 }

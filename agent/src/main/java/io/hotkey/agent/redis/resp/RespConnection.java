@@ -20,8 +20,9 @@ import javax.net.ssl.SSLSocketFactory;
  * arrays of bulk strings, replies decoded to {@code String} (simple, verbatim), {@link RespError},
  * {@code Long}, {@code byte[]} (bulk, big number; null when nil), {@code List<Object>} (array, set,
  * map as alternating keys and values; null when nil), {@code Boolean}, {@code Double} and, after a
- * {@code HELLO 3}, {@link RespPush} for out-of-band messages. Not thread-safe: one caller at a
- * time, except that one thread may {@link #read} while another {@link #send}s.
+ * {@code HELLO 3} (an endpoint with protocol 3 says it on connect), {@link RespPush} for
+ * out-of-band messages. Not thread-safe: one caller at a time, except that one thread may {@link
+ * #read} while another {@link #send}s.
  */
 public final class RespConnection implements AutoCloseable {
   private static final byte[] CRLF = {'\r', '\n'};
@@ -50,15 +51,7 @@ public final class RespConnection implements AutoCloseable {
       this.socket = s;
       this.in = new BufferedInputStream(s.getInputStream(), 8192);
       this.out = new BufferedOutputStream(s.getOutputStream(), 8192);
-      if (endpoint.password != null) {
-        Object reply =
-            endpoint.user == null
-                ? call(bytes("AUTH"), bytes(endpoint.password))
-                : call(bytes("AUTH"), bytes(endpoint.user), bytes(endpoint.password));
-        if (reply instanceof RespError) {
-          throw new IOException("Redis AUTH failed: " + reply);
-        }
-      }
+      authenticate(endpoint);
       if (endpoint.database != 0) {
         Object reply = call(bytes("SELECT"), bytes(Integer.toString(endpoint.database)));
         if (reply instanceof RespError) {
@@ -71,9 +64,42 @@ public final class RespConnection implements AutoCloseable {
     }
   }
 
+  /**
+   * {@code HELLO 3} with the credentials for a RESP3 endpoint, else {@code AUTH} when there are
+   * credentials.
+   */
+  private void authenticate(RedisEndpoint endpoint) throws IOException {
+    Object reply;
+    if (endpoint.protocol == 3) {
+      reply =
+          endpoint.password == null
+              ? call(bytes("HELLO"), bytes("3"))
+              : call(
+                  bytes("HELLO"),
+                  bytes("3"),
+                  bytes("AUTH"),
+                  bytes(endpoint.user == null ? "default" : endpoint.user),
+                  bytes(endpoint.password));
+    } else if (endpoint.password != null) {
+      reply =
+          endpoint.user == null
+              ? call(bytes("AUTH"), bytes(endpoint.password))
+              : call(bytes("AUTH"), bytes(endpoint.user), bytes(endpoint.password));
+    } else {
+      return;
+    }
+    if (reply instanceof RespError) {
+      throw new IOException(
+          "Redis " + (endpoint.protocol == 3 ? "HELLO 3" : "AUTH") + " failed: " + reply);
+    }
+  }
+
   /** The TLS handshake over a connected socket, verifying the server's name as HTTPS does. */
   private static Socket startTls(Socket plain, RedisEndpoint endpoint) throws IOException {
-    SSLSocketFactory factory = (SSLSocketFactory) SSLSocketFactory.getDefault();
+    SSLSocketFactory factory =
+        endpoint.tlsSockets != null
+            ? endpoint.tlsSockets
+            : (SSLSocketFactory) SSLSocketFactory.getDefault();
     SSLSocket tls = (SSLSocket) factory.createSocket(plain, endpoint.host, endpoint.port, true);
     SSLParameters parameters = tls.getSSLParameters();
     parameters.setEndpointIdentificationAlgorithm("HTTPS");

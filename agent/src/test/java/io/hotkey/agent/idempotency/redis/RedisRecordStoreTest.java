@@ -230,7 +230,7 @@ class RedisRecordStoreTest {
       } finally {
         redis.resume();
       }
-      ClaimResult after = impatient.claim(key, FP_A, LEASE);
+      ClaimResult after = claimOnceBack(impatient);
       assertEquals(
           ClaimResult.Kind.COMPLETED,
           after.kind(),
@@ -253,13 +253,128 @@ class RedisRecordStoreTest {
     } finally {
       redis.restart();
     }
-    Thread.sleep(250); // past the fail-fast window
-    ClaimResult after = store.claim(key, FP_A, LEASE);
+    ClaimResult after = claimOnceBack(store);
     assertEquals(
         ClaimResult.Kind.COMPLETED,
         after.kind(),
         "the record written before the outage survived it");
     assertEquals(ANSWER, after.response());
+  }
+
+  /**
+   * Claims {@link #key} as soon as the store works again, which the background probe makes happen
+   * within a probe period (200 ms here) of Redis answering, not after a fixed blind interval.
+   */
+  private ClaimResult claimOnceBack(RedisRecordStore recovering) throws Exception {
+    long back = System.nanoTime();
+    while (true) {
+      try {
+        ClaimResult result = recovering.claim(key, FP_A, LEASE);
+        long millis = (System.nanoTime() - back) / 1_000_000;
+        assertTrue(millis < 1500, "the store worked again " + millis + " ms after Redis did");
+        return result;
+      } catch (StoreException stillDown) {
+        assertTrue(System.nanoTime() - back < 5_000_000_000L, "still down: " + stillDown);
+        Thread.sleep(10);
+      }
+    }
+  }
+
+  @Test
+  void aTokenIssuedByOneInstanceIsUsedOnceAtAnother() throws Exception {
+    String token = "token " + key;
+    assertTrue(store.issue(token, "alice", Duration.ofMinutes(10)));
+    try (RedisRecordStore other = newStore(Duration.ofSeconds(2))) {
+      assertEquals(
+          ClaimResult.Kind.WRONG_CALLER, other.claimIssued(token, "bob", FP_A, LEASE).kind());
+      ClaimResult used = other.claimIssued(token, "alice", FP_A, LEASE);
+      assertEquals(ClaimResult.Kind.CLAIMED, used.kind());
+      ClaimResult again = store.claimIssued(token, "alice", FP_A, LEASE);
+      assertEquals(ClaimResult.Kind.IN_PROGRESS, again.kind(), "spent: the first use runs");
+      assertTrue(other.release(token, used.token()));
+      ClaimResult retry = store.claimIssued(token, "alice", FP_A, LEASE);
+      assertEquals(ClaimResult.Kind.CLAIMED, retry.kind(), "a released use gives the token back");
+      assertTrue(store.complete(token, retry.token(), ANSWER, TTL));
+      assertEquals(ANSWER, other.claimIssued(token, "alice", FP_A, LEASE).response());
+    }
+    assertEquals(
+        ClaimResult.Kind.NOT_ISSUED,
+        store.claimIssued("token never-issued-" + key, "alice", FP_A, LEASE).kind());
+    String expiring = "token expiring " + key;
+    assertTrue(store.issue(expiring, "alice", Duration.ofMillis(100)));
+    Thread.sleep(250);
+    assertEquals(
+        ClaimResult.Kind.NOT_ISSUED, store.claimIssued(expiring, "alice", FP_A, LEASE).kind());
+  }
+
+  @Test
+  void twoHundredConcurrentUsesOfOneTokenAcrossTwoInstancesRunOnce() throws Exception {
+    String token = "token " + key;
+    assertTrue(store.issue(token, "alice", Duration.ofMinutes(10)));
+    int uses = 200;
+    ExecutorService pool = Executors.newFixedThreadPool(32);
+    try (RedisRecordStore other = newStore(Duration.ofSeconds(2))) {
+      CountDownLatch start = new CountDownLatch(1);
+      List<Future<ClaimResult>> results = new ArrayList<>();
+      for (int i = 0; i < uses; i++) {
+        RedisRecordStore instance = i % 2 == 0 ? store : other;
+        results.add(
+            pool.submit(
+                (Callable<ClaimResult>)
+                    () -> {
+                      start.await();
+                      return instance.claimIssued(token, "alice", FP_A, LEASE);
+                    }));
+      }
+      start.countDown();
+      int won = 0;
+      for (Future<ClaimResult> result : results) {
+        ClaimResult claim = result.get();
+        if (claim.kind() == ClaimResult.Kind.CLAIMED) {
+          won++;
+        } else {
+          assertEquals(ClaimResult.Kind.IN_PROGRESS, claim.kind());
+        }
+      }
+      assertEquals(1, won);
+    } finally {
+      pool.shutdownNow();
+    }
+  }
+
+  /**
+   * With the default probe (50 ms), the store answers again well within a second of Redis coming
+   * back after an outage it had noticed, where a fixed fail-fast second used to refuse requests.
+   */
+  @Test
+  void noBlindSecondAfterRedisReturns() throws Exception {
+    try (RedisRecordStore production =
+        new RedisRecordStore(RedisEndpoint.of("127.0.0.1", redis.port()), Duration.ofSeconds(2))) {
+      ClaimResult claimed = production.claim(key, FP_A, LEASE);
+      assertTrue(production.complete(key, claimed.token(), ANSWER, TTL));
+      redis.kill();
+      try {
+        for (int i = 0; i < 20; i++) {
+          assertThrows(StoreException.class, () -> production.claim(key, FP_A, LEASE));
+          Thread.sleep(60);
+        }
+      } finally {
+        redis.restart();
+      }
+      long back = System.nanoTime();
+      long firstSuccess = -1;
+      while (firstSuccess < 0) {
+        try {
+          assertEquals(ClaimResult.Kind.COMPLETED, production.claim(key, FP_A, LEASE).kind());
+          firstSuccess = (System.nanoTime() - back) / 1_000_000;
+        } catch (StoreException stillDown) {
+          assertTrue(System.nanoTime() - back < 5_000_000_000L, "still down: " + stillDown);
+          Thread.sleep(5);
+        }
+      }
+      System.out.println("[test] the store worked again " + firstSuccess + " ms after Redis did");
+      assertTrue(firstSuccess < 500, firstSuccess + " ms after Redis came back");
+    }
   }
 
   @Test

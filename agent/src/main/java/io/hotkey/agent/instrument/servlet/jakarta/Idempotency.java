@@ -6,10 +6,10 @@ import io.hotkey.agent.idempotency.HttpAnswer;
 import io.hotkey.agent.idempotency.IdempotencyEngine;
 import io.hotkey.agent.idempotency.Outcome;
 import io.hotkey.agent.idempotency.ReleaseReason;
+import io.hotkey.agent.idempotency.Route;
 import io.hotkey.agent.instrument.servlet.ServletApiHelper;
 import io.hotkey.agent.instrument.servlet.ServletBridge;
 import io.hotkey.agent.instrument.servlet.ServletCall;
-import io.hotkey.config.RoutePattern;
 import jakarta.servlet.AsyncContext;
 import jakarta.servlet.DispatcherType;
 import jakarta.servlet.ServletOutputStream;
@@ -52,7 +52,7 @@ public final class Idempotency implements ServletApiHelper {
     String method = request.getMethod();
     String rawPath = request.getRequestURI();
     String path = ServletBridge.decodePath(rawPath);
-    RoutePattern route = engine.route(method, path);
+    Route route = engine.route(method, path);
     if (route == null) {
       return ServletCall.asIs();
     }

@@ -2,6 +2,7 @@ package io.hotkey.agent.instrument.servlet.jakarta;
 
 import io.hotkey.agent.idempotency.RequestHead;
 import jakarta.servlet.http.HttpServletRequest;
+import java.security.Principal;
 import java.util.ArrayList;
 import java.util.Enumeration;
 import java.util.List;
@@ -48,5 +49,11 @@ public final class ServletRequestHead implements RequestHead {
       list.add(values.nextElement());
     }
     return list;
+  }
+
+  @Override
+  public String principal() {
+    Principal principal = request.getUserPrincipal();
+    return principal == null ? null : principal.getName();
   }
 }

@@ -1,0 +1,142 @@
+package io.hotkey.agent.idempotency;
+
+import java.security.MessageDigest;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Who is asking, as a SHA-256: the values of the scope headers, the authenticated principal and the
+ * values of the scope cookies. Two requests share a record only when all of them are equal, so a
+ * key sent by two sessions or two users is two records. A request with no principal and no scope
+ * cookie hashes exactly as the headers alone did before cookies and principals were added, so
+ * records made by earlier versions are still found.
+ */
+final class CallerScope {
+  /** Longest scope cookie value accepted: the size every browser must support for one cookie. */
+  static final int MAX_COOKIE_LENGTH = 4096;
+
+  private static final byte PRINCIPAL = 'P';
+  private static final byte COOKIE = 'C';
+
+  private final List<String> headers;
+  private final List<String> cookies;
+
+  CallerScope(List<String> headers, List<String> cookies) {
+    this.headers = List.copyOf(headers);
+    this.cookies = List.copyOf(cookies);
+  }
+
+  /** A scope cookie the engine refuses to hash: the request is answered 400. */
+  static final class InvalidCookie extends Exception {
+    private static final long serialVersionUID = 1L;
+
+    InvalidCookie(String message) {
+      super(message, null, false, false);
+    }
+  }
+
+  /**
+   * @return the hex SHA-256 of the caller's identity
+   * @throws InvalidCookie when a scope cookie is longer than {@link #MAX_COOKIE_LENGTH} or holds a
+   *     control character
+   */
+  String of(RequestHead head) throws InvalidCookie {
+    MessageDigest digest = Fingerprints.sha256();
+    Fingerprints.updateLength(digest, headers.size());
+    for (String name : headers) {
+      List<String> values = head.headerValues(name);
+      Fingerprints.update(
+          digest, values == null || values.isEmpty() ? "" : String.join(", ", values));
+    }
+    String principal = head.principal();
+    if (principal != null) {
+      digest.update(PRINCIPAL);
+      Fingerprints.update(digest, principal);
+    }
+    if (!cookies.isEmpty()) {
+      List<String> cookieHeaders = head.headerValues("Cookie");
+      if (cookieHeaders != null && !cookieHeaders.isEmpty()) {
+        for (int i = 0; i < cookies.size(); i++) {
+          List<String> values = cookieValues(cookieHeaders, cookies.get(i));
+          if (!values.isEmpty()) {
+            digest.update(COOKIE);
+            Fingerprints.updateLength(digest, i);
+            Fingerprints.updateLength(digest, values.size());
+            for (String value : values) {
+              Fingerprints.update(digest, value);
+            }
+          }
+        }
+      }
+    }
+    return Fingerprints.hex(digest.digest());
+  }
+
+  /**
+   * Every value of the cookie {@code name} (names are case-sensitive) in the order sent: a browser
+   * sends one per path it was set for, and all of them identify the caller.
+   */
+  static List<String> cookieValues(List<String> cookieHeaders, String name) throws InvalidCookie {
+    List<String> values = new ArrayList<>(1);
+    for (String header : cookieHeaders) {
+      int start = 0;
+      int length = header.length();
+      while (start < length) {
+        int end = header.indexOf(';', start);
+        if (end < 0) {
+          end = length;
+        }
+        int nameStart = skipSpaces(header, start, end);
+        int equals = header.indexOf('=', nameStart);
+        if (equals > 0
+            && equals < end
+            && equals - nameStart == name.length()
+            && header.regionMatches(nameStart, name, 0, name.length())) {
+          values.add(checked(name, header.substring(equals + 1, trimEnd(header, equals + 1, end))));
+        }
+        start = end + 1;
+      }
+    }
+    return values;
+  }
+
+  private static String checked(String name, String value) throws InvalidCookie {
+    if (value.length() > MAX_COOKIE_LENGTH) {
+      throw new InvalidCookie(
+          "The "
+              + name
+              + " cookie is "
+              + value.length()
+              + " characters long; at most "
+              + MAX_COOKIE_LENGTH
+              + " are accepted.");
+    }
+    for (int i = 0; i < value.length(); i++) {
+      char c = value.charAt(i);
+      if (c < 0x20 || c == 0x7f) {
+        throw new InvalidCookie("The " + name + " cookie holds a control character.");
+      }
+    }
+    return value;
+  }
+
+  private static int skipSpaces(String text, int from, int to) {
+    while (from < to && (text.charAt(from) == ' ' || text.charAt(from) == '\t')) {
+      from++;
+    }
+    return from;
+  }
+
+  private static int trimEnd(String text, int from, int to) {
+    while (to > from && (text.charAt(to - 1) == ' ' || text.charAt(to - 1) == '\t')) {
+      to--;
+    }
+    return to;
+  }
+
+  /** For the startup log: what scopes a record. */
+  @Override
+  public String toString() {
+    return "headers " + headers + ", principal, cookies " + cookies;
+  }
+}

@@ -1,0 +1,33 @@
+package io.hotkey.agent.idempotency;
+
+import io.hotkey.agent.core.AgentLog;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
+
+/** Log lines written at most once a second per kind; the kinds are a handful of constants. */
+final class RateLimitedLog {
+  private static final long INTERVAL_NANOS = 1_000_000_000L;
+
+  private final Map<String, AtomicLong> lastLogged = new ConcurrentHashMap<>();
+
+  void warn(String kind, String message) {
+    if (due(kind)) {
+      AgentLog.warn(message);
+    }
+  }
+
+  void info(String kind, String message) {
+    if (due(kind)) {
+      AgentLog.info(message);
+    }
+  }
+
+  private boolean due(String kind) {
+    AtomicLong last =
+        lastLogged.computeIfAbsent(kind, k -> new AtomicLong(System.nanoTime() - INTERVAL_NANOS));
+    long now = System.nanoTime();
+    long then = last.get();
+    return now - then >= INTERVAL_NANOS && last.compareAndSet(then, now);
+  }
+}

@@ -1,0 +1,63 @@
+package io.hotkey.agent.idempotency;
+
+import java.nio.charset.StandardCharsets;
+import java.security.SecureRandom;
+import java.time.Duration;
+import java.util.Base64;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Server-issued idempotency tokens: 192 random bits from {@link SecureRandom}, written as 32
+ * base64url characters. Anything else in a token route's key header is not a token of ours.
+ */
+final class Tokens {
+  static final int LENGTH = 32;
+  private static final int RANDOM_BYTES = 24;
+  private static final SecureRandom RANDOM = new SecureRandom();
+
+  private Tokens() {}
+
+  static String newToken() {
+    byte[] bytes = new byte[RANDOM_BYTES];
+    RANDOM.nextBytes(bytes);
+    return Base64.getUrlEncoder().withoutPadding().encodeToString(bytes);
+  }
+
+  /** Whether {@code text} has the form of a token this agent issues. */
+  static boolean isWellFormed(String text) {
+    if (text.length() != LENGTH) {
+      return false;
+    }
+    for (int i = 0; i < LENGTH; i++) {
+      char c = text.charAt(i);
+      boolean base64url =
+          (c >= 'A' && c <= 'Z')
+              || (c >= 'a' && c <= 'z')
+              || (c >= '0' && c <= '9')
+              || c == '-'
+              || c == '_';
+      if (!base64url) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /** The record a token lives in, issued and then used. */
+  static String recordKey(String token) {
+    return "token " + token;
+  }
+
+  /** The token endpoint's answer: 201, the token in the body and in the key header. */
+  static HttpAnswer issued(String token, Duration ttl, String header) {
+    String json = "{\"token\":\"" + token + "\",\"expiresInSeconds\":" + ttl.toSeconds() + "}";
+    return new HttpAnswer(
+        201,
+        List.of(
+            Map.entry("Content-Type", "application/json"),
+            Map.entry("Cache-Control", "no-store"),
+            Map.entry(header, token)),
+        json.getBytes(StandardCharsets.UTF_8));
+  }
+}
