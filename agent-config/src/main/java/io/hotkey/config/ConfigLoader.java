@@ -202,5 +202,32 @@ final class ConfigLoader {
                       + ConfigKey.IDEMPOTENCY_TOKEN_ENDPOINT.key()
                       + "=POST /idempotency-tokens")));
     }
+    Object endpoint = values.get(ConfigKey.IDEMPOTENCY_TOKEN_ENDPOINT);
+    if (endpoint instanceof Optional && ((Optional<?>) endpoint).isPresent()) {
+      RoutePattern tokenEndpoint = (RoutePattern) ((Optional<?>) endpoint).get();
+      for (ConfigKey key :
+          List.of(
+              ConfigKey.IDEMPOTENCY_ROUTES,
+              ConfigKey.IDEMPOTENCY_DEDUPE_ROUTES,
+              ConfigKey.IDEMPOTENCY_TOKEN_ROUTES)) {
+        RouteTable table = (RouteTable) values.get(key);
+        RoutePattern taken =
+            table == null ? null : table.match(tokenEndpoint.method(), tokenEndpoint.path());
+        if (taken != null) {
+          Setting setting = effective.get(ConfigKey.IDEMPOTENCY_TOKEN_ENDPOINT);
+          errors.add(
+              setting.error(
+                  new InvalidValueException(
+                      setting.value,
+                      "collides with the route "
+                          + taken
+                          + " of "
+                          + key.key()
+                          + ": the agent answers the token endpoint itself, so that route's"
+                          + " handler would never run; expected a path no configured route"
+                          + " matches, e.g. POST /idempotency-tokens")));
+        }
+      }
+    }
   }
 }

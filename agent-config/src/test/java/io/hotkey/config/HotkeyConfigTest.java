@@ -440,6 +440,21 @@ class HotkeyConfigTest {
   }
 
   @Test
+  void aTokenEndpointThatAConfiguredRouteMatchesIsRefused() {
+    assertEquals(
+        "hotkey.idempotency.token-endpoint: \"POST /orders/tokens\" (from system property) collides"
+            + " with the route POST /orders/** of hotkey.idempotency.routes: the agent answers the"
+            + " token endpoint itself, so that route's handler would never run; expected a path no"
+            + " configured route matches, e.g. POST /idempotency-tokens",
+        errorOf(
+            null,
+            Map.of(
+                "hotkey.idempotency.routes", "POST /orders/**",
+                "hotkey.idempotency.token-endpoint", "POST /orders/tokens"),
+            Map.of()));
+  }
+
+  @Test
   void malformedRedisUriIsReportedOnce() {
     ConfigException e =
         assertThrows(

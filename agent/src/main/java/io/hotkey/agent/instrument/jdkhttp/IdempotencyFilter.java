@@ -3,7 +3,6 @@ package io.hotkey.agent.instrument.jdkhttp;
 import com.sun.net.httpserver.Filter;
 import com.sun.net.httpserver.Headers;
 import com.sun.net.httpserver.HttpExchange;
-import com.sun.net.httpserver.HttpPrincipal;
 import io.hotkey.agent.idempotency.Decision;
 import io.hotkey.agent.idempotency.Execution;
 import io.hotkey.agent.idempotency.HttpAnswer;
@@ -166,12 +165,6 @@ public final class IdempotencyFilter extends Filter {
     public List<String> headerValues(String name) {
       List<String> values = exchange.getRequestHeaders().get(name);
       return values == null ? List.of() : values;
-    }
-
-    @Override
-    public String principal() {
-      HttpPrincipal principal = exchange.getPrincipal();
-      return principal == null ? null : principal.getName();
     }
   }
 }

@@ -37,7 +37,11 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.catalina.Context;
 import org.apache.catalina.connector.Connector;
+import org.apache.catalina.connector.Request;
+import org.apache.catalina.connector.Response;
+import org.apache.catalina.realm.GenericPrincipal;
 import org.apache.catalina.startup.Tomcat;
+import org.apache.catalina.valves.ValveBase;
 import org.apache.tomcat.util.descriptor.web.FilterDef;
 import org.apache.tomcat.util.descriptor.web.FilterMap;
 import org.junit.jupiter.api.AfterAll;
@@ -103,6 +107,7 @@ class TomcatServletIdempotencyTest {
     map.setFilterName("counting");
     map.addURLPattern("/*");
     context.addFilterMap(map);
+    context.getPipeline().addValve(new HeaderAuthenticator());
     tomcat.start();
     port = connector.getLocalPort();
   }
@@ -313,6 +318,34 @@ class TomcatServletIdempotencyTest {
     post("/other", key, "a");
     post("/other", key, "a");
     assertEquals(4, runs.get());
+  }
+
+  @Test
+  void theContainersPrincipalScopesARecord() throws Exception {
+    String key = UUID.randomUUID().toString();
+    // both send the same scope header; only the principal the container authenticated differs
+    String alice = text(post("/orders", key, "pay", "X-User", "alice"));
+    String bob = text(post("/orders", key, "pay", "X-User", "bob"));
+    assertEquals(2, runs.get(), "one key sent by two principals is two records");
+    assertEquals(alice, text(post("/orders", key, "pay", "X-User", "alice")));
+    assertEquals(bob, text(post("/orders", key, "pay", "X-User", "bob")));
+    assertEquals(2, runs.get(), "each principal's retry is replayed");
+  }
+
+  /** Authenticates as the X-User header says, where an authenticator valve would. */
+  static final class HeaderAuthenticator extends ValveBase {
+    HeaderAuthenticator() {
+      super(true); // async-capable, as the chain it precedes
+    }
+
+    @Override
+    public void invoke(Request request, Response response) throws IOException, ServletException {
+      String user = request.getHeader("X-User");
+      if (user != null) {
+        request.setUserPrincipal(new GenericPrincipal(user, List.of()));
+      }
+      getNext().invoke(request, response);
+    }
   }
 
   @Test
