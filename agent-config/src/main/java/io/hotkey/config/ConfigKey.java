@@ -44,6 +44,16 @@ public enum ConfigKey {
       "auto",
       "count one access in N (a power of two; 1 counts all); auto: the sparsest that counts 50 per window at the threshold",
       ValueParsers::sampling),
+  DETECT_FLEET_THRESHOLD(
+      "hotkey.detect.fleet-threshold",
+      "0",
+      "accesses per second summed over every instance that make a key hot everywhere (needs hotkey.redis.uri); 0 turns fleet detection off",
+      ValueParsers.longAtLeast(0)),
+  FLEET_NAMESPACE(
+      "hotkey.fleet.namespace",
+      "hotkey:",
+      "prefix of the agent's own keys in Redis (the fleet aggregates); never detected or cached",
+      ValueParsers::keyPrefix),
   CACHE_ENABLED(
       "hotkey.cache.enabled", "true", "serve hot keys from a local cache", ValueParsers::bool),
   CACHE_TTL(
@@ -68,6 +78,16 @@ public enum ConfigKey {
       "",
       "comma-separated globs of keys that are never cached",
       Glob::parseList),
+  CACHE_INVALIDATION(
+      "hotkey.cache.invalidation",
+      "tracking",
+      "how other processes' writes reach local entries: tracking (Redis client tracking, falls back to ttl where the server refuses it) or ttl",
+      ValueParsers.oneOf(Invalidation.class)),
+  REDIS_URI(
+      "hotkey.redis.uri",
+      "",
+      "redis://[user:password@]host:port[?protocol=2|3] (rediss:// for TLS): the server the agent's tracking connection uses instead of the application's own (and its AUTH), and where the fleet's counts are kept",
+      ValueParsers::redisUri),
   REPORT_INTERVAL(
       "hotkey.report.interval",
       "60s",

@@ -68,7 +68,7 @@ public final class HotkeyConfig {
     List<ConfigEntry> entries = new ArrayList<>();
     for (Setting setting : settings.values()) {
       String value = setting.value.trim();
-      if (setting.key == ConfigKey.IDEMPOTENCY_REDIS_URI) {
+      if (setting.key == ConfigKey.IDEMPOTENCY_REDIS_URI || setting.key == ConfigKey.REDIS_URI) {
         value = hidePassword(value);
       }
       entries.add(new ConfigEntry(setting.key.key(), value, setting.origin));
@@ -151,6 +151,27 @@ public final class HotkeyConfig {
   /** {@link #cacheInclude()} and {@link #cacheExclude()} combined. */
   public KeyFilter cacheKeyFilter() {
     return cacheKeyFilter;
+  }
+
+  /** Zero: fleet-wide detection is off. */
+  public long detectFleetThreshold() {
+    return value(ConfigKey.DETECT_FLEET_THRESHOLD);
+  }
+
+  public String fleetNamespace() {
+    return value(ConfigKey.FLEET_NAMESPACE);
+  }
+
+  public Invalidation cacheInvalidation() {
+    return value(ConfigKey.CACHE_INVALIDATION);
+  }
+
+  /**
+   * Where and as whom the agent's own tracking connections connect, when not the application's own
+   * server and AUTH.
+   */
+  public Optional<URI> redisUri() {
+    return value(ConfigKey.REDIS_URI);
   }
 
   /** Zero means the periodic report is off. */

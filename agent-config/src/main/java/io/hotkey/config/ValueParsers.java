@@ -178,6 +178,17 @@ final class ValueParsers {
     return Optional.of(route);
   }
 
+  /** A non-empty key prefix without spaces, braces or glob characters. */
+  static String keyPrefix(String text) {
+    String t = text.trim();
+    if (t.isEmpty() || !t.chars().allMatch(c -> c > ' ' && c < 127 && "{}*?[]\\".indexOf(c) < 0)) {
+      throw new InvalidValueException(
+          text,
+          "is not a key prefix; expected printable ASCII without spaces, braces or glob characters, e.g. hotkey:");
+    }
+    return t;
+  }
+
   static <E extends Enum<E>> Function<String, E> oneOf(Class<E> type) {
     return text -> {
       for (E constant : type.getEnumConstants()) {

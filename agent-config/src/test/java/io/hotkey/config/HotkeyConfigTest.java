@@ -80,6 +80,10 @@ class HotkeyConfigTest {
     assertEquals(0, c.debugFailEvery());
     assertEquals(OptionalInt.empty(), c.httpPort());
     assertEquals("127.0.0.1", c.httpHost());
+    assertEquals(Invalidation.TRACKING, c.cacheInvalidation());
+    assertEquals(Optional.empty(), c.redisUri());
+    assertEquals(0L, c.detectFleetThreshold());
+    assertEquals("hotkey:", c.fleetNamespace());
     assertEquals(List.of(), c.warnings());
   }
 
@@ -582,5 +586,40 @@ class HotkeyConfigTest {
     assertEquals("environment variable HOTKEY_HTTP_PORT", byKey.get("hotkey.http.port").source());
     assertEquals("127.0.0.1", byKey.get("hotkey.http.host").value());
     assertEquals("default", byKey.get("hotkey.http.host").source());
+  }
+
+  @Test
+  void fleetAndTrackingSettingsAreRead() throws ConfigException {
+    HotkeyConfig c =
+        HotkeyConfig.load(
+            null,
+            Map.of(
+                "hotkey.detect.fleet-threshold", "5000",
+                "hotkey.fleet.namespace", "shop:agent:",
+                "hotkey.cache.invalidation", "ttl",
+                "hotkey.redis.uri", "redis://app:pw@10.0.0.7:6380"),
+            Map.of());
+    assertEquals(5000L, c.detectFleetThreshold());
+    assertEquals("shop:agent:", c.fleetNamespace());
+    assertEquals(Invalidation.TTL, c.cacheInvalidation());
+    assertEquals(URI.create("redis://app:pw@10.0.0.7:6380"), c.redisUri().orElseThrow());
+    assertFalse(c.toString().contains("pw@"), c.toString());
+  }
+
+  @Test
+  void fleetDetectionNeedsTheSharedRedis() {
+    assertContainsAll(
+        errorOf(null, Map.of("hotkey.detect.fleet-threshold", "5000"), Map.of()),
+        "hotkey.detect.fleet-threshold: \"5000\" (from system property) needs hotkey.redis.uri",
+        "expected e.g. hotkey.redis.uri=redis://localhost:6379");
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"", "hot key:", "{tag}:", "agent*"})
+  void aFleetNamespaceThatCannotPrefixKeysSafelyIsRefused(String value) {
+    assertContainsAll(
+        errorOf(null, Map.of("hotkey.fleet.namespace", value), Map.of()),
+        "hotkey.fleet.namespace",
+        "key prefix");
   }
 }

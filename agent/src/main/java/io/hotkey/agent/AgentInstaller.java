@@ -1,6 +1,7 @@
 package io.hotkey.agent;
 
 import io.hotkey.agent.cache.CaffeineNearCache;
+import io.hotkey.agent.cache.FillGate;
 import io.hotkey.agent.cache.KeyVersions;
 import io.hotkey.agent.cache.NearCache;
 import io.hotkey.agent.core.AgentErrors;
@@ -11,6 +12,7 @@ import io.hotkey.agent.core.RedisHooks;
 import io.hotkey.agent.detect.DetectorSettings;
 import io.hotkey.agent.detect.HotKeyDetector;
 import io.hotkey.agent.detect.KeyRate;
+import io.hotkey.agent.fleet.FleetDetection;
 import io.hotkey.agent.http.HttpEndpoint;
 import io.hotkey.agent.idempotency.IdempotencyEngine;
 import io.hotkey.agent.idempotency.IdempotencyEngines;
@@ -27,11 +29,16 @@ import io.hotkey.agent.instrument.servlet.ServletInstrumentationModule;
 import io.hotkey.agent.metrics.AgentMeters;
 import io.hotkey.agent.metrics.JmxExporter;
 import io.hotkey.agent.metrics.MicrometerBridge;
+import io.hotkey.agent.redis.resp.RedisEndpoint;
 import io.hotkey.agent.report.AgentReport;
+import io.hotkey.agent.tracking.InvalidationTracking;
+import io.hotkey.config.ConfigKey;
 import io.hotkey.config.HotkeyConfig;
+import io.hotkey.config.Invalidation;
 import java.lang.instrument.Instrumentation;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.StringJoiner;
 import java.util.concurrent.Executors;
@@ -79,7 +86,15 @@ final class AgentInstaller {
         .append("ms sampling=1/")
         .append(settings.sampling())
         .append(" cache=")
-        .append(config.cacheEnabled() ? "on" : "off");
+        .append(config.cacheEnabled() ? "on" : "off")
+        .append(" invalidation=")
+        .append(
+            config.cacheEnabled()
+                ? config.cacheInvalidation().name().toLowerCase(Locale.ROOT)
+                : "none")
+        .append(" ttl=")
+        .append(config.cacheTtl().toMillis())
+        .append("ms");
     AgentLog.info(line.toString());
   }
 
@@ -109,11 +124,37 @@ final class AgentInstaller {
     KeyVersions versions = new KeyVersions();
     HotKeyRegistry registry = new HotKeyRegistry(config.cacheEnabled(), config.cacheKeyFilter());
     HotKeyDetector detector = new HotKeyDetector(settings, System::nanoTime, registry);
+    InvalidationTracking tracking = null;
+    if (config.cacheEnabled() && config.cacheInvalidation() == Invalidation.TRACKING) {
+      tracking =
+          new InvalidationTracking(
+              versions,
+              config
+                  .redisUri()
+                  .map(uri -> RedisEndpoint.parse(ConfigKey.REDIS_URI.key(), uri))
+                  .orElse(null));
+      registry.addServableListener(tracking::wantedKeys);
+    }
     NearCache cache =
         config.cacheEnabled()
             ? new CaffeineNearCache(
-                config.cacheMaxBytes(), config.cacheMaxEntryBytes(), config.cacheTtl(), versions)
+                config.cacheMaxBytes(),
+                config.cacheMaxEntryBytes(),
+                config.cacheTtl(),
+                versions,
+                tracking != null ? tracking : FillGate.OPEN)
             : NearCache.DISABLED;
+    FleetDetection fleet = null;
+    if (config.detectFleetThreshold() > 0) {
+      fleet =
+          new FleetDetection(
+              detector,
+              registry,
+              RedisEndpoint.parse(ConfigKey.REDIS_URI.key(), config.redisUri().orElseThrow()),
+              config.fleetNamespace(),
+              config.detectFleetThreshold(),
+              errors);
+    }
     RedisGateway gateway = new RedisGateway(detector, registry, cache, versions, errors);
 
     IdempotencyEngine idempotency = IdempotencyEngines.fromConfig(config);
@@ -125,7 +166,9 @@ final class AgentInstaller {
             registry,
             detector,
             errors,
-            idempotency == null ? null : idempotency.meters());
+            idempotency == null ? null : idempotency.meters(),
+            tracking,
+            fleet);
     AgentReport report = new AgentReport(config, meters);
     MicrometerBridge micrometer = new MicrometerBridge(meters);
     registry.addObserver(micrometer);
@@ -136,6 +179,9 @@ final class AgentInstaller {
     if (idempotency != null) {
       IdempotencyFilters.activate(idempotency, errors);
       ServletBridge.activate(idempotency, errors);
+    }
+    if (fleet != null) {
+      fleet.start();
     }
     HttpEndpoint.startIfConfigured(config, report);
     return new Listener(errors);

@@ -138,7 +138,7 @@ class LiveEndpointIT extends RedisTestBase {
       assertTrue(
           report.getAsJsonObject("redis").get("savedPerSecond").getAsDouble() > 300,
           () -> "redis " + report.get("redis"));
-      assertEquals("ttl", report.getAsJsonObject("tracking").get("mode").getAsString());
+      assertEquals("tracking", report.getAsJsonObject("tracking").get("mode").getAsString());
       assertEquals(200, report.getAsJsonObject("detector").get("threshold").getAsLong());
       assertFalse(report.getAsJsonObject("idempotency").get("enabled").getAsBoolean());
       Map<String, JsonObject> config =

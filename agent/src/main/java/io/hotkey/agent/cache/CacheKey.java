@@ -11,6 +11,8 @@ import java.util.Arrays;
 public final class CacheKey {
   private final String namespace;
   private final byte[][] argv;
+  private final long keyPositions;
+  private final int keyCount;
   private final int hash;
 
   /**
@@ -21,6 +23,8 @@ public final class CacheKey {
   public CacheKey(String namespace, byte[][] argv, long keyPositions, int[] keyHashes) {
     this.namespace = namespace;
     this.argv = argv;
+    this.keyPositions = keyPositions;
+    this.keyCount = keyHashes.length;
     int h = namespace.hashCode();
     for (int keyHash : keyHashes) {
       h = 31 * h + keyHash;
@@ -33,10 +37,29 @@ public final class CacheKey {
     this.hash = h;
   }
 
-  private CacheKey(String namespace, byte[][] argv, int hash) {
+  private CacheKey(String namespace, byte[][] argv, long keyPositions, int keyCount, int hash) {
     this.namespace = namespace;
     this.argv = argv;
+    this.keyPositions = keyPositions;
+    this.keyCount = keyCount;
     this.hash = hash;
+  }
+
+  /**
+   * The command's keys, or null if some sit beyond the 64 positions {@code keyPositions} can name.
+   */
+  byte[][] keys() {
+    if (Long.bitCount(keyPositions) != keyCount) {
+      return null;
+    }
+    byte[][] keys = new byte[keyCount][];
+    int n = 0;
+    for (int i = 0; i < argv.length && i < 64; i++) {
+      if ((keyPositions & (1L << i)) != 0) {
+        keys[n++] = argv[i];
+      }
+    }
+    return keys;
   }
 
   /** An equal key that shares no array with the caller. */
@@ -45,7 +68,7 @@ public final class CacheKey {
     for (int i = 0; i < argv.length; i++) {
       copy[i] = argv[i].clone();
     }
-    return new CacheKey(namespace, copy, hash);
+    return new CacheKey(namespace, copy, keyPositions, keyCount, hash);
   }
 
   /** Bytes this key keeps alive, for the cache's weigher. */

@@ -23,14 +23,17 @@ public final class CaffeineNearCache implements NearCache {
 
   private final Cache<CacheKey, CachedReply> entries;
   private final ConcurrentHashMap<CacheKey, ReadFill> fills = new ConcurrentHashMap<>();
+  private final FillGate gate;
   private final KeyVersions versions;
   private final long maxEntryBytes;
   private final LongAdder hits = new LongAdder();
   private final LongAdder misses = new LongAdder();
   private final LongAdder evictions = new LongAdder();
 
-  public CaffeineNearCache(long maxBytes, long maxEntryBytes, Duration ttl, KeyVersions versions) {
+  public CaffeineNearCache(
+      long maxBytes, long maxEntryBytes, Duration ttl, KeyVersions versions, FillGate gate) {
     this.versions = versions;
+    this.gate = gate;
     this.maxEntryBytes = maxEntryBytes;
     this.entries =
         Caffeine.newBuilder()
@@ -112,7 +115,9 @@ public final class CaffeineNearCache implements NearCache {
 
   @Override
   public void putWritten(CacheKey key, Object raw, int[] keyHashes, long[] stamp) {
-    store(key, raw, keyHashes, stamp);
+    if (gate.admitsWritten(key.keys())) {
+      store(key, raw, keyHashes, stamp);
+    }
   }
 
   @Override
@@ -151,6 +156,9 @@ public final class CaffeineNearCache implements NearCache {
   @Override
   public void complete(ReadFill fill, Object raw) {
     try {
+      if (!gate.admits(fill.node(), fill.key.keys())) {
+        return;
+      }
       CachedReply reply = store(fill.key, raw, fill.keyHashes, fill.stamp);
       if (reply != null) {
         fill.publish(reply);

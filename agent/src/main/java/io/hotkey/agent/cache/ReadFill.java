@@ -1,5 +1,6 @@
 package io.hotkey.agent.cache;
 
+import io.hotkey.agent.redis.resp.RedisEndpoint;
 import java.util.Arrays;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -19,10 +20,24 @@ public final class ReadFill {
   private final long startNanos = System.nanoTime();
   private final ParkedReads parked = new ParkedReads();
 
+  /** The server the fill's reply is read from, once the client's adapter knows it. */
+  private volatile RedisEndpoint node;
+
   ReadFill(CacheKey key, int[] keyHashes, long[] stamp) {
     this.key = key;
     this.keyHashes = keyHashes;
     this.stamp = stamp;
+  }
+
+  /**
+   * Tells the fill which server its command was written to (the last one, if it was written again).
+   */
+  public void readThrough(RedisEndpoint server) {
+    this.node = server;
+  }
+
+  RedisEndpoint node() {
+    return node;
   }
 
   boolean startedBefore(long nanos) {

@@ -37,6 +37,15 @@ final class ReportDocument {
             .collect(Collectors.toList());
   }
 
+  /** The strings of an array member; empty when it is absent. */
+  List<String> texts(String name) {
+    Object value = members.get(name);
+    if (!(value instanceof List)) {
+      return List.of();
+    }
+    return ((List<?>) value).stream().map(String::valueOf).collect(Collectors.toList());
+  }
+
   /** Member names in document order. */
   List<String> names() {
     return members.keySet().stream().map(String::valueOf).collect(Collectors.toList());

@@ -75,6 +75,15 @@ final class StatusView {
                     + count(cache.number("evictions"))
                     + " evictions"
                 : "off (hotkey.cache.enabled=false)"));
+    List<String> servers = tracking.texts("servers");
+    if (!servers.isEmpty()) {
+      lines.add(
+          "tracking  "
+              + terminalSafe(String.join(", ", servers))
+              + ", "
+              + count(tracking.number("invalidations"))
+              + " keys invalidated");
+    }
     List<ReportDocument> hotKeys = report.objects("hotKeys");
     lines.add(
         "hot keys  "

@@ -1,6 +1,7 @@
 package io.hotkey.agent.core;
 
 import io.hotkey.agent.redis.CommandSpec;
+import io.hotkey.agent.redis.resp.RedisEndpoint;
 import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.net.SocketAddress;
@@ -28,6 +29,15 @@ public final class ConnectionState {
    * users.
    */
   private volatile String user = DEFAULT_USER;
+
+  /**
+   * The password of the last AUTH or HELLO AUTH sent: the agent's tracking connection to this
+   * server logs in as the application does.
+   */
+  private volatile String password;
+
+  /** The server this connection reads from, with its credentials; null until a fill asks. */
+  private volatile RedisEndpoint node;
 
   private volatile boolean readOnly;
 
@@ -84,6 +94,40 @@ public final class ConnectionState {
     return current;
   }
 
+  /**
+   * The server a reply on this connection comes from, as the agent's own connection would reach and
+   * log in to it; null when {@code endpointSource} does not tell.
+   */
+  public RedisEndpoint node(Object endpointSource) {
+    RedisEndpoint current = node;
+    if (current == null) {
+      RedisEndpoint server = serverAt(endpointSource);
+      if (server == null) {
+        return null;
+      }
+      current =
+          server.withCredentials(
+              password == null || DEFAULT_USER.equals(user) ? null : user, password);
+      node = current;
+    }
+    return current;
+  }
+
+  /**
+   * The server a socket or remote address leads to, without credentials; null when it does not
+   * tell.
+   */
+  public static RedisEndpoint serverAt(Object endpointSource) {
+    InetSocketAddress address = inetAddress(endpointSource);
+    return address == null ? null : RedisEndpoint.of(hostOf(address), address.getPort());
+  }
+
+  private static String hostOf(InetSocketAddress address) {
+    return address.getAddress() != null
+        ? address.getAddress().getHostAddress()
+        : address.getHostString();
+  }
+
   /** Everything but the endpoint that decides what a read on this connection returns. */
   private String identity() {
     return "/db"
@@ -128,6 +172,7 @@ public final class ConnectionState {
       endpoint = null;
     }
     namespace = null;
+    node = null;
   }
 
   /**
@@ -137,7 +182,9 @@ public final class ConnectionState {
   public void identityConfirmed(boolean failed) {
     if (failed) {
       user = "unconfirmed-" + INSTANCES.incrementAndGet();
+      password = null;
       namespace = null;
+      node = null;
     }
     identityUnconfirmed = false;
   }
@@ -204,15 +251,18 @@ public final class ConnectionState {
         if (argv.length > 1) {
           resp3 = parseLong(argv[1]) == 3;
         }
-        for (int i = 2; i + 1 < argv.length; i++) {
+        for (int i = 2; i + 2 < argv.length; i++) {
           if ("AUTH".equalsIgnoreCase(new String(argv[i], StandardCharsets.US_ASCII))) {
             user = new String(argv[i + 1], StandardCharsets.UTF_8);
+            password = new String(argv[i + 2], StandardCharsets.UTF_8);
           }
         }
         identityUnconfirmed = threadBound;
         break;
       case AUTH:
         user = argv.length > 2 ? new String(argv[1], StandardCharsets.UTF_8) : DEFAULT_USER;
+        password =
+            argv.length > 1 ? new String(argv[argv.length - 1], StandardCharsets.UTF_8) : null;
         identityUnconfirmed = threadBound;
         break;
       case READONLY:
@@ -229,6 +279,7 @@ public final class ConnectionState {
         resp3 = false;
         database = 0;
         user = DEFAULT_USER;
+        password = null;
         readOnly = false;
         break;
       default:
@@ -263,18 +314,23 @@ public final class ConnectionState {
   }
 
   private static String describe(Object endpointSource) {
-    SocketAddress address = null;
-    if (endpointSource instanceof Socket) {
-      address = ((Socket) endpointSource).getRemoteSocketAddress();
-    } else if (endpointSource instanceof SocketAddress) {
-      address = (SocketAddress) endpointSource;
+    InetSocketAddress inet = inetAddress(endpointSource);
+    if (inet != null) {
+      return hostOf(inet) + ":" + inet.getPort();
     }
-    if (address instanceof InetSocketAddress) {
-      InetSocketAddress inet = (InetSocketAddress) address;
-      String host =
-          inet.getAddress() != null ? inet.getAddress().getHostAddress() : inet.getHostString();
-      return host + ":" + inet.getPort();
-    }
+    SocketAddress address = socketAddress(endpointSource);
     return address == null ? null : address.toString();
+  }
+
+  private static InetSocketAddress inetAddress(Object endpointSource) {
+    SocketAddress address = socketAddress(endpointSource);
+    return address instanceof InetSocketAddress ? (InetSocketAddress) address : null;
+  }
+
+  private static SocketAddress socketAddress(Object endpointSource) {
+    if (endpointSource instanceof Socket) {
+      return ((Socket) endpointSource).getRemoteSocketAddress();
+    }
+    return endpointSource instanceof SocketAddress ? (SocketAddress) endpointSource : null;
   }
 }

@@ -204,6 +204,22 @@ public final class RedisHooks {
     }
   }
 
+  /**
+   * A command {@link #dispatch} answered {@link DispatchOutcome#FILL} for is written to the
+   * connection of {@code server} (its remote address).
+   */
+  public static void fillWritten(Object reply, Object server) {
+    MultiplexedGateway g = multiplexed;
+    if (g == null) {
+      return;
+    }
+    try {
+      g.onFillWritten(reply, server);
+    } catch (Throwable t) {
+      g.errors().record("fill write", t);
+    }
+  }
+
   public static void manualFlush(Object connection, boolean manual) {
     MultiplexedGateway g = multiplexed;
     if (g == null) {

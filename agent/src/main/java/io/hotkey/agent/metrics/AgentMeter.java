@@ -66,6 +66,48 @@ public final class AgentMeter {
             "hotkey.agent.errors",
             "internal failures the application never saw",
             AgentMeters::agentErrors));
+    all.add(
+        counter(
+            "hotkey.cache.invalidations",
+            "keys Redis reported changed through client tracking",
+            AgentMeters::invalidationsReceived));
+    for (String reason : meters.cacheFlushes().keySet()) {
+      all.add(
+          counter(
+              "hotkey.cache.flushes",
+              "times every local entry was dropped at once, by reason",
+              m -> m.cacheFlushes().getOrDefault(reason, 0L),
+              "reason",
+              reason));
+    }
+    for (String state : meters.trackingServersByState().keySet()) {
+      all.add(
+          gauge(
+              "hotkey.tracking.servers",
+              "servers the agent tracks, by state",
+              m -> m.trackingServersByState().getOrDefault(state, 0L),
+              "state",
+              state));
+    }
+    all.add(
+        gauge(
+            "hotkey.fleet.hotkeys",
+            "keys hot across the fleet right now",
+            m -> m.fleetHotKeys().size()));
+    all.add(
+        counter(
+            "hotkey.fleet.exchanges",
+            "exchanges with the fleet's shared counts, by result",
+            AgentMeters::fleetExchanges,
+            "result",
+            "ok"));
+    all.add(
+        counter(
+            "hotkey.fleet.exchanges",
+            "exchanges with the fleet's shared counts, by result",
+            AgentMeters::fleetExchangeFailures,
+            "result",
+            "failed"));
     for (String outcome : meters.idempotencyOutcomes().keySet()) {
       all.add(
           counter(
@@ -84,8 +126,8 @@ public final class AgentMeter {
   }
 
   private static AgentMeter gauge(
-      String name, String description, ToDoubleFunction<AgentMeters> value) {
-    return new AgentMeter(name, description, Kind.GAUGE, value);
+      String name, String description, ToDoubleFunction<AgentMeters> value, String... tags) {
+    return new AgentMeter(name, description, Kind.GAUGE, value, tags);
   }
 
   /** Micrometer's dotted name, e.g. {@code hotkey.cache.hits}. */

@@ -8,7 +8,9 @@ import io.hotkey.agent.core.RedisGateway;
 import io.hotkey.agent.detect.DetectorSettings;
 import io.hotkey.agent.detect.HotKeyDetector;
 import io.hotkey.agent.detect.KeyRate;
+import io.hotkey.agent.fleet.FleetDetection;
 import io.hotkey.agent.idempotency.IdempotencyMeters;
+import io.hotkey.agent.tracking.InvalidationTracking;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -25,10 +27,14 @@ public final class AgentMeters {
   private final AgentErrors errors;
   private final IdempotencyMeters idempotency;
   private final Map<String, Long> promotedAtMillis = new ConcurrentHashMap<>();
+  private final InvalidationTracking tracking;
+  private final FleetDetection fleet;
 
   /**
    * @param cache {@link NearCache#DISABLED} when local serving is off
    * @param idempotency null when no idempotency route is configured
+   * @param tracking null unless {@code hotkey.cache.invalidation=tracking} with the cache on
+   * @param fleet null unless {@code hotkey.detect.fleet-threshold} is set
    */
   public AgentMeters(
       RedisGateway gateway,
@@ -36,7 +42,11 @@ public final class AgentMeters {
       HotKeyRegistry hotKeys,
       HotKeyDetector detector,
       AgentErrors errors,
-      IdempotencyMeters idempotency) {
+      IdempotencyMeters idempotency,
+      InvalidationTracking tracking,
+      FleetDetection fleet) {
+    this.tracking = tracking;
+    this.fleet = fleet;
     this.gateway = gateway;
     this.cache = cache;
     this.hotKeys = hotKeys;
@@ -125,5 +135,48 @@ public final class AgentMeters {
    */
   public Map<String, Long> idempotencyOutcomes() {
     return idempotency == null ? Map.of() : idempotency.snapshot();
+  }
+
+  /**
+   * How other processes' writes reach local entries: {@code tracking} (pushed by the servers, the
+   * TTL where one refuses) or {@code ttl} (the TTL alone); {@code off} without a cache.
+   */
+  public String trackingMode() {
+    return !cacheEnabled() ? "off" : tracking == null ? "ttl" : "tracking";
+  }
+
+  /** Keys hot across the fleet now; empty without fleet detection. */
+  public List<HotKeyRegistry.FleetHotKey> fleetHotKeys() {
+    return hotKeys.fleetHotKeys();
+  }
+
+  /** Exchanges with the fleet's aggregate that succeeded; 0 without fleet detection. */
+  public long fleetExchanges() {
+    return fleet == null ? 0 : fleet.exchanges();
+  }
+
+  /** Exchanges with the fleet's aggregate that failed; 0 without fleet detection. */
+  public long fleetExchangeFailures() {
+    return fleet == null ? 0 : fleet.failures();
+  }
+
+  /** Keys the servers reported changed; 0 without tracking. */
+  public long invalidationsReceived() {
+    return tracking == null ? 0 : tracking.invalidatedKeys();
+  }
+
+  /** Times every local entry was dropped at once, by reason; empty without tracking. */
+  public Map<String, Long> cacheFlushes() {
+    return tracking == null ? Map.of() : tracking.flushes();
+  }
+
+  /** Tracked servers by state (starting, tracking, gap, ttl_fallback); empty without tracking. */
+  public Map<String, Long> trackingServersByState() {
+    return tracking == null ? Map.of() : tracking.serversByState();
+  }
+
+  /** One line per tracked server: address, state and how invalidations arrive (or why not). */
+  public List<String> trackingServers() {
+    return tracking == null ? List.of() : tracking.servers();
   }
 }

@@ -29,4 +29,15 @@ public interface HotkeyAgentMXBean {
    * per-second figures are null.
    */
   String getReportJson();
+
+  /** Keys the servers reported changed through client tracking. */
+  long getInvalidationsReceived();
+
+  /** Times every local entry was dropped at once, by reason (tracking_lost, server_flush). */
+  Map<String, Long> getCacheFlushes();
+
+  /**
+   * One line per tracked server: {@code host:port state (how invalidations arrive, or why not)}.
+   */
+  String[] getTrackingServers();
 }

@@ -78,4 +78,19 @@ public final class JmxExporter implements HotkeyAgentMXBean {
   public String getReportJson() {
     return reportJson.get();
   }
+
+  @Override
+  public long getInvalidationsReceived() {
+    return meters.invalidationsReceived();
+  }
+
+  @Override
+  public Map<String, Long> getCacheFlushes() {
+    return meters.cacheFlushes();
+  }
+
+  @Override
+  public String[] getTrackingServers() {
+    return meters.trackingServers().toArray(new String[0]);
+  }
 }

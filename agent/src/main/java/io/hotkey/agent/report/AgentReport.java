@@ -1,6 +1,7 @@
 package io.hotkey.agent.report;
 
 import io.hotkey.agent.core.AgentLog;
+import io.hotkey.agent.core.HotKeyRegistry;
 import io.hotkey.agent.detect.DetectorSettings;
 import io.hotkey.agent.detect.KeyRate;
 import io.hotkey.agent.metrics.AgentMeters;
@@ -21,9 +22,6 @@ import java.util.function.ToDoubleFunction;
 public final class AgentReport {
   /** Hot keys seen by this JVM alone, as opposed to a fleet-wide view. */
   static final String SCOPE_LOCAL = "local";
-
-  /** Other processes' writes are bounded by the cache TTL (no server-assisted tracking). */
-  static final String TRACKING_TTL = "ttl";
 
   private final HotkeyConfig config;
   private final AgentMeters meters;
@@ -67,13 +65,34 @@ public final class AgentReport {
         .value(System.currentTimeMillis())
         .endObject();
     json.name("scope").value(SCOPE_LOCAL);
+    json.name("fleetHotKeys").beginArray();
+    for (HotKeyRegistry.FleetHotKey key : meters.fleetHotKeys()) {
+      json.beginObject()
+          .name("key")
+          .value(AgentLog.printable(key.key()))
+          .name("fleetRatePerSecond")
+          .value(key.fleetRatePerSecond())
+          .endObject();
+    }
+    json.endArray();
     json.name("tracking")
         .beginObject()
         .name("mode")
-        .value(TRACKING_TTL)
+        .value(meters.trackingMode())
         .name("ttlMillis")
         .value(config.cacheTtl().toMillis())
-        .endObject();
+        .name("invalidations")
+        .value(meters.invalidationsReceived())
+        .name("flushes")
+        .beginObject();
+    for (Map.Entry<String, Long> flush : meters.cacheFlushes().entrySet()) {
+      json.name(flush.getKey()).value(flush.getValue());
+    }
+    json.endObject().name("servers").beginArray();
+    for (String server : meters.trackingServers()) {
+      json.value(server);
+    }
+    json.endArray().endObject();
     DetectorSettings detector = meters.detectorSettings();
     json.name("detector")
         .beginObject()

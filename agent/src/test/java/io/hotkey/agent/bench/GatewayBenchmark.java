@@ -1,6 +1,7 @@
 package io.hotkey.agent.bench;
 
 import io.hotkey.agent.cache.CaffeineNearCache;
+import io.hotkey.agent.cache.FillGate;
 import io.hotkey.agent.cache.KeyVersions;
 import io.hotkey.agent.core.AgentErrors;
 import io.hotkey.agent.core.FieldReply;
@@ -82,7 +83,8 @@ public class GatewayBenchmark {
           new RedisGateway(
                   detector,
                   registry,
-                  new CaffeineNearCache(64 << 20, 256 << 10, Duration.ofSeconds(5), versions),
+                  new CaffeineNearCache(
+                      64 << 20, 256 << 10, Duration.ofSeconds(5), versions, FillGate.OPEN),
                   versions,
                   new AgentErrors(0))
               .multiplexed();

@@ -3,6 +3,7 @@ package io.hotkey.agent.core;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.hotkey.agent.cache.CaffeineNearCache;
+import io.hotkey.agent.cache.FillGate;
 import io.hotkey.agent.cache.KeyVersions;
 import io.hotkey.agent.cache.NearCache;
 import io.hotkey.agent.detect.DetectorSettings;
@@ -42,7 +43,8 @@ public final class CoreFixture {
             registry);
     cache =
         cacheEnabled
-            ? new CaffeineNearCache(1 << 20, 64 << 10, Duration.ofSeconds(30), versions)
+            ? new CaffeineNearCache(
+                1 << 20, 64 << 10, Duration.ofSeconds(30), versions, FillGate.OPEN)
             : NearCache.DISABLED;
     gateways = new RedisGateway(detector, registry, cache, versions, errors);
   }

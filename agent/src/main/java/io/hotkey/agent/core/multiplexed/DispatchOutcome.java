@@ -15,6 +15,12 @@ public class DispatchOutcome {
   /** Send the command to Redis. */
   public static final DispatchOutcome SEND = new DispatchOutcome(true);
 
+  /**
+   * Send the command: its reply fills a local entry, which the advice makes possible by reporting
+   * the server the command is written to ({@code RedisHooks.fillWritten}).
+   */
+  public static final DispatchOutcome FILL = new DispatchOutcome(true);
+
   /** Do not send the command: it was parked, and will be dispatched again when it is resumed. */
   public static final DispatchOutcome PARKED = new DispatchOutcome(false);
 

@@ -154,7 +154,7 @@ public final class MultiplexedGateway {
             new CacheKey(namespace, argv, classified.keyPositions(), hashes), hashes);
     if (found instanceof ReadFill) {
       track(reply).startFill((ReadFill) found, cache.maxEntryBytes());
-      return DispatchOutcome.SEND;
+      return DispatchOutcome.FILL;
     }
     if (found instanceof ParkedReads) {
       return cache.park((ParkedReads) found, connection, command)
@@ -292,6 +292,17 @@ public final class MultiplexedGateway {
 
   private TrackedReply track(Object reply) {
     return tracked.getOrCreate(reply, newTrackedReply);
+  }
+
+  /**
+   * A fill's command ({@link DispatchOutcome#FILL}) was written to a connection of {@code server}
+   * (its remote address; null if not connected): its reply is read from there.
+   */
+  public void onFillWritten(Object reply, Object server) {
+    TrackedReply waiting = trackedFor(reply);
+    if (waiting != null) {
+      waiting.readThrough(ConnectionState.serverAt(server));
+    }
   }
 
   /** The connection lost its channel or got a new one: its reads start a namespace of their own. */

@@ -6,6 +6,7 @@ import io.hotkey.agent.cache.ParkedReads;
 import io.hotkey.agent.cache.ReadFill;
 import io.hotkey.agent.cache.Resumption;
 import io.hotkey.agent.core.WriteSet;
+import io.hotkey.agent.redis.resp.RedisEndpoint;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
@@ -76,6 +77,13 @@ final class TrackedReply {
       setRun = run;
       setMember = member;
       setValue = setArgv[2];
+    }
+  }
+
+  /** The fill's command was written to {@code server}: its reply comes from there. */
+  synchronized void readThrough(RedisEndpoint server) {
+    if (fill != null) {
+      fill.readThrough(server);
     }
   }
 

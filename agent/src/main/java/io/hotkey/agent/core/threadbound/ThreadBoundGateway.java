@@ -175,11 +175,13 @@ public final class ThreadBoundGateway {
     ThreadCallState thread = threads.get();
     if (thread.readDepth++ > 0) {
       // an outer level of the same call already decided; the inner level only carries it out
-      if (thread.fill != null
-          && thread.fillClient != null
-          && !thread.fillClient.admitsFillThrough(
-              owedRepliesOf(connection).connection(), client, endpointSource)) {
-        abandonFill(thread);
+      if (thread.fill != null && thread.fillClient != null) {
+        ConnectionState borrowed = owedRepliesOf(connection).connection();
+        if (thread.fillClient.admitsFillThrough(borrowed, client, endpointSource)) {
+          thread.fill.readThrough(borrowed.node(endpointSource));
+        } else {
+          abandonFill(thread);
+        }
       }
       return null;
     }
@@ -204,6 +206,9 @@ public final class ThreadBoundGateway {
       // a pooled client's fill is read through a connection it borrows: that one must be of its
       // identity
       thread.armFill((ReadFill) found, arguments, endpointSource == null ? state : null);
+      if (endpointSource != null) {
+        ((ReadFill) found).readThrough(state.node(endpointSource));
+      }
       return null;
     }
     if (found == null) {

@@ -96,7 +96,10 @@ function renderSummary(report) {
   setText("hot-count", number(report.hotKeys.length));
   setText("threshold", "threshold " + number(report.detector.threshold) + " /s, top " + report.detector.topK);
   setText("agent-errors", number(report.agentErrors));
-  setText("tracking", "freshness: " + report.tracking.mode + " " + duration(report.tracking.ttlMillis));
+  var tracked = report.tracking.servers.length
+    ? ", " + report.tracking.servers.join(", ") + ", " + number(report.tracking.invalidations) + " invalidated"
+    : "";
+  setText("tracking", "freshness: " + report.tracking.mode + " " + duration(report.tracking.ttlMillis) + tracked);
 }
 
 function compare(a, b, column) {

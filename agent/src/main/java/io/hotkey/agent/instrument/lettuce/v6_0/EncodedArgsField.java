@@ -5,10 +5,10 @@ package io.hotkey.agent.instrument.lettuce.v6_0;
  * arguments, when they are a key and then possibly a value that the agent could encode exactly as
  * their codec would without running it ({@link LettuceAddKeyAdvice}, {@link
  * LettuceAddValueAdvice}): a {@code byte[]} when the key was the first argument, a {@code byte[][]}
- * of two when a value followed it directly; {@link #DISPATCHED} once dispatched; else null. The
- * dispatch advice reads {@code GET key}, {@code SET key value} and the like from here instead of
- * encoding the arguments again; the recorded bytes are all the arguments exactly when {@code
- * count()} is their number, as arguments are only ever appended.
+ * of two when a value followed it directly; {@link #DISPATCHED} (or {@link #FILLING}) once
+ * dispatched; else null. The dispatch advice reads {@code GET key}, {@code SET key value} and the
+ * like from here instead of encoding the arguments again; the recorded bytes are all the arguments
+ * exactly when {@code count()} is their number, as arguments are only ever appended.
  *
  * <p>Why: {@code StringCodec} encodes through Netty's buffer code, the code the I/O thread runs for
  * every command with its own pooled buffers. Running it on the application's threads as well cost
@@ -26,6 +26,12 @@ public interface EncodedArgsField {
    * hook ({@link LettuceEndpointWriteAdvice}) then knows the agent has seen it.
    */
   Object DISPATCHED = new Object();
+
+  /**
+   * Like {@link #DISPATCHED}, for a command whose reply fills a local entry: the endpoint's hook
+   * reports the server it is written to, which decides whether the reply may be stored.
+   */
+  Object FILLING = new Object();
 
   Object hotkey$encodedArgs();
 

@@ -86,6 +86,12 @@ public final class LettuceDispatchAdvice {
         }
       }
     }
+    if (outcome == DispatchOutcome.FILL) {
+      if (args instanceof EncodedArgsField) {
+        ((EncodedArgsField) args).hotkey$encodedArgs(EncodedArgsField.FILLING);
+      }
+      return null;
+    }
     if (outcome.sends()) {
       return null;
     }

@@ -3,6 +3,7 @@ package io.hotkey.agent.instrument.lettuce.v6_0;
 import io.hotkey.agent.core.RedisHooks;
 import io.lettuce.core.protocol.CommandArgs;
 import io.lettuce.core.protocol.RedisCommand;
+import io.netty.channel.Channel;
 import java.util.Collection;
 import java.util.Collections;
 import net.bytebuddy.asm.Advice;
@@ -12,9 +13,10 @@ import net.bytebuddy.asm.Advice;
  * straight to a connection's {@code RedisChannelWriter} never passed {@code
  * RedisChannelHandler.dispatch}, so it is counted and invalidates here, on behalf of the connection
  * the endpoint serves, and is never answered locally. A dispatched command carries {@link
- * EncodedArgsField#DISPATCHED} and costs this hook one field read. Commands without arguments, and
- * those built before the agent attached (their arguments have no field to carry the mark), are not
- * told apart here and are left to the dispatch hook.
+ * EncodedArgsField#DISPATCHED} and costs this hook one field read; one whose reply fills a local
+ * entry carries {@link EncodedArgsField#FILLING}, and its server (the channel's remote address) is
+ * reported. Commands without arguments, and those built before the agent attached (their arguments
+ * have no field to carry the mark), are not told apart here and are left to the dispatch hook.
  */
 public final class LettuceEndpointWriteAdvice {
   private LettuceEndpointWriteAdvice() {}
@@ -24,6 +26,7 @@ public final class LettuceEndpointWriteAdvice {
   public static void onEnter(
       @Advice.This Object endpoint,
       @Advice.FieldValue("connectionFacade") Object facade,
+      @Advice.FieldValue("channel") Channel channel,
       @Advice.Argument(0) Object written) {
     if (!RedisHooks.active()) {
       return;
@@ -31,8 +34,16 @@ public final class LettuceEndpointWriteAdvice {
     if (!(written instanceof Collection)) {
       // the common case, a dispatched command, returns here without allocating
       CommandArgs single = ((RedisCommand) written).getArgs();
-      if (!(single instanceof EncodedArgsField)
-          || ((EncodedArgsField) single).hotkey$encodedArgs() == EncodedArgsField.DISPATCHED) {
+      if (!(single instanceof EncodedArgsField)) {
+        return;
+      }
+      Object mark = ((EncodedArgsField) single).hotkey$encodedArgs();
+      if (mark == EncodedArgsField.DISPATCHED) {
+        return;
+      }
+      if (mark == EncodedArgsField.FILLING) {
+        RedisHooks.fillWritten(
+            ((RedisCommand) written).getOutput(), channel == null ? null : channel.remoteAddress());
         return;
       }
     }
@@ -41,8 +52,15 @@ public final class LettuceEndpointWriteAdvice {
     for (Object element : commands) {
       RedisCommand command = (RedisCommand) element;
       CommandArgs args = command.getArgs();
-      if (!(args instanceof EncodedArgsField)
-          || ((EncodedArgsField) args).hotkey$encodedArgs() == EncodedArgsField.DISPATCHED) {
+      if (!(args instanceof EncodedArgsField)) {
+        continue;
+      }
+      Object mark = ((EncodedArgsField) args).hotkey$encodedArgs();
+      if (mark == EncodedArgsField.FILLING) {
+        RedisHooks.fillWritten(
+            command.getOutput(), channel == null ? null : channel.remoteAddress());
+      }
+      if (mark == EncodedArgsField.DISPATCHED || mark == EncodedArgsField.FILLING) {
         continue;
       }
       ((EncodedArgsField) args).hotkey$encodedArgs(EncodedArgsField.DISPATCHED);

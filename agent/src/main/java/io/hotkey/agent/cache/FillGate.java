@@ -1,0 +1,34 @@
+package io.hotkey.agent.cache;
+
+import io.hotkey.agent.redis.resp.RedisEndpoint;
+
+/**
+ * Decides whether a reply read from Redis may become a local entry, beyond its stamp being current:
+ * with server-assisted invalidation, only a reply of a server that reports its keys' changes.
+ */
+public interface FillGate {
+  /** Every current reply may be stored: other processes' writes are bounded by the TTL alone. */
+  FillGate OPEN =
+      new FillGate() {
+        @Override
+        public boolean admits(RedisEndpoint node, byte[][] keys) {
+          return true;
+        }
+
+        @Override
+        public boolean admitsWritten(byte[][] keys) {
+          return true;
+        }
+      };
+
+  /**
+   * A read's reply.
+   *
+   * @param node the server the reply was read from, or null when the client could not tell
+   * @param keys the keys the reply depends on, or null when they are not all known
+   */
+  boolean admits(RedisEndpoint node, byte[][] keys);
+
+  /** The value a write just set, on a server the client does not name. */
+  boolean admitsWritten(byte[][] keys);
+}

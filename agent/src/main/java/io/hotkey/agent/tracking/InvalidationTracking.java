@@ -1,0 +1,180 @@
+package io.hotkey.agent.tracking;
+
+import io.hotkey.agent.cache.FillGate;
+import io.hotkey.agent.cache.KeyVersions;
+import io.hotkey.agent.core.AgentLog;
+import io.hotkey.agent.detect.KeyHashes;
+import io.hotkey.agent.redis.resp.RedisEndpoint;
+import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.LongAdder;
+
+/**
+ * Server-assisted invalidation ({@code hotkey.cache.invalidation=tracking}): one {@link
+ * NodeTracker} per server the application's hot-key replies were read from, started by the first
+ * such reply. A reply is stored only if its server's tracker has the reply's keys registered (or
+ * that server refused tracking, and the TTL alone bounds it). Every key Redis reports changed is
+ * bumped in {@link KeyVersions}, which makes its entries unservable at once, whichever connection
+ * filled them.
+ */
+public final class InvalidationTracking implements FillGate {
+  private final KeyVersions versions;
+
+  /**
+   * {@code hotkey.redis.uri}: the one server tracked, whatever the replies' servers; null to
+   * discover them.
+   */
+  private final RedisEndpoint override;
+
+  private final ConcurrentHashMap<String, NodeTracker> trackers = new ConcurrentHashMap<>();
+  private final LongAdder invalidatedKeys = new LongAdder();
+  private final Map<FlushReason, LongAdder> flushes = new EnumMap<>(FlushReason.class);
+  private final AtomicBoolean unknownServerLogged = new AtomicBoolean();
+  private volatile List<byte[]> wanted = List.of();
+  private volatile boolean stopped;
+
+  public InvalidationTracking(KeyVersions versions, RedisEndpoint override) {
+    this.versions = versions;
+    this.override = override;
+    for (FlushReason reason : FlushReason.values()) {
+      flushes.put(reason, new LongAdder());
+    }
+  }
+
+  @Override
+  public boolean admits(RedisEndpoint node, byte[][] keys) {
+    RedisEndpoint server = override != null ? override : node;
+    if (server == null) {
+      if (unknownServerLogged.compareAndSet(false, true)) {
+        AgentLog.warn(
+            "a hot key's reply came through a connection whose server the agent cannot tell; such replies"
+                + " are not cached while hotkey.cache.invalidation=tracking (set hotkey.redis.uri to name the server)");
+      }
+      return false;
+    }
+    String name = server.host() + ":" + server.port();
+    NodeTracker tracker = trackers.get(name);
+    if (tracker == null) {
+      tracker = trackers.computeIfAbsent(name, n -> new NodeTracker(n, server, this));
+      tracker.startOnce();
+    }
+    return tracker.covers(keys);
+  }
+
+  /**
+   * A written value may be kept when its server is known without the client: the one of {@code
+   * hotkey.redis.uri}, or the only server tracked so far.
+   */
+  @Override
+  public boolean admitsWritten(byte[][] keys) {
+    if (override != null) {
+      return admits(override, keys);
+    }
+    if (trackers.size() != 1) {
+      return false;
+    }
+    for (NodeTracker only : trackers.values()) {
+      return only.covers(keys);
+    }
+    return false;
+  }
+
+  /**
+   * The keys that may be served locally now (a new list on every change): each tracker registers
+   * them.
+   */
+  public void wantedKeys(List<byte[]> keys) {
+    wanted = keys;
+    for (NodeTracker tracker : trackers.values()) {
+      tracker.wake();
+    }
+  }
+
+  List<byte[]> wantedKeys() {
+    return wanted;
+  }
+
+  TrackingSession.Listener listenerFor(NodeTracker tracker) {
+    return new TrackingSession.Listener() {
+      @Override
+      public void onInvalidated(List<byte[]> keys) {
+        for (byte[] key : keys) {
+          if (key != null) {
+            invalidate(key);
+          }
+        }
+        invalidatedKeys.add(keys.size());
+      }
+
+      @Override
+      public void onFlushed() {
+        flush(FlushReason.SERVER_FLUSH);
+      }
+    };
+  }
+
+  void invalidate(byte[] key) {
+    versions.bump(KeyHashes.hash(key));
+  }
+
+  void flush(FlushReason reason) {
+    versions.bumpAll();
+    flushes.get(reason).increment();
+  }
+
+  boolean stopped() {
+    return stopped;
+  }
+
+  /** Stops every tracker (their connections close within a ping interval). */
+  public void stop() {
+    stopped = true;
+    for (NodeTracker tracker : trackers.values()) {
+      tracker.wake();
+    }
+  }
+
+  /** Keys reported changed by the servers, counted once per report. */
+  public long invalidatedKeys() {
+    return invalidatedKeys.sum();
+  }
+
+  public Map<String, Long> flushes() {
+    Map<String, Long> counts = new LinkedHashMap<>();
+    for (Map.Entry<FlushReason, LongAdder> entry : flushes.entrySet()) {
+      counts.put(entry.getKey().name().toLowerCase(Locale.ROOT), entry.getValue().sum());
+    }
+    return counts;
+  }
+
+  /** One line per tracked server: {@code host:port state (mode)}. */
+  public List<String> servers() {
+    List<String> lines = new ArrayList<>();
+    for (NodeTracker tracker : trackers.values()) {
+      lines.add(
+          tracker.node()
+              + " "
+              + tracker.state().name().toLowerCase(Locale.ROOT)
+              + (tracker.mode().isEmpty() ? "" : " (" + tracker.mode() + ")"));
+    }
+    return lines;
+  }
+
+  /** Servers by tracking state, for the state gauge. */
+  public Map<String, Long> serversByState() {
+    Map<String, Long> counts = new LinkedHashMap<>();
+    for (NodeTracker.State state : NodeTracker.State.values()) {
+      counts.put(state.name().toLowerCase(Locale.ROOT), 0L);
+    }
+    for (NodeTracker tracker : trackers.values()) {
+      counts.merge(tracker.state().name().toLowerCase(Locale.ROOT), 1L, Long::sum);
+    }
+    return counts;
+  }
+}

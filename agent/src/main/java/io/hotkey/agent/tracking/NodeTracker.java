@@ -1,0 +1,309 @@
+package io.hotkey.agent.tracking;
+
+import io.hotkey.agent.core.AgentLog;
+import io.hotkey.agent.redis.resp.RedisEndpoint;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+/**
+ * Keeps one server's invalidations flowing, on a thread of its own: opens a {@link
+ * TrackingSession}, registers the hot keys as broadcast prefixes, pings, and reconnects with
+ * backoff when the stream breaks. It publishes the keys whose registration Redis acknowledged;
+ * {@link #covers} answers from that set, so a reply is stored only if every later write to its keys
+ * will be reported.
+ *
+ * <p>A prefix that Redis would refuse (it overlaps a registered one) or prefixes left by demoted
+ * keys are dealt with by a fresh session registered with the minimal set, swapped in once
+ * acknowledged: the old one keeps reporting until then, so the swap has no gap.
+ */
+final class NodeTracker implements Runnable {
+  enum State {
+    /** Not tracking yet: replies of this server are not stored. */
+    STARTING,
+    TRACKING,
+    /** Tracking was lost: entries were flushed and replies are not stored until it is back. */
+    GAP,
+    /**
+     * The server refused tracking before it ever worked: replies are stored, bounded by the TTL
+     * alone.
+     */
+    TTL_FALLBACK
+  }
+
+  private static final long PING_INTERVAL_MILLIS = 250;
+  private static final long MAX_BACKOFF_MILLIS = 5000;
+
+  /** Demoted prefixes tolerated before a fresh session drops them. */
+  private static final int STALE_PREFIXES = 16;
+
+  private final String node;
+  private final RedisEndpoint endpoint;
+  private final InvalidationTracking owner;
+  private final Object signal = new Object();
+  private boolean woken;
+  private volatile State state = State.STARTING;
+  private volatile Set<ByteBuffer> covered = Set.of();
+  private volatile String mode = "";
+
+  NodeTracker(String node, RedisEndpoint endpoint, InvalidationTracking owner) {
+    this.node = node;
+    this.endpoint = endpoint;
+    this.owner = owner;
+  }
+
+  private final AtomicBoolean started = new AtomicBoolean();
+
+  /** Starts the tracker's thread, the first time only (several fills may race to create it). */
+  void startOnce() {
+    if (!started.compareAndSet(false, true)) {
+      return;
+    }
+    Thread thread = new Thread(this, "hotkey-tracking-" + node);
+    thread.setDaemon(true);
+    thread.start();
+  }
+
+  /** Whether a reply depending on {@code keys} (null: not all known) may be stored. */
+  boolean covers(byte[][] keys) {
+    State current = state;
+    if (current == State.TTL_FALLBACK) {
+      return true;
+    }
+    if (current != State.TRACKING || keys == null) {
+      return false;
+    }
+    Set<ByteBuffer> acknowledged = covered;
+    for (byte[] key : keys) {
+      if (!Prefixes.contains(acknowledged, key)) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  State state() {
+    return state;
+  }
+
+  String node() {
+    return node;
+  }
+
+  /** How invalidations arrive ("RESP3" or "RESP2 redirect"), or why there are none. */
+  String mode() {
+    return mode;
+  }
+
+  /** The hot keys changed: register the new ones now rather than at the next ping. */
+  void wake() {
+    synchronized (signal) {
+      woken = true;
+      signal.notifyAll();
+    }
+  }
+
+  @Override
+  public void run() {
+    int failures = 0;
+    while (!owner.stopped()) {
+      String lost;
+      boolean refused = false;
+      try {
+        lost = track();
+        failures = 0;
+      } catch (TrackingRefused e) {
+        lost = e.getMessage();
+        refused = true;
+      } catch (IOException | RuntimeException e) {
+        lost = e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
+      }
+      onLost(lost, refused);
+      failures++;
+      pause(failures == 1 ? 0 : Math.min(MAX_BACKOFF_MILLIS, 100L << Math.min(failures - 2, 10)));
+    }
+  }
+
+  /** Runs sessions until the stream breaks; returns why. */
+  private String track() throws IOException, TrackingRefused {
+    TrackingSession session = TrackingSession.open(endpoint, owner.listenerFor(this));
+    List<byte[]> registered = new ArrayList<>();
+    List<byte[]> published = null;
+    try {
+      while (!owner.stopped()) {
+        String broken = session.brokenBecause();
+        if (broken != null) {
+          return broken;
+        }
+        List<byte[]> wanted = owner.wantedKeys();
+        if (wanted == published) {
+          // the registry publishes a new list on every change: nothing to register
+          session.ping();
+          pause(PING_INTERVAL_MILLIS);
+          continue;
+        }
+        published = wanted;
+        List<byte[]> minimal = Prefixes.minimal(wanted);
+        if (needsFreshSession(registered, minimal, wanted)) {
+          TrackingSession fresh = TrackingSession.open(endpoint, owner.listenerFor(this));
+          try {
+            if (!minimal.isEmpty()) {
+              fresh.addPrefixes(minimal);
+            }
+          } catch (IOException | TrackingRefused | RuntimeException e) {
+            fresh.close();
+            throw e;
+          }
+          TrackingSession old = session;
+          session = fresh;
+          registered = new ArrayList<>(minimal);
+          publish(wanted, registered, session);
+          old.close();
+        } else {
+          List<byte[]> added = new ArrayList<>();
+          for (byte[] prefix : minimal) {
+            if (!isCovered(prefix, registered)) {
+              added.add(prefix);
+            }
+          }
+          if (!added.isEmpty()) {
+            session.addPrefixes(added);
+            registered.addAll(added);
+          }
+          publish(wanted, registered, session);
+        }
+        session.ping();
+        pause(PING_INTERVAL_MILLIS);
+      }
+      return "agent stopped";
+    } finally {
+      session.close();
+    }
+  }
+
+  /**
+   * Demoted keys' prefixes have piled up, or a new key is a prefix of a registered one (Redis would
+   * refuse it).
+   */
+  private static boolean needsFreshSession(
+      List<byte[]> registered, List<byte[]> minimal, List<byte[]> wanted) {
+    int stale = 0;
+    for (byte[] prefix : registered) {
+      boolean used = false;
+      for (byte[] key : wanted) {
+        if (Prefixes.startsWith(key, prefix)) {
+          used = true;
+          break;
+        }
+      }
+      if (!used) {
+        stale++;
+      }
+    }
+    if (stale > STALE_PREFIXES) {
+      return true;
+    }
+    for (byte[] prefix : minimal) {
+      if (!isCovered(prefix, registered)) {
+        for (byte[] existing : registered) {
+          if (Prefixes.overlap(prefix, existing)) {
+            return true;
+          }
+        }
+      }
+    }
+    return false;
+  }
+
+  private static boolean isCovered(byte[] key, List<byte[]> prefixes) {
+    for (byte[] prefix : prefixes) {
+      if (Prefixes.startsWith(key, prefix)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /**
+   * Publishes the keys now covered. A newly covered key is bumped first: a reply read before its
+   * registration was acknowledged may predate a write nobody reported, and must never be stored.
+   */
+  private void publish(List<byte[]> wanted, List<byte[]> registered, TrackingSession session) {
+    Set<ByteBuffer> now = Prefixes.covered(wanted, registered);
+    Set<ByteBuffer> before = covered;
+    for (ByteBuffer key : now) {
+      if (!before.contains(key) || state != State.TRACKING) {
+        owner.invalidate(key.array());
+      }
+    }
+    covered = now;
+    if (state != State.TRACKING) {
+      State previous = state;
+      mode = session.resp3() ? "RESP3" : "RESP2 redirect";
+      state = State.TRACKING;
+      AgentLog.info(
+          "tracking "
+              + session
+              + (previous == State.GAP ? " again" : "")
+              + ": other processes' writes"
+              + " to hot keys invalidate local entries");
+    }
+  }
+
+  private void onLost(String reason, boolean refused) {
+    State previous = state;
+    if (owner.stopped()) {
+      state = State.GAP;
+      covered = Set.of();
+      return;
+    }
+    if (previous == State.TRACKING) {
+      state = State.GAP;
+      covered = Set.of();
+      mode = reason;
+      owner.flush(FlushReason.TRACKING_LOST);
+      AgentLog.warn(
+          "tracking lost on "
+              + node
+              + ": "
+              + reason
+              + "; local entries dropped, hot keys read from Redis until it is back (reconnecting)");
+    } else if (previous == State.STARTING) {
+      state = State.TTL_FALLBACK;
+      mode = reason;
+      AgentLog.warn(
+          "tracking unavailable on "
+              + node
+              + ": "
+              + reason
+              + "; other processes' writes are seen only after hotkey.cache.ttl"
+              + (refused
+                  ? " (the server refused; allow CLIENT TRACKING and SUBSCRIBE for this user, or name"
+                      + " another with hotkey.redis.uri; retrying)"
+                  : " until it connects (retrying)"));
+    }
+  }
+
+  private void pause(long millis) {
+    if (millis <= 0) {
+      return;
+    }
+    synchronized (signal) {
+      long end = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(millis);
+      long left;
+      while (!woken && (left = end - System.nanoTime()) > 0) {
+        try {
+          TimeUnit.NANOSECONDS.timedWait(signal, left);
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+          return;
+        }
+      }
+      woken = false;
+    }
+  }
+}

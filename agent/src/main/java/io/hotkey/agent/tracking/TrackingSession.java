@@ -1,0 +1,271 @@
+package io.hotkey.agent.tracking;
+
+import io.hotkey.agent.redis.resp.RedisEndpoint;
+import io.hotkey.agent.redis.resp.RespConnection;
+import io.hotkey.agent.redis.resp.RespError;
+import io.hotkey.agent.redis.resp.RespPush;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The agent's own connection(s) to one server for {@code CLIENT TRACKING ... BCAST}: with RESP3 one
+ * connection that receives both replies and {@code invalidate} pushes; without it (a server or
+ * proxy that refuses {@code HELLO 3}) a second connection subscribed to {@code
+ * __redis__:invalidate} that the first one's tracking is redirected to. A reader thread turns every
+ * message into {@link Listener} calls; anything that breaks the stream marks the session broken,
+ * and the {@link NodeTracker} that owns it treats that as a gap.
+ */
+final class TrackingSession implements AutoCloseable {
+  static final String CLIENT_NAME = "hotkey-agent";
+  static final int TIMEOUT_MILLIS = 1000;
+  private static final byte[] INVALIDATE_CHANNEL = bytes("__redis__:invalidate");
+  private static final Object BROKEN = new Object();
+
+  /** What the server reports; called on the session's reader thread. */
+  interface Listener {
+    void onInvalidated(List<byte[]> keys);
+
+    /** FLUSHALL, FLUSHDB, or anything else after which every key may have changed. */
+    void onFlushed();
+  }
+
+  private final String node;
+  private final Listener listener;
+  private final RespConnection tracking;
+
+  /** The connection the invalidations come on: {@link #tracking} itself with RESP3. */
+  private final RespConnection invalidations;
+
+  private final long redirectId;
+  private final LinkedBlockingQueue<Object> replies = new LinkedBlockingQueue<>();
+  private volatile String brokenBecause;
+  private volatile long lastHeardNanos = System.nanoTime();
+
+  private TrackingSession(
+      String node,
+      Listener listener,
+      RespConnection tracking,
+      RespConnection invalidations,
+      long redirectId) {
+    this.node = node;
+    this.listener = listener;
+    this.tracking = tracking;
+    this.invalidations = invalidations;
+    this.redirectId = redirectId;
+  }
+
+  /** Connects and prepares tracking (nothing is tracked until {@link #addPrefixes}). */
+  static TrackingSession open(RedisEndpoint endpoint, Listener listener)
+      throws IOException, TrackingRefused {
+    String node = endpoint.host() + ":" + endpoint.port();
+    RespConnection main = connect(endpoint);
+    try {
+      Object hello = main.call(bytes("HELLO"), bytes("3"));
+      TrackingSession session;
+      if (!(hello instanceof RespError)) {
+        main.readTimeout(0);
+        session = new TrackingSession(node, listener, main, main, -1);
+        session.startReader(main, node);
+        return session;
+      }
+      RespConnection subscriber = connect(endpoint);
+      try {
+        Object id = subscriber.call(bytes("CLIENT"), bytes("ID"));
+        if (!(id instanceof Long)) {
+          throw new TrackingRefused("CLIENT ID answered " + id);
+        }
+        Object subscribed = subscriber.call(bytes("SUBSCRIBE"), INVALIDATE_CHANNEL);
+        if (subscribed instanceof RespError) {
+          throw new TrackingRefused("SUBSCRIBE __redis__:invalidate answered " + subscribed);
+        }
+        subscriber.readTimeout(0);
+        session = new TrackingSession(node, listener, main, subscriber, (Long) id);
+        session.startReader(subscriber, node);
+        return session;
+      } catch (IOException | TrackingRefused | RuntimeException e) {
+        subscriber.close();
+        throw e;
+      }
+    } catch (IOException | TrackingRefused | RuntimeException e) {
+      main.close();
+      throw e;
+    }
+  }
+
+  private static RespConnection connect(RedisEndpoint endpoint)
+      throws IOException, TrackingRefused {
+    RespConnection connection;
+    try {
+      connection = new RespConnection(endpoint, TIMEOUT_MILLIS, TIMEOUT_MILLIS);
+    } catch (IOException e) {
+      if (e.getMessage() != null && e.getMessage().startsWith("Redis AUTH failed")) {
+        throw new TrackingRefused(e.getMessage());
+      }
+      throw e;
+    }
+    try {
+      Object named = connection.call(bytes("CLIENT"), bytes("SETNAME"), bytes(CLIENT_NAME));
+      if (named instanceof RespError) {
+        throw new TrackingRefused("CLIENT SETNAME answered " + named);
+      }
+      return connection;
+    } catch (IOException | TrackingRefused | RuntimeException e) {
+      connection.close();
+      throw e;
+    }
+  }
+
+  boolean resp3() {
+    return redirectId < 0;
+  }
+
+  /**
+   * Adds broadcast prefixes; returns once Redis acknowledged them, so that every write applied from
+   * then on to a key they cover is reported.
+   */
+  void addPrefixes(List<byte[]> prefixes) throws IOException, TrackingRefused {
+    int fixed = resp3() ? 4 : 6;
+    byte[][] command = new byte[fixed + 2 * prefixes.size()][];
+    command[0] = bytes("CLIENT");
+    command[1] = bytes("TRACKING");
+    command[2] = bytes("ON");
+    command[3] = bytes("BCAST");
+    if (!resp3()) {
+      command[4] = bytes("REDIRECT");
+      command[5] = bytes(Long.toString(redirectId));
+    }
+    for (int i = 0; i < prefixes.size(); i++) {
+      command[fixed + 2 * i] = bytes("PREFIX");
+      command[fixed + 2 * i + 1] = prefixes.get(i);
+    }
+    Object reply = call(command);
+    if (reply instanceof RespError) {
+      throw new TrackingRefused("CLIENT TRACKING answered " + reply);
+    }
+  }
+
+  /**
+   * Checks that both directions are alive: a PING answered within the timeout on each connection.
+   */
+  void ping() throws IOException {
+    Object pong = call(bytes("PING"));
+    if (pong instanceof RespError) {
+      throw new IOException("PING answered " + pong);
+    }
+    if (!resp3()) {
+      // in subscribed mode PING is answered as a message, which the reader takes as a sign of life
+      invalidations.send(bytes("PING"));
+    }
+    if (System.nanoTime() - lastHeardNanos > TimeUnit.MILLISECONDS.toNanos(3L * TIMEOUT_MILLIS)) {
+      throw new IOException(
+          "the invalidation connection answered no PING for " + 3 * TIMEOUT_MILLIS + " ms");
+    }
+  }
+
+  private Object call(byte[]... command) throws IOException {
+    if (!resp3()) {
+      return tracking.call(command);
+    }
+    tracking.send(command);
+    Object reply;
+    try {
+      reply = replies.poll(TIMEOUT_MILLIS, TimeUnit.MILLISECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IOException("interrupted");
+    }
+    if (reply == null) {
+      throw new IOException("no reply within " + TIMEOUT_MILLIS + " ms");
+    }
+    if (reply == BROKEN) {
+      replies.offer(BROKEN);
+      throw new IOException(brokenBecause);
+    }
+    return reply;
+  }
+
+  /** Why the invalidation stream broke, or null while it is intact. */
+  String brokenBecause() {
+    return brokenBecause;
+  }
+
+  private void startReader(RespConnection connection, String name) {
+    Thread reader = new Thread(() -> read(connection), "hotkey-tracking-" + name);
+    reader.setDaemon(true);
+    reader.start();
+  }
+
+  private void read(RespConnection connection) {
+    try {
+      while (true) {
+        Object message = connection.read();
+        lastHeardNanos = System.nanoTime();
+        if (message instanceof RespPush) {
+          onPush(((RespPush) message).kind(), ((RespPush) message).items());
+        } else if (resp3()) {
+          replies.offer(message);
+        } else if (message instanceof List) {
+          onSubscriberMessage((List<?>) message);
+        }
+      }
+    } catch (IOException | RuntimeException e) {
+      if (brokenBecause == null) {
+        brokenBecause = e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
+      }
+      replies.offer(BROKEN);
+    }
+  }
+
+  private void onPush(String kind, List<Object> items) {
+    if ("invalidate".equals(kind) && items.size() > 1) {
+      onInvalidation(items.get(1));
+    }
+  }
+
+  /**
+   * RESP2 redirect: {@code message __redis__:invalidate <keys>}, or {@code pong} in answer to PING.
+   */
+  private void onSubscriberMessage(List<?> items) {
+    if (items.size() == 3 && "message".equals(text(items.get(0)))) {
+      onInvalidation(items.get(2));
+    }
+  }
+
+  @SuppressWarnings("unchecked")
+  private void onInvalidation(Object keys) {
+    if (keys == null) {
+      listener.onFlushed();
+    } else if (keys instanceof List) {
+      listener.onInvalidated((List<byte[]>) keys);
+    } else if (keys instanceof byte[]) {
+      listener.onInvalidated(List.of((byte[]) keys));
+    }
+  }
+
+  private static String text(Object item) {
+    return item instanceof byte[]
+        ? new String((byte[]) item, StandardCharsets.UTF_8)
+        : String.valueOf(item);
+  }
+
+  static byte[] bytes(String text) {
+    return text.getBytes(StandardCharsets.UTF_8);
+  }
+
+  @Override
+  public void close() {
+    if (brokenBecause == null) {
+      brokenBecause = "closed by the agent";
+    }
+    tracking.close();
+    invalidations.close();
+  }
+
+  @Override
+  public String toString() {
+    return node + (resp3() ? " (RESP3)" : " (RESP2, redirected to client " + redirectId + ")");
+  }
+}

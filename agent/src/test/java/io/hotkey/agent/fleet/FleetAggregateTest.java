@@ -1,0 +1,102 @@
+package io.hotkey.agent.fleet;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.hotkey.agent.redis.resp.RedisEndpoint;
+import io.hotkey.agent.redis.resp.RespClient;
+import io.hotkey.agent.testing.RedisProcess;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/** Three instances' counts summed in a real Redis, windows numbered by its clock. */
+class FleetAggregateTest {
+  private static final Duration WINDOW = Duration.ofSeconds(2);
+
+  private static RedisProcess redis;
+  private static final List<RespClient> instances = new ArrayList<>();
+
+  @BeforeAll
+  static void start() throws Exception {
+    redis = RedisProcess.start();
+    for (int i = 0; i < 3; i++) {
+      instances.add(new RespClient(RedisEndpoint.of("127.0.0.1", redis.port()), 1000, 1000, 1, 0));
+    }
+  }
+
+  @AfterAll
+  static void stop() throws Exception {
+    instances.forEach(RespClient::close);
+    redis.close();
+  }
+
+  @Test
+  void aKeyBelowTheThresholdOnEachInstanceButAboveItInSumIsHotForEveryInstance() throws Exception {
+    // 100/s over a 2 s window: a key is fleet-hot at 200 accesses in one window
+    FleetAggregate aggregate = new FleetAggregate("test1:", WINDOW, 100, 10);
+    startEarlyInAWindow(aggregate);
+
+    List<FleetAggregate.Exchange> exchanges = new ArrayList<>();
+    for (RespClient instance : instances) {
+      exchanges.add(
+          aggregate.exchange(instance, List.of(count("product:7", 80), count("cart:1", 30))));
+    }
+    assertEquals(exchanges.get(0).window, exchanges.get(2).window, "one window");
+    assertEquals(List.of(), names(exchanges.get(1).hot), "160 of 200 so far");
+    assertEquals(List.of("product:7"), names(exchanges.get(2).hot), "240 of 200");
+    assertEquals(240, exchanges.get(2).hot.get(0).count());
+
+    sleepUntilWindow(aggregate, exchanges.get(0).window + 1);
+    FleetAggregate.Exchange next = aggregate.exchange(instances.get(0), List.of());
+    assertEquals(
+        List.of("product:7"), names(next.hot), "the complete window before is still read back");
+
+    sleepUntilWindow(aggregate, exchanges.get(0).window + 2);
+    assertEquals(List.of(), names(aggregate.exchange(instances.get(0), List.of()).hot));
+  }
+
+  @Test
+  void aggregatesLiveInOneHashTagAndExpireTwoWindowsAfterTheirWindowEnded() throws Exception {
+    FleetAggregate aggregate = new FleetAggregate("test2:", WINDOW, 100, 10);
+    FleetAggregate.Exchange exchange = aggregate.exchange(instances.get(0), List.of(count("k", 5)));
+    String name = "test2:{fleet}:" + (exchange.window - 1);
+    Object ttl = instances.get(0).call(bytes("PTTL"), bytes(name));
+    long left = (Long) ttl;
+    long expected = 2 * WINDOW.toMillis() - exchange.offsetMillis;
+    assertTrue(left > expected - 200 && left <= expected, name + " expires in " + left + " ms");
+  }
+
+  /** Sleeps to the start of a window if the current one is past its first half. */
+  private static void startEarlyInAWindow(FleetAggregate aggregate) throws Exception {
+    FleetAggregate.Exchange probe = aggregate.exchange(instances.get(0), List.of());
+    if (probe.offsetMillis > WINDOW.toMillis() / 2) {
+      Thread.sleep(WINDOW.toMillis() - probe.offsetMillis + 20);
+    }
+  }
+
+  private static void sleepUntilWindow(FleetAggregate aggregate, long window) throws Exception {
+    while (aggregate.exchange(instances.get(0), List.of()).window < window) {
+      Thread.sleep(50);
+    }
+  }
+
+  private static KeyCount count(String key, long count) {
+    return new KeyCount(bytes(key), count);
+  }
+
+  private static List<String> names(List<KeyCount> counts) {
+    return counts.stream()
+        .map(c -> new String(c.key(), StandardCharsets.UTF_8))
+        .collect(Collectors.toList());
+  }
+
+  private static byte[] bytes(String text) {
+    return text.getBytes(StandardCharsets.UTF_8);
+  }
+}

@@ -1,0 +1,167 @@
+package io.hotkey.agent.tracking;
+
+import static io.hotkey.agent.tracking.TrackingServers.call;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.hotkey.agent.cache.KeyVersions;
+import io.hotkey.agent.detect.KeyHashes;
+import io.hotkey.agent.redis.resp.RedisEndpoint;
+import io.hotkey.agent.redis.resp.RespConnection;
+import io.hotkey.agent.testing.RedisBuild;
+import io.hotkey.agent.testing.RedisProcess;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Which replies may become local entries while tracking works, fails, and comes back; each against
+ * a real server.
+ */
+class InvalidationTrackingTest {
+  private static final byte[] HOT = "product:42".getBytes(StandardCharsets.UTF_8);
+  private static final byte[][] HOT_KEYS = {HOT};
+  private static final int[] HOT_HASHES = {KeyHashes.hash(HOT)};
+
+  private final KeyVersions versions = new KeyVersions();
+  private InvalidationTracking tracking;
+
+  @AfterEach
+  void stop() {
+    if (tracking != null) {
+      tracking.stop();
+    }
+  }
+
+  @Test
+  void aReplyIsAdmittedOnlyOnceItsKeyIsRegisteredAndAnotherClientsWriteInvalidatesIt()
+      throws Exception {
+    try (RedisProcess redis = RedisProcess.start(RedisBuild.EMBEDDED_6_2);
+        RespConnection writer = TrackingServers.connect(redis)) {
+      RedisEndpoint server = TrackingServers.endpoint(redis);
+      tracking = new InvalidationTracking(versions, null);
+      assertFalse(tracking.admits(server, HOT_KEYS), "nothing is registered yet");
+      tracking.wantedKeys(List.of(HOT));
+      await("the hot key registered", () -> tracking.admits(server, HOT_KEYS));
+      assertFalse(
+          tracking.admits(server, new byte[][] {"cold".getBytes(StandardCharsets.UTF_8)}),
+          "a key that is not registered");
+      assertFalse(tracking.admits(server, null), "a reply whose keys are not all known");
+
+      long[] stamp = versions.stamp(HOT_HASHES);
+      call(writer, "SET", "product:42", "new");
+      await("the write reported", () -> !versions.isCurrent(stamp, HOT_HASHES));
+      assertEquals(1, tracking.invalidatedKeys());
+    }
+  }
+
+  @Test
+  void aKilledTrackingConnectionFlushesEverythingAndTrackingComesBackByItself() throws Exception {
+    try (RedisProcess redis = RedisProcess.start(RedisBuild.EMBEDDED_6_2);
+        RespConnection admin = TrackingServers.connect(redis)) {
+      RedisEndpoint server = TrackingServers.endpoint(redis);
+      tracking = new InvalidationTracking(versions, null);
+      tracking.wantedKeys(List.of(HOT));
+      tracking.admits(server, HOT_KEYS);
+      await("tracking", () -> tracking.admits(server, HOT_KEYS));
+      long[] stamp = versions.stamp(HOT_HASHES);
+
+      assertTrue(TrackingServers.killAgentConnections(admin) > 0);
+      await("the gap noticed", () -> !versions.isCurrent(stamp, HOT_HASHES));
+      assertEquals(1L, tracking.flushes().get("tracking_lost"));
+      await("tracking again", () -> tracking.admits(server, HOT_KEYS));
+      assertEquals(List.of("127.0.0.1:" + redis.port() + " tracking (RESP3)"), tracking.servers());
+    }
+  }
+
+  @Test
+  void aServerFlushDropsEveryLocalEntry() throws Exception {
+    try (RedisProcess redis = RedisProcess.start(RedisBuild.EMBEDDED_6_2);
+        RespConnection writer = TrackingServers.connect(redis)) {
+      RedisEndpoint server = TrackingServers.endpoint(redis);
+      tracking = new InvalidationTracking(versions, null);
+      tracking.wantedKeys(List.of(HOT));
+      tracking.admits(server, HOT_KEYS);
+      await("tracking", () -> tracking.admits(server, HOT_KEYS));
+      int[] unrelated = {KeyHashes.hash("anything".getBytes(StandardCharsets.UTF_8))};
+      long[] stamp = versions.stamp(unrelated);
+      call(writer, "FLUSHALL");
+      await("the flush reported", () -> !versions.isCurrent(stamp, unrelated));
+      assertEquals(1L, tracking.flushes().get("server_flush"));
+    }
+  }
+
+  @Test
+  void aServerThatDeniesClientTrackingFallsBackToTheTtl() throws Exception {
+    try (RedisProcess redis =
+        RedisProcess.start(
+            RedisBuild.DEBIAN_7,
+            "--user",
+            "default",
+            "on",
+            "nopass",
+            "~*",
+            "&*",
+            "+@all",
+            "-client|tracking")) {
+      RedisEndpoint server = TrackingServers.endpoint(redis);
+      tracking = new InvalidationTracking(versions, null);
+      tracking.wantedKeys(List.of(HOT));
+      tracking.admits(server, HOT_KEYS);
+      await("the TTL fallback", () -> tracking.admits(server, HOT_KEYS));
+      assertTrue(tracking.servers().get(0).contains("ttl_fallback"), tracking.servers().toString());
+    }
+  }
+
+  @Test
+  void aWrongPasswordFallsBackToTheTtl() throws Exception {
+    try (RedisProcess redis =
+        RedisProcess.start(RedisBuild.EMBEDDED_6_2, "--requirepass", "right")) {
+      RedisEndpoint server = TrackingServers.endpoint(redis).withCredentials(null, "wrong");
+      tracking = new InvalidationTracking(versions, null);
+      tracking.wantedKeys(List.of(HOT));
+      tracking.admits(server, HOT_KEYS);
+      await("the TTL fallback", () -> tracking.admits(server, HOT_KEYS));
+      assertTrue(tracking.servers().get(0).contains("ttl_fallback"), tracking.servers().toString());
+    }
+  }
+
+  @Test
+  void theRightPasswordTracks() throws Exception {
+    try (RedisProcess redis =
+        RedisProcess.start(RedisBuild.EMBEDDED_6_2, "--requirepass", "right")) {
+      RedisEndpoint server = TrackingServers.endpoint(redis).withCredentials(null, "right");
+      tracking = new InvalidationTracking(versions, null);
+      tracking.wantedKeys(List.of(HOT));
+      tracking.admits(server, HOT_KEYS);
+      await("tracking", () -> tracking.servers().get(0).contains(" tracking "));
+    }
+  }
+
+  @Test
+  void anUnreachableServerFallsBackToTheTtl() throws Exception {
+    RedisEndpoint nowhere;
+    try (java.net.ServerSocket closed = new java.net.ServerSocket(0)) {
+      nowhere = RedisEndpoint.of("127.0.0.1", closed.getLocalPort());
+    }
+    tracking = new InvalidationTracking(versions, null);
+    tracking.wantedKeys(List.of(HOT));
+    RedisEndpoint server = nowhere;
+    tracking.admits(server, HOT_KEYS);
+    await("the TTL fallback", () -> tracking.admits(server, HOT_KEYS));
+  }
+
+  private static void await(String what, BooleanSupplier condition) throws InterruptedException {
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+    while (!condition.getAsBoolean()) {
+      if (System.nanoTime() > deadline) {
+        throw new AssertionError("not within 10 s: " + what);
+      }
+      Thread.sleep(5);
+    }
+  }
+}

@@ -1,0 +1,129 @@
+package io.hotkey.agent.tracking;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.hotkey.agent.redis.resp.RespConnection;
+import io.hotkey.agent.testing.RedisBuild;
+import io.hotkey.agent.testing.RedisProcess;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/** The agent's tracking connection against real servers, in each way invalidations can arrive. */
+class TrackingSessionTest {
+  private static final String FLUSHED = "<flushed>";
+
+  static Stream<Arguments> servers() {
+    return Stream.of(
+        Arguments.of("Redis 6.2, RESP3 push", RedisBuild.EMBEDDED_6_2, false),
+        Arguments.of("Redis 6.2, RESP2 redirect (HELLO disabled)", RedisBuild.EMBEDDED_6_2, true),
+        Arguments.of("Redis 7, RESP3 push", RedisBuild.DEBIAN_7, false),
+        Arguments.of("Redis 7, RESP2 redirect (HELLO disabled)", RedisBuild.DEBIAN_7, true));
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("servers")
+  void writesByOtherClientsToRegisteredPrefixesAndFlushesAreReported(
+      String name, RedisBuild build, boolean withoutHello) throws Exception {
+    try (RedisProcess redis = TrackingServers.start(build, withoutHello);
+        RespConnection writer = TrackingServers.connect(redis)) {
+      BlockingQueue<String> heard = new LinkedBlockingQueue<>();
+      try (TrackingSession session =
+          TrackingSession.open(TrackingServers.endpoint(redis), recorder(heard))) {
+        assertEquals(!withoutHello, session.resp3(), session.toString());
+        session.addPrefixes(List.of(bytes("product:")));
+
+        writer.call(bytes("SET"), bytes("product:1"), bytes("v"));
+        assertEquals("product:1", heard.poll(5, TimeUnit.SECONDS));
+        writer.call(bytes("SET"), bytes("other:1"), bytes("v"));
+        writer.call(bytes("DEL"), bytes("product:2"), bytes("product:1"));
+        assertEquals("product:1", heard.poll(5, TimeUnit.SECONDS), "other:1 is not registered");
+        writer.call(bytes("FLUSHALL"));
+        assertEquals(FLUSHED, heard.poll(5, TimeUnit.SECONDS));
+        session.ping();
+        assertNull(session.brokenBecause());
+      }
+    }
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("servers")
+  void keysThatExpireOnTheServerAreReported(String name, RedisBuild build, boolean withoutHello)
+      throws Exception {
+    try (RedisProcess redis = TrackingServers.start(build, withoutHello);
+        RespConnection writer = TrackingServers.connect(redis)) {
+      BlockingQueue<String> heard = new LinkedBlockingQueue<>();
+      try (TrackingSession session =
+          TrackingSession.open(TrackingServers.endpoint(redis), recorder(heard))) {
+        session.addPrefixes(List.of(bytes("session:7")));
+        writer.call(bytes("SET"), bytes("session:7"), bytes("v"), bytes("PX"), bytes("50"));
+        assertEquals("session:7", heard.poll(5, TimeUnit.SECONDS), "the SET itself");
+        assertEquals("session:7", heard.poll(5, TimeUnit.SECONDS), "the expiry");
+      }
+    }
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("servers")
+  void aKilledConnectionBreaksTheSession(String name, RedisBuild build, boolean withoutHello)
+      throws Exception {
+    try (RedisProcess redis = TrackingServers.start(build, withoutHello);
+        RespConnection admin = TrackingServers.connect(redis);
+        TrackingSession session =
+            TrackingSession.open(
+                TrackingServers.endpoint(redis), recorder(new LinkedBlockingQueue<>()))) {
+      session.addPrefixes(List.of(bytes("k")));
+      TrackingServers.killAgentConnections(admin);
+      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+      while (session.brokenBecause() == null && System.nanoTime() < deadline) {
+        Thread.sleep(10);
+      }
+      assertNotNull(session.brokenBecause(), "the invalidation stream noticed the kill");
+    }
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("servers")
+  void theAgentsConnectionsAreNamedInClientList(String name, RedisBuild build, boolean withoutHello)
+      throws Exception {
+    try (RedisProcess redis = TrackingServers.start(build, withoutHello);
+        RespConnection admin = TrackingServers.connect(redis);
+        TrackingSession session =
+            TrackingSession.open(
+                TrackingServers.endpoint(redis), recorder(new LinkedBlockingQueue<>()))) {
+      session.addPrefixes(List.of(bytes("k")));
+      List<String> agents = TrackingServers.agentClients(admin);
+      assertEquals(withoutHello ? 2 : 1, agents.size(), agents.toString());
+      assertTrue(agents.stream().anyMatch(l -> l.contains(" flags=t")), agents.toString());
+    }
+  }
+
+  private static TrackingSession.Listener recorder(BlockingQueue<String> heard) {
+    return new TrackingSession.Listener() {
+      @Override
+      public void onInvalidated(List<byte[]> keys) {
+        for (byte[] key : keys) {
+          heard.add(new String(key, StandardCharsets.UTF_8));
+        }
+      }
+
+      @Override
+      public void onFlushed() {
+        heard.add(FLUSHED);
+      }
+    };
+  }
+
+  static byte[] bytes(String text) {
+    return text.getBytes(StandardCharsets.UTF_8);
+  }
+}

@@ -1,0 +1,212 @@
+package io.hotkey.it.app;
+
+import static io.hotkey.it.app.Child.result;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicLongArray;
+import java.util.function.Supplier;
+
+/**
+ * How stale the agent's local answers get when another process writes a hot key: a writer that goes
+ * around the agent (a raw socket, which no hook sees, exactly like another instance) SETs the key
+ * to step numbers every {@code --write-every-ms} and records when each SET was acknowledged; reader
+ * threads GET it through the client with the agent. A read that started at {@code s} and returned
+ * step {@code j} is stale by {@code s - ack(j + 1)} when step {@code j + 1} was acknowledged before
+ * {@code s}. Optional mid-run events: {@code --kill-at-step N} kills the agent's own connections
+ * ({@code CLIENT KILL} of every client named {@code hotkey-agent}), {@code --flush-at-step N} makes
+ * step N a FLUSHALL (a nil read is then step N). Reports the staleness percentiles, reads, local
+ * hits and the agent's tracking state. Usage: {@code --client jedis|lettuce --redis host:port --key
+ * k --steps n}.
+ */
+public final class StalenessApp {
+  private static final int READERS = 2;
+
+  private StalenessApp() {}
+
+  public static void main(String[] args) {
+    Map<String, String> a = Child.parseArgs(args);
+    String[] hp = a.get("redis").split(":");
+    String host = hp[0];
+    int port = Integer.parseInt(hp[1]);
+    String key = a.get("key");
+    int steps = Integer.parseInt(a.getOrDefault("steps", "1000"));
+    long writeEveryMs = Long.parseLong(a.getOrDefault("write-every-ms", "5"));
+    int killAt = Integer.parseInt(a.getOrDefault("kill-at-step", "-1"));
+    int flushAt = Integer.parseInt(a.getOrDefault("flush-at-step", "-1"));
+    String client = a.get("client");
+    Child.runAndExit(
+        () -> {
+          List<Supplier<String>> readers = new ArrayList<>();
+          List<AutoCloseable> closeables = new ArrayList<>();
+          for (int r = 0; r < READERS; r++) {
+            readers.add(
+                "lettuce".equals(client)
+                    ? LettuceGets.open(host, port, key, closeables)
+                    : JedisGets.open(host, port, key, closeables));
+          }
+          try (RawRedis writer = new RawRedis(host, port);
+              RawRedis admin = new RawRedis(host, port)) {
+            writer.call("SET", key, "0");
+            warmUp(readers.get(0), key);
+            run(readers, writer, admin, key, steps, writeEveryMs, killAt, flushAt);
+          } finally {
+            for (AutoCloseable c : closeables) {
+              c.close();
+            }
+          }
+        },
+        true);
+  }
+
+  /** Reads until the agent serves the key locally. */
+  private static void warmUp(Supplier<String> reader, String key) {
+    long end = System.nanoTime() + 20_000_000_000L;
+    long hitsBefore = -1;
+    while (System.nanoTime() < end) {
+      for (int i = 0; i < 200; i++) {
+        reader.get();
+      }
+      if (Child.allHot(List.of(key))) {
+        long hits = hits();
+        if (hitsBefore >= 0 && hits - hitsBefore > 100) {
+          result("warmup.served", true);
+          return;
+        }
+        hitsBefore = hits;
+      }
+    }
+    result("warmup.served", false);
+  }
+
+  private static void run(
+      List<Supplier<String>> readers,
+      RawRedis writer,
+      RawRedis admin,
+      String key,
+      int steps,
+      long writeEveryMs,
+      int killAt,
+      int flushAt)
+      throws InterruptedException {
+    AtomicLongArray acked = new AtomicLongArray(steps + 2);
+    acked.set(0, System.nanoTime());
+    AtomicLong current = new AtomicLong();
+    List<long[]> stalenessPerReader = new ArrayList<>();
+    long[] reads = new long[readers.size()];
+    long[] wrong = new long[readers.size()];
+    List<Thread> threads = new ArrayList<>();
+    long hitsBefore = hits();
+    for (int r = 0; r < readers.size(); r++) {
+      int index = r;
+      long[] samples = new long[4_000_000];
+      stalenessPerReader.add(samples);
+      Thread t =
+          new Thread(
+              () -> {
+                int n = 0;
+                while (current.get() <= steps && n < samples.length) {
+                  long start = System.nanoTime();
+                  String value = readers.get(index).get();
+                  int step = value == null ? flushAt : Integer.parseInt(value);
+                  if (step < 0 || step > steps) {
+                    wrong[index]++;
+                    continue;
+                  }
+                  long newer = step + 1 <= steps ? acked.get(step + 1) : 0;
+                  samples[n++] = newer != 0 && newer - start < 0 ? start - newer : 0;
+                }
+                reads[index] = n;
+              },
+              "reader-" + r);
+      threads.add(t);
+      t.start();
+    }
+    long killedAt = 0;
+    for (int step = 1; step <= steps; step++) {
+      Thread.sleep(writeEveryMs);
+      if (step == flushAt) {
+        writer.call("FLUSHALL");
+      } else {
+        writer.call("SET", key, Integer.toString(step));
+      }
+      acked.set(step, System.nanoTime());
+      current.set(step);
+      if (step == killAt) {
+        result("killed", killAgentConnections(admin));
+        killedAt = System.nanoTime();
+      }
+    }
+    current.set(steps + 1);
+    for (Thread t : threads) {
+      t.join();
+    }
+    long[] all = new long[0];
+    long total = 0;
+    for (int r = 0; r < readers.size(); r++) {
+      long[] s = Arrays.copyOf(stalenessPerReader.get(r), (int) reads[r]);
+      all = concat(all, s);
+      total += reads[r];
+    }
+    Arrays.sort(all);
+    result("reads", total);
+    result("wrongValues", wrong[0] + wrong[1]);
+    result("hits", hits() - hitsBefore);
+    result("staleness.p50Us", percentile(all, 0.50) / 1000);
+    result("staleness.p99Us", percentile(all, 0.99) / 1000);
+    result("staleness.maxUs", all.length == 0 ? -1 : all[all.length - 1] / 1000);
+    if (killedAt != 0) {
+      result("retrackedAfterMs", waitForTracking(killedAt));
+    }
+    Object servers = Child.jmx("TrackingServers");
+    result(
+        "trackingServers",
+        servers instanceof String[] ? String.join(";", (String[]) servers) : servers);
+  }
+
+  /** Milliseconds from the kill until every tracked server is tracked again, or -1 after 20 s. */
+  private static long waitForTracking(long killedAt) throws InterruptedException {
+    while (System.nanoTime() - killedAt < 20_000_000_000L) {
+      Object servers = Child.jmx("TrackingServers");
+      if (servers instanceof String[]
+          && ((String[]) servers).length > 0
+          && Arrays.stream((String[]) servers).allMatch(s -> s.contains(" tracking"))) {
+        return (System.nanoTime() - killedAt) / 1_000_000;
+      }
+      Thread.sleep(5);
+    }
+    return -1;
+  }
+
+  private static int killAgentConnections(RawRedis admin) {
+    int killed = 0;
+    for (String line : String.valueOf(admin.call("CLIENT", "LIST")).split("\n")) {
+      if (line.contains(" name=hotkey-agent ")) {
+        String id = line.replaceFirst("^id=(\\d+) .*$", "$1").trim();
+        Object reply = admin.call("CLIENT", "KILL", "ID", id);
+        killed += reply instanceof Long ? ((Long) reply).intValue() : 0;
+      }
+    }
+    return killed;
+  }
+
+  private static long hits() {
+    Object v = Child.jmx("CacheHits");
+    return v instanceof Long ? (Long) v : -1;
+  }
+
+  private static long percentile(long[] sorted, double p) {
+    return sorted.length == 0
+        ? -1
+        : sorted[(int) Math.min(sorted.length - 1, Math.floor(p * sorted.length))];
+  }
+
+  private static long[] concat(long[] a, long[] b) {
+    long[] c = Arrays.copyOf(a, a.length + b.length);
+    System.arraycopy(b, 0, c, a.length, b.length);
+    return c;
+  }
+}

@@ -1,0 +1,88 @@
+package io.hotkey.it;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.function.Executable;
+import redis.clients.jedis.Jedis;
+
+/**
+ * A key no instance reads often enough to call it hot (150/s each, local threshold 200/s) but the
+ * fleet together does (450/s, fleet threshold 300/s): every instance serves it locally within a few
+ * windows of 1 s, and none logs it as locally hot.
+ */
+class FleetIT extends RedisTestBase {
+  static final int INSTANCES = 3;
+  static final long WINDOW_MS = 1_000;
+
+  private static AgentJvm instance(int n, String client, String key) {
+    return AgentJvm.app(
+            "fleet-" + n + "-" + client,
+            client.equals("lettuce")
+                ? Clients.lettuceClasspath(Clients.LETTUCE_6)
+                : Clients.jedisClasspath(Clients.JEDIS_8),
+            "io.hotkey.it.app.FleetApp")
+        .hotkeyTestDefaults()
+        .prop("hotkey.detect.fleet-threshold", "300")
+        .prop("hotkey.redis.uri", "redis://" + redis.address())
+        .prop("hotkey.cache.ttl", "30s")
+        .timeout(Duration.ofSeconds(90))
+        .args(
+            "--client",
+            client,
+            "--redis",
+            redis.address(),
+            "--key",
+            key,
+            "--rate",
+            "150",
+            "--seconds",
+            "8");
+  }
+
+  @Test
+  void aKeyHotOnlyAcrossTheFleetIsServedByEveryInstance() throws Exception {
+    String key = "fleet:product:7";
+    try (Jedis jedis = redis.jedis()) {
+      jedis.set(key, "v");
+    }
+    List<CompletableFuture<ChildRun>> runs = new ArrayList<>();
+    for (int n = 0; n < INSTANCES; n++) {
+      AgentJvm jvm = instance(n, n == 0 ? "lettuce" : "jedis", key);
+      runs.add(CompletableFuture.supplyAsync(() -> jvm.run(name -> "")));
+    }
+    for (CompletableFuture<ChildRun> run : runs) {
+      ChildRun c = run.get();
+      List<Executable> checks = new ArrayList<>();
+      checks.add(() -> assertEquals(false, c.timedOut(), "timed out"));
+      checks.add(() -> assertEquals(0, c.exitCode(), "exit code"));
+      checks.add(
+          () ->
+              assertTrue(
+                  c.stderrContains("fleet hot key promoted: key=\"" + key + "\""),
+                  "no fleet promotion logged"));
+      checks.add(() -> assertFalse(c.promoted(key), "hot on one instance alone"));
+      checks.add(
+          () -> {
+            long served = c.resultLong("servedAfterMs");
+            // a window to measure, up to one to reach the next exchange, one for the others'
+            // counts to arrive, and the JVMs' staggered starts
+            assertTrue(
+                served >= 0 && served <= 4 * WINDOW_MS + 1_500,
+                () -> "served locally after " + served + " ms of reading (-1: never)");
+          });
+      checks.add(
+          () ->
+              assertTrue(
+                  c.resultLong("hits") > c.resultLong("reads") / 3,
+                  () -> c.resultLong("hits") + " local answers of " + c.resultLong("reads")));
+      Check.all(c, "fleet instance", checks.stream());
+    }
+  }
+}

@@ -1,0 +1,169 @@
+package io.hotkey.it;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.function.Executable;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * How long another instance's write stays invisible. {@code StalenessApp} reads a hot key on two
+ * threads while a raw connection, which no hook sees (exactly what another instance of the service
+ * is to this one), SETs it to a new step every 5 ms; each read is stale by how long a newer step
+ * had been acknowledged when it started. With client tracking the bound is the server's push, not
+ * the TTL, which is therefore set long (30 s) to show that it no longer matters.
+ */
+class StalenessIT extends RedisTestBase {
+  static final long TRACKING_P99_US = 10_000;
+  static final long TRACKING_MAX_US = 100_000;
+  static final String LONG_TTL = "30s";
+
+  private static AgentJvm app(String client, String key, String... extra) {
+    boolean lettuce = client.equals("lettuce");
+    List<String> args =
+        new ArrayList<>(
+            List.of(
+                "--client",
+                client,
+                "--redis",
+                redis.address(),
+                "--key",
+                key,
+                "--steps",
+                "600",
+                "--write-every-ms",
+                "5"));
+    args.addAll(List.of(extra));
+    return AgentJvm.app(
+            "staleness-" + client,
+            lettuce
+                ? Clients.lettuceClasspath(Clients.LETTUCE_6)
+                : Clients.jedisClasspath(Clients.JEDIS_8),
+            "io.hotkey.it.app.StalenessApp")
+        .hotkeyTestDefaults()
+        .timeout(Duration.ofSeconds(120))
+        .args(args.toArray(new String[0]));
+  }
+
+  private static ChildRun run(AgentJvm jvm) {
+    return jvm.run(name -> "");
+  }
+
+  private static List<Executable> servedAndCorrect(ChildRun c) {
+    List<Executable> checks = new ArrayList<>();
+    checks.add(() -> assertEquals(false, c.timedOut(), "timed out"));
+    checks.add(() -> assertEquals(0, c.exitCode(), "exit code"));
+    checks.add(() -> assertEquals("true", c.result("warmup.served"), "never served locally"));
+    checks.add(() -> assertEquals(0, c.resultLong("wrongValues"), "values never written"));
+    checks.add(
+        () ->
+            assertTrue(
+                c.resultLong("hits") > c.resultLong("reads") / 10,
+                () ->
+                    "too few local answers to prove anything: "
+                        + c.resultLong("hits")
+                        + " of "
+                        + c.resultLong("reads")));
+    return checks;
+  }
+
+  private static Executable bounded(ChildRun c, long p99Us, long maxUs) {
+    return () -> {
+      long p99 = c.resultLong("staleness.p99Us");
+      long max = c.resultLong("staleness.maxUs");
+      assertTrue(
+          p99 <= p99Us && max <= maxUs,
+          () ->
+              "staleness p99 "
+                  + p99
+                  + " µs (want <= "
+                  + p99Us
+                  + "), max "
+                  + max
+                  + " µs (want <= "
+                  + maxUs
+                  + ")");
+    };
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @ValueSource(strings = {"jedis", "lettuce"})
+  void trackingBoundsStalenessByTheServersPushNotTheTtl(String client) {
+    ChildRun c = run(app(client, "stale:" + client).prop("hotkey.cache.ttl", LONG_TTL));
+    List<Executable> checks = servedAndCorrect(c);
+    checks.add(bounded(c, TRACKING_P99_US, TRACKING_MAX_US));
+    checks.add(
+        () ->
+            assertTrue(
+                c.result("trackingServers").contains(" tracking"),
+                () -> "tracking state: " + c.result("trackingServers")));
+    Check.all(c, "staleness with tracking", checks.stream());
+  }
+
+  @Test
+  void withTtlOnlyAWriteStaysInvisibleUpToTheTtl() {
+    long ttlMs = 300;
+    ChildRun c =
+        run(
+            app("jedis", "stale:ttl")
+                .prop("hotkey.cache.invalidation", "ttl")
+                .prop("hotkey.cache.ttl", ttlMs + "ms"));
+    List<Executable> checks = servedAndCorrect(c);
+    checks.add(bounded(c, Long.MAX_VALUE, (ttlMs + 200) * 1000));
+    checks.add(
+        () ->
+            assertEquals(
+                "", c.result("trackingServers"), "no server is tracked with invalidation=ttl"));
+    Check.all(c, "staleness with the TTL alone", checks.stream());
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @ValueSource(strings = {"jedis", "lettuce"})
+  void aKilledTrackingConnectionFlushesRetracksAndNeverServesStale(String client) {
+    ChildRun c =
+        run(
+            app(client, "stale:kill:" + client, "--kill-at-step", "300")
+                .prop("hotkey.cache.ttl", LONG_TTL));
+    List<Executable> checks = servedAndCorrect(c);
+    checks.add(bounded(c, TRACKING_P99_US, TRACKING_MAX_US));
+    checks.add(() -> assertTrue(c.resultLong("killed") >= 1, "no tracking connection killed"));
+    checks.add(
+        () -> {
+          long ms = c.resultLong("retrackedAfterMs");
+          assertTrue(ms >= 0 && ms <= 5_000, () -> "tracked again after " + ms + " ms");
+        });
+    Check.all(c, "staleness across CLIENT KILL", checks.stream());
+  }
+
+  @Test
+  void flushallInvalidatesEveryEntry() {
+    ChildRun c =
+        run(
+            app("lettuce", "stale:flush", "--flush-at-step", "300")
+                .prop("hotkey.cache.ttl", LONG_TTL));
+    List<Executable> checks = servedAndCorrect(c);
+    checks.add(bounded(c, TRACKING_P99_US, TRACKING_MAX_US));
+    Check.all(c, "staleness across FLUSHALL", checks.stream());
+  }
+
+  @Test
+  void twoInstancesEachSeeTheOthersWritesWithinTheBound() throws Exception {
+    // two service instances at once against one server, each tracking its own hot key
+    CompletableFuture<ChildRun> jedis =
+        CompletableFuture.supplyAsync(
+            () -> run(app("jedis", "stale:two:a").prop("hotkey.cache.ttl", LONG_TTL)));
+    ChildRun lettuce = run(app("lettuce", "stale:two:b").prop("hotkey.cache.ttl", LONG_TTL));
+    ChildRun first = jedis.get();
+    for (ChildRun c : List.of(first, lettuce)) {
+      List<Executable> checks = servedAndCorrect(c);
+      checks.add(bounded(c, TRACKING_P99_US, TRACKING_MAX_US));
+      Check.all(c, "staleness of two instances", checks.stream());
+    }
+  }
+}
