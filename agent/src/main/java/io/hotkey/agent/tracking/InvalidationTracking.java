@@ -116,6 +116,11 @@ public final class InvalidationTracking implements FillGate {
       public void onFlushed() {
         flush(FlushReason.SERVER_FLUSH);
       }
+
+      @Override
+      public void onBroken(String reason) {
+        tracker.streamBroken(reason);
+      }
     };
   }
 

@@ -232,7 +232,11 @@ final class NodeTracker implements Runnable {
    * Publishes the keys now covered. A newly covered key is bumped first: a reply read before its
    * registration was acknowledged may predate a write nobody reported, and must never be stored.
    */
-  private void publish(List<byte[]> wanted, List<byte[]> registered, TrackingSession session) {
+  private synchronized void publish(
+      List<byte[]> wanted, List<byte[]> registered, TrackingSession session) {
+    if (session.brokenBecause() != null) {
+      return; // its reader reports the break; the loop then reconnects
+    }
     Set<ByteBuffer> now = Prefixes.covered(wanted, registered);
     Set<ByteBuffer> before = covered;
     for (ByteBuffer key : now) {
@@ -254,6 +258,30 @@ final class NodeTracker implements Runnable {
     }
   }
 
+  /**
+   * The invalidation stream broke: from this moment changes may go unreported, so nothing is stored
+   * and every entry is dropped now, on the reader's thread, rather than when this tracker's loop
+   * next looks (up to a ping interval later).
+   */
+  void streamBroken(String reason) {
+    synchronized (this) {
+      if (state != State.TRACKING || owner.stopped()) {
+        return;
+      }
+      state = State.GAP;
+      covered = Set.of();
+      mode = reason;
+    }
+    owner.flush(FlushReason.TRACKING_LOST);
+    AgentLog.warn(
+        "tracking lost on "
+            + node
+            + ": "
+            + reason
+            + "; local entries dropped, hot keys read from Redis until it is back (reconnecting)");
+    wake();
+  }
+
   private void onLost(String reason, boolean refused) {
     State previous = state;
     if (owner.stopped()) {
@@ -262,16 +290,7 @@ final class NodeTracker implements Runnable {
       return;
     }
     if (previous == State.TRACKING) {
-      state = State.GAP;
-      covered = Set.of();
-      mode = reason;
-      owner.flush(FlushReason.TRACKING_LOST);
-      AgentLog.warn(
-          "tracking lost on "
-              + node
-              + ": "
-              + reason
-              + "; local entries dropped, hot keys read from Redis until it is back (reconnecting)");
+      streamBroken(reason);
     } else if (previous == State.STARTING) {
       state = State.TTL_FALLBACK;
       mode = reason;

@@ -30,6 +30,12 @@ final class TrackingSession implements AutoCloseable {
 
     /** FLUSHALL, FLUSHDB, or anything else after which every key may have changed. */
     void onFlushed();
+
+    /**
+     * The stream broke (not closed by the agent): changes may go unreported from now on. Called on
+     * the reader's thread the moment it notices, not at the tracker's next look.
+     */
+    void onBroken(String reason);
   }
 
   private final String node;
@@ -212,10 +218,17 @@ final class TrackingSession implements AutoCloseable {
         }
       }
     } catch (IOException | RuntimeException e) {
-      if (brokenBecause == null) {
-        brokenBecause = e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
+      boolean closedByTheAgent;
+      synchronized (this) {
+        closedByTheAgent = brokenBecause != null;
+        if (!closedByTheAgent) {
+          brokenBecause = e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
+        }
       }
       replies.offer(BROKEN);
+      if (!closedByTheAgent) {
+        listener.onBroken(brokenBecause);
+      }
     }
   }
 
@@ -257,8 +270,10 @@ final class TrackingSession implements AutoCloseable {
 
   @Override
   public void close() {
-    if (brokenBecause == null) {
-      brokenBecause = "closed by the agent";
+    synchronized (this) {
+      if (brokenBecause == null) {
+        brokenBecause = "closed by the agent";
+      }
     }
     tracking.close();
     invalidations.close();

@@ -24,6 +24,7 @@ import java.util.function.Supplier;
  */
 public final class StalenessApp {
   private static final int READERS = 2;
+  private static final int HISTOGRAM_BUCKETS = 100_000;
 
   private StalenessApp() {}
 
@@ -96,19 +97,21 @@ public final class StalenessApp {
     acked.set(0, System.nanoTime());
     AtomicLong current = new AtomicLong();
     List<long[]> stalenessPerReader = new ArrayList<>();
+    long[] maxPerReader = new long[readers.size()];
     long[] reads = new long[readers.size()];
     long[] wrong = new long[readers.size()];
     List<Thread> threads = new ArrayList<>();
     long hitsBefore = hits();
     for (int r = 0; r < readers.size(); r++) {
       int index = r;
-      long[] samples = new long[4_000_000];
-      stalenessPerReader.add(samples);
+      // every read counts, in 10 µs buckets up to 1 s (the last bucket holds anything longer)
+      long[] histogram = new long[HISTOGRAM_BUCKETS];
+      stalenessPerReader.add(histogram);
       Thread t =
           new Thread(
               () -> {
-                int n = 0;
-                while (current.get() <= steps && n < samples.length) {
+                long n = 0;
+                while (current.get() <= steps) {
                   long start = System.nanoTime();
                   String value = readers.get(index).get();
                   int step = value == null ? flushAt : Integer.parseInt(value);
@@ -117,7 +120,10 @@ public final class StalenessApp {
                     continue;
                   }
                   long newer = step + 1 <= steps ? acked.get(step + 1) : 0;
-                  samples[n++] = newer != 0 && newer - start < 0 ? start - newer : 0;
+                  long stale = newer != 0 && newer - start < 0 ? start - newer : 0;
+                  histogram[(int) Math.min(HISTOGRAM_BUCKETS - 1, stale / 10_000)]++;
+                  maxPerReader[index] = Math.max(maxPerReader[index], stale);
+                  n++;
                 }
                 reads[index] = n;
               },
@@ -144,20 +150,22 @@ public final class StalenessApp {
     for (Thread t : threads) {
       t.join();
     }
-    long[] all = new long[0];
+    long[] all = new long[HISTOGRAM_BUCKETS];
     long total = 0;
+    long max = 0;
     for (int r = 0; r < readers.size(); r++) {
-      long[] s = Arrays.copyOf(stalenessPerReader.get(r), (int) reads[r]);
-      all = concat(all, s);
+      for (int b = 0; b < HISTOGRAM_BUCKETS; b++) {
+        all[b] += stalenessPerReader.get(r)[b];
+      }
       total += reads[r];
+      max = Math.max(max, maxPerReader[r]);
     }
-    Arrays.sort(all);
     result("reads", total);
     result("wrongValues", wrong[0] + wrong[1]);
     result("hits", hits() - hitsBefore);
-    result("staleness.p50Us", percentile(all, 0.50) / 1000);
-    result("staleness.p99Us", percentile(all, 0.99) / 1000);
-    result("staleness.maxUs", all.length == 0 ? -1 : all[all.length - 1] / 1000);
+    result("staleness.p50Us", percentileUs(all, total, 0.50));
+    result("staleness.p99Us", percentileUs(all, total, 0.99));
+    result("staleness.maxUs", total == 0 ? -1 : max / 1000);
     if (killedAt != 0) {
       result("retrackedAfterMs", waitForTracking(killedAt));
     }
@@ -198,15 +206,19 @@ public final class StalenessApp {
     return v instanceof Long ? (Long) v : -1;
   }
 
-  private static long percentile(long[] sorted, double p) {
-    return sorted.length == 0
-        ? -1
-        : sorted[(int) Math.min(sorted.length - 1, Math.floor(p * sorted.length))];
-  }
-
-  private static long[] concat(long[] a, long[] b) {
-    long[] c = Arrays.copyOf(a, a.length + b.length);
-    System.arraycopy(b, 0, c, a.length, b.length);
-    return c;
+  /** The upper edge of the percentile's bucket in µs (0 for under 10 µs); -1 without reads. */
+  private static long percentileUs(long[] histogram, long total, double p) {
+    if (total == 0) {
+      return -1;
+    }
+    long rank = (long) Math.ceil(p * total);
+    long seen = 0;
+    for (int b = 0; b < histogram.length; b++) {
+      seen += histogram[b];
+      if (seen >= rank) {
+        return b == 0 ? 0 : (b + 1) * 10L;
+      }
+    }
+    return histogram.length * 10L;
   }
 }
