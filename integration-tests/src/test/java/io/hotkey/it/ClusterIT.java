@@ -104,6 +104,19 @@ class ClusterIT {
                 "write after an abandoned cluster pipeline"),
         () -> assertEquals("ok", c.result("redirect.ask"), "write redirected with ASK"),
         () -> assertEquals("ok", c.result("redirect.moved"), "write redirected with MOVED"),
+        () -> {
+          // each master a hot key was read from is tracked, under the address the client used
+          String servers = c.result("trackingServers");
+          assertTrue(
+              servers.contains(" tracking") && !servers.contains("fallback"),
+              () -> "tracked servers: " + servers);
+          for (String server : servers.split(";")) {
+            String address = server.substring(0, server.indexOf(' '));
+            assertTrue(
+                cluster.addresses().contains(address),
+                () -> address + " is not a node of " + cluster.addresses());
+          }
+        },
         () -> assertEquals("after-migration", after[0]),
         () -> assertEquals("field-written", after[1]));
   }

@@ -13,13 +13,16 @@ import org.junit.jupiter.api.function.Executable;
 import redis.clients.jedis.Jedis;
 
 /**
- * A key no instance reads often enough to call it hot (150/s each, local threshold 200/s) but the
- * fleet together does (450/s, fleet threshold 300/s): every instance serves it locally within a few
- * windows of 1 s, and none logs it as locally hot.
+ * A key no instance reads often enough to call it hot (100/s each, local threshold 200/s) but the
+ * fleet together does (300/s, fleet threshold 250/s): every instance serves it locally within a few
+ * windows of 1 s, and none logs it as locally hot; a key only one instance reads as often stays
+ * cold and keeps reaching Redis.
  */
 class FleetIT extends RedisTestBase {
   static final int INSTANCES = 3;
   static final long WINDOW_MS = 1_000;
+
+  static final String COLD_KEY = "fleet:cold";
 
   private static AgentJvm instance(int n, String client, String key) {
     return AgentJvm.app(
@@ -29,7 +32,7 @@ class FleetIT extends RedisTestBase {
                 : Clients.jedisClasspath(Clients.JEDIS_8),
             "io.hotkey.it.app.FleetApp")
         .hotkeyTestDefaults()
-        .prop("hotkey.detect.fleet-threshold", "300")
+        .prop("hotkey.detect.fleet-threshold", "250")
         .prop("hotkey.redis.uri", "redis://" + redis.address())
         .prop("hotkey.cache.ttl", "30s")
         .timeout(Duration.ofSeconds(90))
@@ -41,9 +44,10 @@ class FleetIT extends RedisTestBase {
             "--key",
             key,
             "--rate",
-            "150",
+            "100",
             "--seconds",
-            "8");
+            "8")
+        .args(n == 0 ? new String[] {"--cold-key", COLD_KEY} : new String[0]);
   }
 
   @Test
@@ -68,6 +72,11 @@ class FleetIT extends RedisTestBase {
                   c.stderrContains("fleet hot key promoted: key=\"" + key + "\""),
                   "no fleet promotion logged"));
       checks.add(() -> assertFalse(c.promoted(key), "hot on one instance alone"));
+      checks.add(
+          () ->
+              assertFalse(
+                  c.stderrContains("key=\"" + COLD_KEY + "\"") || c.promoted(COLD_KEY),
+                  "a key only one instance reads, below the fleet threshold, was promoted"));
       checks.add(
           () -> {
             long served = c.resultLong("servedAfterMs");

@@ -7,6 +7,7 @@ import java.net.Socket;
 import java.net.SocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.util.concurrent.atomic.AtomicLong;
+import javax.net.ssl.SSLSocket;
 
 /**
  * What the agent must know about one client connection (or one pooled client instance, whose
@@ -119,7 +120,14 @@ public final class ConnectionState {
    */
   public static RedisEndpoint serverAt(Object endpointSource) {
     InetSocketAddress address = inetAddress(endpointSource);
-    return address == null ? null : RedisEndpoint.of(hostOf(address), address.getPort());
+    if (address == null) {
+      return null;
+    }
+    if (endpointSource instanceof SSLSocket) {
+      // TLS verifies the name the application connected to, not the address it resolved to
+      return RedisEndpoint.of(address.getHostString(), address.getPort()).withTls(true);
+    }
+    return RedisEndpoint.of(hostOf(address), address.getPort());
   }
 
   private static String hostOf(InetSocketAddress address) {

@@ -20,6 +20,9 @@ public interface HotkeyAgentMXBean {
 
   String[] getHotKeys();
 
+  /** Keys hot across the fleet (by the shared aggregate), as printed in the logs without quotes. */
+  String[] getFleetHotKeys();
+
   /** Idempotency outcomes by name; empty when no route is configured. */
   Map<String, Long> getIdempotencyOutcomes();
 

@@ -1,5 +1,6 @@
 package io.hotkey.agent.metrics;
 
+import io.hotkey.agent.core.AgentLog;
 import java.lang.management.ManagementFactory;
 import java.util.Map;
 import java.util.function.Supplier;
@@ -67,6 +68,13 @@ public final class JmxExporter implements HotkeyAgentMXBean {
   @Override
   public String[] getHotKeys() {
     return meters.hotKeys().toArray(new String[0]);
+  }
+
+  @Override
+  public String[] getFleetHotKeys() {
+    return meters.fleetHotKeys().stream()
+        .map(key -> AgentLog.printable(key.key()))
+        .toArray(String[]::new);
   }
 
   @Override

@@ -55,6 +55,10 @@ public final class ClusterScenarioApp {
       result("cluster.get.n", n);
       result("cluster.hget.n", (n + 1) / 2);
       result("cluster.mismatches", mismatches);
+      Object servers = Child.jmx("TrackingServers");
+      result(
+          "trackingServers",
+          servers instanceof String[] ? String.join(";", (String[]) servers) : servers);
       sync("reads-done");
       c.set(key, "cluster-written");
       result("cluster.write.readBack", c.get(key));

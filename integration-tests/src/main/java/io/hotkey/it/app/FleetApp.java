@@ -10,8 +10,9 @@ import java.util.function.Supplier;
 /**
  * One instance of a fleet: reads one key at a steady {@code --rate} per second for {@code
  * --seconds}, below the agent's local threshold, and reports when the agent started answering it
- * locally ({@code servedAfterMs}, -1 never), its local answers and its reads. Usage: {@code
- * --client jedis|lettuce --redis host:port --key k --rate n --seconds s}.
+ * locally ({@code servedAfterMs}, -1 never), its local answers and its reads. With {@code
+ * --cold-key c} it reads that key too, as often. Usage: {@code --client jedis|lettuce --redis
+ * host:port --key k [--cold-key c] --rate n --seconds s}.
  */
 public final class FleetApp {
   private FleetApp() {}
@@ -27,12 +28,20 @@ public final class FleetApp {
           List<AutoCloseable> closeables = new ArrayList<>();
           String host = hp[0];
           int port = Integer.parseInt(hp[1]);
+          boolean lettuce = "lettuce".equals(a.get("client"));
           Supplier<String> reader =
-              "lettuce".equals(a.get("client"))
+              lettuce
                   ? LettuceGets.open(host, port, key, closeables)
                   : JedisGets.open(host, port, key, closeables);
+          String coldKey = a.get("cold-key");
+          Supplier<String> coldReader =
+              coldKey == null
+                  ? () -> null
+                  : lettuce
+                      ? LettuceGets.open(host, port, coldKey, closeables)
+                      : JedisGets.open(host, port, coldKey, closeables);
           try {
-            read(reader, rate, seconds);
+            read(reader, coldReader, rate, seconds);
           } finally {
             for (AutoCloseable c : closeables) {
               c.close();
@@ -42,7 +51,8 @@ public final class FleetApp {
         true);
   }
 
-  private static void read(Supplier<String> reader, int rate, long seconds)
+  private static void read(
+      Supplier<String> reader, Supplier<String> coldReader, int rate, long seconds)
       throws InterruptedException {
     long start = System.nanoTime();
     long intervalNanos = 1_000_000_000L / rate;
@@ -50,13 +60,16 @@ public final class FleetApp {
     long reads = 0;
     long hitsBefore = hits();
     long nextCheck = start;
+    long due = start;
     while (System.nanoTime() - start < seconds * 1_000_000_000L) {
-      long due = start + reads * intervalNanos;
       long wait = due - System.nanoTime();
       if (wait > 0) {
         Thread.sleep(wait / 1_000_000, (int) (wait % 1_000_000));
       }
+      // never catch up after a stall: a burst would make the key hot on this instance alone
+      due = Math.max(due, System.nanoTime() - intervalNanos) + intervalNanos;
       reader.get();
+      coldReader.get();
       reads++;
       if (servedAfterMs < 0 && System.nanoTime() - nextCheck >= 0) {
         nextCheck = System.nanoTime() + 50_000_000L;

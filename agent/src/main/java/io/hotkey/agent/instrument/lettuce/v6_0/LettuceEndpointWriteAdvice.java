@@ -16,7 +16,8 @@ import net.bytebuddy.asm.Advice;
  * EncodedArgsField#DISPATCHED} and costs this hook one field read; one whose reply fills a local
  * entry carries {@link EncodedArgsField#FILLING}, and its server (the channel's remote address) is
  * reported. Commands without arguments, and those built before the agent attached (their arguments
- * have no field to carry the mark), are not told apart here and are left to the dispatch hook.
+ * have no field to carry the mark), are not told apart here and are left to the dispatch hook;
+ * their server is reported too, and the gateway looks them up among its fills.
  */
 public final class LettuceEndpointWriteAdvice {
   private LettuceEndpointWriteAdvice() {}
@@ -35,6 +36,9 @@ public final class LettuceEndpointWriteAdvice {
       // the common case, a dispatched command, returns here without allocating
       CommandArgs single = ((RedisCommand) written).getArgs();
       if (!(single instanceof EncodedArgsField)) {
+        // built before the agent attached: no mark tells a fill apart, so the gateway looks it up
+        RedisHooks.fillWritten(
+            ((RedisCommand) written).getOutput(), channel == null ? null : channel.remoteAddress());
         return;
       }
       Object mark = ((EncodedArgsField) single).hotkey$encodedArgs();
@@ -53,6 +57,8 @@ public final class LettuceEndpointWriteAdvice {
       RedisCommand command = (RedisCommand) element;
       CommandArgs args = command.getArgs();
       if (!(args instanceof EncodedArgsField)) {
+        RedisHooks.fillWritten(
+            command.getOutput(), channel == null ? null : channel.remoteAddress());
         continue;
       }
       Object mark = ((EncodedArgsField) args).hotkey$encodedArgs();
