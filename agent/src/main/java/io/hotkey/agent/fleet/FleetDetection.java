@@ -44,6 +44,7 @@ public final class FleetDetection implements AutoCloseable {
   private final LongAdder failures = new LongAdder();
   private final Thread thread;
   private volatile boolean closed;
+  private boolean nextReports = true;
 
   public FleetDetection(
       HotKeyDetector detector,
@@ -81,24 +82,33 @@ public final class FleetDetection implements AutoCloseable {
       } catch (InterruptedException e) {
         return;
       }
-      sleepMillis = exchangeOnce();
+      sleepMillis = exchangeOnce(nextReports);
     }
   }
 
   /**
-   * One exchange; returns how long to wait for the next one: until just after Redis' next window
-   * starts, so every instance reports a window soon after it ends.
+   * One exchange: just after a window ends this instance reports it and reads what the fleet has
+   * summed so far; in the middle of the next window it reads again, once every instance has
+   * reported, so that all of them promote a key within the window after the one it got hot in.
+   * Returns how long to wait for the next exchange.
+   *
+   * @param report whether to add this instance's counts (else only read)
    */
-  long exchangeOnce() {
+  long exchangeOnce(boolean report) {
     try {
-      FleetAggregate.Exchange exchange = aggregate.exchange(client, localCounts());
+      FleetAggregate.Exchange exchange =
+          aggregate.exchange(client, report ? localCounts() : List.of());
       exchanges.increment();
       List<FleetHotKey> hot = new ArrayList<>();
       for (KeyCount key : exchange.hot) {
         hot.add(new FleetHotKey(key.key(), key.count() * 1000.0 / windowMillis));
       }
       registry.onFleetHotKeys(hot);
-      return windowMillis - exchange.offsetMillis + Math.min(50, windowMillis / 20);
+      // by Redis' clock: early in a window the next exchange reads at its middle; past the middle
+      // it reports just after the window ends, so no window is ever reported twice
+      nextReports = exchange.offsetMillis >= windowMillis / 2;
+      long next = nextReports ? windowMillis + Math.min(50, windowMillis / 20) : windowMillis / 2;
+      return Math.max(1, next - exchange.offsetMillis);
     } catch (IOException e) {
       if (failures.sum() == 0) {
         AgentLog.warn(
@@ -106,10 +116,10 @@ public final class FleetDetection implements AutoCloseable {
                 + e.getMessage());
       }
       failures.increment();
-      return windowMillis;
+      return windowMillis / 2;
     } catch (RuntimeException | Error e) {
       errors.record("fleet exchange", e);
-      return windowMillis;
+      return windowMillis / 2;
     }
   }
 
