@@ -27,7 +27,10 @@ public final class HotkeyConfig {
     this.values = new EnumMap<>(values);
     this.settings = new EnumMap<>(settings);
     this.warnings = List.copyOf(warnings);
-    this.cacheKeyFilter = new KeyFilter(cacheInclude(), cacheExclude());
+    List<Glob> exclude = new ArrayList<>(cacheExclude());
+    // the agent's own keys (the fleet's counts) are never served from a cache
+    exclude.add(Glob.parse(fleetNamespace() + "*"));
+    this.cacheKeyFilter = new KeyFilter(cacheInclude(), exclude);
   }
 
   /**
@@ -148,7 +151,10 @@ public final class HotkeyConfig {
     return value(ConfigKey.CACHE_EXCLUDE);
   }
 
-  /** {@link #cacheInclude()} and {@link #cacheExclude()} combined. */
+  /**
+   * {@link #cacheInclude()} and {@link #cacheExclude()} combined, and never a key under {@link
+   * #fleetNamespace()}.
+   */
   public KeyFilter cacheKeyFilter() {
     return cacheKeyFilter;
   }

@@ -607,6 +607,13 @@ class HotkeyConfigTest {
   }
 
   @Test
+  void theAgentsOwnKeysAreNeverCached() throws ConfigException {
+    HotkeyConfig c = HotkeyConfig.load(null, Map.of("hotkey.fleet.namespace", "ops:hk:"), Map.of());
+    assertFalse(c.cacheKeyFilter().accepts("ops:hk:{fleet}:123"));
+    assertTrue(c.cacheKeyFilter().accepts("ops:other"));
+  }
+
+  @Test
   void fleetDetectionNeedsTheSharedRedis() {
     assertContainsAll(
         errorOf(null, Map.of("hotkey.detect.fleet-threshold", "5000"), Map.of()),
