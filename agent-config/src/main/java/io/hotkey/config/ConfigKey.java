@@ -78,6 +78,11 @@ public enum ConfigKey {
       "",
       "comma-separated globs of keys that are never cached",
       Glob::parseList),
+  CACHE_SERVE_STALE_ON_ERROR(
+      "hotkey.cache.serve-stale-on-error",
+      "off",
+      "when a read of a hot key fails on its connection, answer it from its last value if no older than this; off never",
+      ValueParsers::durationOrOff),
   CACHE_INVALIDATION(
       "hotkey.cache.invalidation",
       "tracking",

@@ -155,6 +155,11 @@ public final class HotkeyConfig {
    * {@link #cacheInclude()} and {@link #cacheExclude()} combined, and never a key under {@link
    * #fleetNamespace()}.
    */
+  /** How old a value may be to answer a read that failed on its connection, if at all. */
+  public Optional<Duration> cacheServeStaleOnError() {
+    return value(ConfigKey.CACHE_SERVE_STALE_ON_ERROR);
+  }
+
   public KeyFilter cacheKeyFilter() {
     return cacheKeyFilter;
   }

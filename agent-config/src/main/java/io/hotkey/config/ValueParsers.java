@@ -45,6 +45,14 @@ final class ValueParsers {
     throw new InvalidValueException(text, "is not a boolean; expected true or false");
   }
 
+  /** A positive duration, or {@code off}. */
+  static Optional<Duration> durationOrOff(String text) {
+    if (text.trim().equalsIgnoreCase("off")) {
+      return Optional.empty();
+    }
+    return Optional.of(positiveDuration(text));
+  }
+
   static Duration positiveDuration(String text) {
     Duration duration = Durations.parse(text);
     if (duration.isZero()) {

@@ -607,6 +607,25 @@ class HotkeyConfigTest {
   }
 
   @Test
+  void serveStaleTakesAPositiveDurationOrOff() throws ConfigException {
+    assertEquals(
+        Optional.empty(), HotkeyConfig.load(null, Map.of(), Map.of()).cacheServeStaleOnError());
+    assertEquals(
+        Optional.of(Duration.ofSeconds(30)),
+        HotkeyConfig.load(null, Map.of("hotkey.cache.serve-stale-on-error", "30s"), Map.of())
+            .cacheServeStaleOnError());
+    assertEquals(
+        Optional.empty(),
+        HotkeyConfig.load(null, Map.of("hotkey.cache.serve-stale-on-error", "OFF"), Map.of())
+            .cacheServeStaleOnError());
+    for (String bad : List.of("sometimes", "0", "-5s")) {
+      assertContainsAll(
+          errorOf(null, Map.of("hotkey.cache.serve-stale-on-error", bad), Map.of()),
+          "hotkey.cache.serve-stale-on-error");
+    }
+  }
+
+  @Test
   void theAgentsOwnKeysAreNeverCached() throws ConfigException {
     HotkeyConfig c = HotkeyConfig.load(null, Map.of("hotkey.fleet.namespace", "ops:hk:"), Map.of());
     assertFalse(c.cacheKeyFilter().accepts("ops:hk:{fleet}:123"));

@@ -36,6 +36,7 @@ import io.hotkey.config.ConfigKey;
 import io.hotkey.config.HotkeyConfig;
 import io.hotkey.config.Invalidation;
 import java.lang.instrument.Instrumentation;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -141,6 +142,7 @@ final class AgentInstaller {
                 config.cacheMaxBytes(),
                 config.cacheMaxEntryBytes(),
                 config.cacheTtl(),
+                config.cacheServeStaleOnError().orElse(Duration.ZERO),
                 versions,
                 tracking != null ? tracking : FillGate.OPEN)
             : NearCache.DISABLED;

@@ -5,11 +5,16 @@ public final class CachedReply {
   private final Object frozen;
   private final long[] stamp;
   private final int weight;
+  private final long storedAtNanos = System.nanoTime();
 
   CachedReply(Object frozen, long[] stamp, int weight) {
     this.frozen = frozen;
     this.stamp = stamp;
     this.weight = weight;
+  }
+
+  long ageNanos() {
+    return System.nanoTime() - storedAtNanos;
   }
 
   /** A copy the caller owns. */

@@ -29,10 +29,27 @@ public final class CaffeineNearCache implements NearCache {
   private final LongAdder hits = new LongAdder();
   private final LongAdder misses = new LongAdder();
   private final LongAdder evictions = new LongAdder();
+  private final LongAdder staleServed = new LongAdder();
 
+  /** Entries are kept past the TTL, unserved but for errors, when serving stale allows longer. */
+  private final long ttlNanos;
+
+  private final long serveStaleNanos;
+
+  /**
+   * @param serveStale how old an entry may be to answer a read that failed on its connection
+   *     ({@link Duration#ZERO}: never)
+   */
   public CaffeineNearCache(
-      long maxBytes, long maxEntryBytes, Duration ttl, KeyVersions versions, FillGate gate) {
+      long maxBytes,
+      long maxEntryBytes,
+      Duration ttl,
+      Duration serveStale,
+      KeyVersions versions,
+      FillGate gate) {
     this.versions = versions;
+    this.ttlNanos = ttl.toNanos();
+    this.serveStaleNanos = serveStale.toNanos();
     this.gate = gate;
     this.maxEntryBytes = maxEntryBytes;
     this.entries =
@@ -43,7 +60,7 @@ public final class CaffeineNearCache implements NearCache {
             .executor(Runnable::run)
             .maximumWeight(maxBytes)
             .weigher((CacheKey key, CachedReply reply) -> reply.weight())
-            .expireAfterWrite(ttl)
+            .expireAfterWrite(serveStaleNanos > ttlNanos ? serveStale : ttl)
             .evictionListener(
                 (CacheKey key, CachedReply reply, RemovalCause cause) -> {
                   // expiry is the TTL doing its job; the meter counts entries pushed out by the
@@ -141,11 +158,30 @@ public final class CaffeineNearCache implements NearCache {
     CachedReply cached = entries.getIfPresent(key);
     // An outdated entry is never served again; it stays until the fill's put replaces it (removing
     // it first would be a second write to the cache, its most expensive operation).
-    if (cached != null && versions.isCurrent(cached.stamp(), keyHashes)) {
+    if (cached != null
+        && versions.isCurrent(cached.stamp(), keyHashes)
+        && (serveStaleNanos <= ttlNanos || cached.ageNanos() <= ttlNanos)) {
       hits.increment();
       return cached;
     }
     return null;
+  }
+
+  @Override
+  public CachedReply stale(CacheKey key, int[] keyHashes) {
+    CachedReply cached = entries.getIfPresent(key);
+    if (cached == null
+        || cached.ageNanos() > serveStaleNanos
+        || !versions.isUnchanged(cached.stamp(), keyHashes)) {
+      return null;
+    }
+    staleServed.increment();
+    return cached;
+  }
+
+  @Override
+  public long staleServed() {
+    return staleServed.sum();
   }
 
   @Override

@@ -57,6 +57,16 @@ final class DisabledNearCache implements NearCache {
   }
 
   @Override
+  public CachedReply stale(CacheKey key, int[] keyHashes) {
+    return null;
+  }
+
+  @Override
+  public long staleServed() {
+    return 0;
+  }
+
+  @Override
   public long entries() {
     return 0;
   }

@@ -17,7 +17,10 @@ import java.util.concurrent.atomic.AtomicLongArray;
  *
  * <p>Counters are striped by key hash: two keys sharing a stripe only cost each other a spurious
  * miss, never a stale hit. {@link #bumpAll()} (FLUSHALL, SWAPDB, scripts without declared keys...)
- * advances an epoch that every stamp also carries.
+ * advances an epoch that every stamp also carries; {@link #distrustAll()} (a lost invalidation
+ * stream: nothing is known to have changed, but a change could go unreported) advances a second
+ * one, which {@link #isUnchanged} ignores: serving a stale value on error may outlive a distrust,
+ * never a change.
  *
  * <p>A bump only matters to a stripe some stamp has covered, and only hot keys are ever stamped, so
  * a stripe is marked when it is first stamped and a bump of an unmarked one is skipped: the write
@@ -40,26 +43,33 @@ public final class KeyVersions {
   private final int[] stamped = new int[STRIPES / Integer.SIZE];
 
   private final AtomicLong epoch = new AtomicLong();
+  private final AtomicLong distrust = new AtomicLong();
 
-  /** Stamp layout: [epoch, version of hashes[0], version of hashes[1], ...]. */
+  /** Stamp layout: [epoch, distrust, version of hashes[0], version of hashes[1], ...]. */
   public long[] stamp(int[] hashes) {
-    long[] stamp = new long[hashes.length + 1];
+    long[] stamp = new long[hashes.length + 2];
     for (int hash : hashes) {
       mark(hash & MASK);
     }
     stamp[0] = epoch.get();
+    stamp[1] = distrust.get();
     for (int i = 0; i < hashes.length; i++) {
-      stamp[i + 1] = stripes.get(hashes[i] & MASK);
+      stamp[i + 2] = stripes.get(hashes[i] & MASK);
     }
     return stamp;
   }
 
   public boolean isCurrent(long[] stamp, int[] hashes) {
+    return stamp[1] == distrust.get() && isUnchanged(stamp, hashes);
+  }
+
+  /** Whether nothing changed the keys since {@code stamp}, though it may since be distrusted. */
+  public boolean isUnchanged(long[] stamp, int[] hashes) {
     if (stamp[0] != epoch.get()) {
       return false;
     }
     for (int i = 0; i < hashes.length; i++) {
-      if (stamp[i + 1] != stripes.get(hashes[i] & MASK)) {
+      if (stamp[i + 2] != stripes.get(hashes[i] & MASK)) {
         return false;
       }
     }
@@ -71,7 +81,17 @@ public final class KeyVersions {
    * the hash's stripe and nothing bumped every key.
    */
   public boolean advancedBy(long[] stamp, int hash, int bumps) {
-    return stamp[0] == epoch.get() && stamp[1] + bumps == stripes.get(hash & MASK);
+    return stamp[0] == epoch.get()
+        && stamp[1] == distrust.get()
+        && stamp[2] + bumps == stripes.get(hash & MASK);
+  }
+
+  /**
+   * Whether, between two stamps of one key, exactly {@code bumps} bumps reached its stripe and
+   * nothing bumped or distrusted every key.
+   */
+  public static boolean advancedBetween(long[] before, long[] after, int bumps) {
+    return after[0] == before[0] && after[1] == before[1] && after[2] == before[2] + bumps;
   }
 
   public void bump(int hash) {
@@ -94,5 +114,10 @@ public final class KeyVersions {
 
   public void bumpAll() {
     epoch.incrementAndGet();
+  }
+
+  /** No entry is served until read again, though none is known to have changed. */
+  public void distrustAll() {
+    distrust.incrementAndGet();
   }
 }

@@ -64,6 +64,16 @@ public interface NearCache {
 
   long bytes();
 
+  /**
+   * The entry that answers a read which failed on its connection: one no older than the serve-stale
+   * bound whose keys nothing changed since it was read (a lost invalidation stream does not count,
+   * a write or an invalidation does); null when there is none.
+   */
+  CachedReply stale(CacheKey key, int[] keyHashes);
+
+  /** Reads answered by {@link #stale}. */
+  long staleServed();
+
   /** Entries held, as Caffeine estimates them. */
   long entries();
 }

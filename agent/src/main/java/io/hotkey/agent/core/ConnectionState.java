@@ -22,6 +22,10 @@ public final class ConnectionState {
 
   private volatile String endpoint;
   private volatile String namespace;
+
+  /** Set while a multiplexed connection has no channel: the namespace its entries are in. */
+  private volatile String lostNamespace;
+
   private volatile long database;
   private volatile boolean resp3;
 
@@ -301,10 +305,27 @@ public final class ConnectionState {
   }
 
   /**
+   * A multiplexed connection lost its channel: like {@link #onReset}, and until it has a channel
+   * again its reads may be answered from the entries of the namespace it had ({@link
+   * #namespaceBeforeLoss}).
+   */
+  public void onChannelLost() {
+    String before = namespace;
+    onReset();
+    lostNamespace = before;
+  }
+
+  /** The namespace a connection without a channel had before it lost it; else null. */
+  public String namespaceBeforeLoss() {
+    return lostNamespace;
+  }
+
+  /**
    * The connection was closed, lost or reset underneath the application: whoever it is next, it
    * starts afresh.
    */
   public void onReset() {
+    lostNamespace = null;
     rescope();
     ConnectionState pooledClient = owner;
     if (pooledClient != null) {

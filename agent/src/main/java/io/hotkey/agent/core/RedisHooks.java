@@ -114,6 +114,23 @@ public final class RedisHooks {
     }
   }
 
+  /**
+   * The read {@link #beginRead} let through failed on its connection: a value to answer it with
+   * instead, or null to let the failure through. Before {@link #endRead}.
+   */
+  public static ServedReply staleRead(Throwable failure) {
+    ThreadBoundGateway g = threadBound;
+    if (g == null) {
+      return null;
+    }
+    try {
+      return g.staleRead(failure);
+    } catch (Throwable t) {
+      g.errors().record("stale read", t);
+      return null;
+    }
+  }
+
   public static void endRead(boolean failed) {
     ThreadBoundGateway g = threadBound;
     if (g == null) {
@@ -142,13 +159,13 @@ public final class RedisHooks {
    * A multiplexed connection lost its channel or got a new one (a reconnect, whose handshake may
    * authenticate otherwise): its reads start a namespace of their own.
    */
-  public static void onConnectionReset(Object connection) {
+  public static void onConnectionReset(Object connection, boolean channelLost) {
     MultiplexedGateway g = multiplexed;
     if (g == null) {
       return;
     }
     try {
-      g.onConnectionReset(connection);
+      g.onConnectionReset(connection, channelLost);
     } catch (Throwable t) {
       g.errors().record("connection reset", t);
     }

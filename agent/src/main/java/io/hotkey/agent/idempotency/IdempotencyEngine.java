@@ -1,5 +1,6 @@
 package io.hotkey.agent.idempotency;
 
+import io.hotkey.agent.core.RateLimitedLog;
 import io.hotkey.agent.idempotency.store.ClaimResult;
 import io.hotkey.agent.idempotency.store.RecordStore;
 import io.hotkey.config.RoutePattern;

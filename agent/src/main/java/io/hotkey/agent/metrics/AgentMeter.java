@@ -59,6 +59,11 @@ public final class AgentMeter {
             "hotkey.cache.evictions",
             "local entries evicted for size",
             AgentMeters::cacheEvictions));
+    all.add(
+        counter(
+            "hotkey.cache.stale",
+            "reads answered from a stale value after a connection failure",
+            AgentMeters::cacheStaleServed));
     all.add(gauge("hotkey.cache.bytes", "bytes held by the local cache", AgentMeters::cacheBytes));
     all.add(gauge("hotkey.cache.entries", "entries in the local cache", AgentMeters::cacheEntries));
     all.add(

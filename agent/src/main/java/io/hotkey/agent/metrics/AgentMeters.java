@@ -91,6 +91,11 @@ public final class AgentMeters {
     return cache.evictions();
   }
 
+  /** Reads answered from a stale value after a connection failure. */
+  public long cacheStaleServed() {
+    return cache.staleServed();
+  }
+
   public long cacheBytes() {
     return cache.bytes();
   }

@@ -212,7 +212,9 @@ public final class AgentReport {
         .name("misses")
         .value(misses)
         .name("evictions")
-        .value(meters.cacheEvictions());
+        .value(meters.cacheEvictions())
+        .name("staleServed")
+        .value(meters.cacheStaleServed());
     json.name("hitRatio");
     if (hits + misses == 0) {
       json.nullValue();

@@ -129,7 +129,11 @@ public final class InvalidationTracking implements FillGate {
   }
 
   void flush(FlushReason reason) {
-    versions.bumpAll();
+    if (reason == FlushReason.TRACKING_LOST) {
+      versions.distrustAll();
+    } else {
+      versions.bumpAll();
+    }
     flushes.get(reason).increment();
   }
 

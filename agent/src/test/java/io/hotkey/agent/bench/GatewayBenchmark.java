@@ -84,7 +84,12 @@ public class GatewayBenchmark {
                   detector,
                   registry,
                   new CaffeineNearCache(
-                      64 << 20, 256 << 10, Duration.ofSeconds(5), versions, FillGate.OPEN),
+                      64 << 20,
+                      256 << 10,
+                      Duration.ofSeconds(5),
+                      Duration.ZERO,
+                      versions,
+                      FillGate.OPEN),
                   versions,
                   new AgentErrors(0))
               .multiplexed();

@@ -21,7 +21,8 @@ import org.junit.jupiter.api.Test;
 class CaffeineNearCacheTest {
   private final KeyVersions versions = new KeyVersions();
   private final CaffeineNearCache cache =
-      new CaffeineNearCache(1 << 20, 64 << 10, Duration.ofSeconds(30), versions, FillGate.OPEN);
+      new CaffeineNearCache(
+          1 << 20, 64 << 10, Duration.ofSeconds(30), Duration.ZERO, versions, FillGate.OPEN);
 
   private static byte[] bytes(String s) {
     return s.getBytes(StandardCharsets.UTF_8);
@@ -113,7 +114,8 @@ class CaffeineNearCacheTest {
   @Test
   void theCacheStaysWithinItsByteBound() {
     CaffeineNearCache small =
-        new CaffeineNearCache(256 << 10, 16 << 10, Duration.ofSeconds(30), versions, FillGate.OPEN);
+        new CaffeineNearCache(
+            256 << 10, 16 << 10, Duration.ofSeconds(30), Duration.ZERO, versions, FillGate.OPEN);
     for (int i = 0; i < 1_000; i++) {
       CacheKey key = key("GET", "k" + i);
       ReadFill fill = assertInstanceOf(ReadFill.class, small.lookup(key, new int[] {i}));
@@ -126,7 +128,8 @@ class CaffeineNearCacheTest {
   @Test
   void entriesExpireAfterTheTtl() throws InterruptedException {
     CaffeineNearCache shortLived =
-        new CaffeineNearCache(1 << 20, 64 << 10, Duration.ofMillis(50), versions, FillGate.OPEN);
+        new CaffeineNearCache(
+            1 << 20, 64 << 10, Duration.ofMillis(50), Duration.ZERO, versions, FillGate.OPEN);
     CacheKey key = key("GET", "k");
     shortLived.complete(
         assertInstanceOf(ReadFill.class, shortLived.lookup(key, new int[] {1})), bytes("v"));

@@ -45,6 +45,20 @@ class KeyVersionsTest {
   }
 
   @Test
+  void aDistrustStopsServingButIsNotAChange() {
+    int[] key = {7};
+    long[] stamp = versions.stamp(key);
+    versions.distrustAll();
+    assertFalse(versions.isCurrent(stamp, key), "no entry is served after a distrust");
+    assertTrue(versions.isUnchanged(stamp, key), "nothing is known to have changed");
+    versions.bump(7);
+    assertFalse(versions.isUnchanged(stamp, key), "a write or an invalidation is a change");
+    long[] other = versions.stamp(new int[] {8});
+    versions.bumpAll();
+    assertFalse(versions.isUnchanged(other, new int[] {8}), "FLUSHALL changes every key");
+  }
+
+  @Test
   void bumpAllMakesEveryStampStale() {
     int[] key = {3};
     long[] stamp = versions.stamp(key);

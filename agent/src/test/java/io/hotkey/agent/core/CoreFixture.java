@@ -25,6 +25,7 @@ public final class CoreFixture {
   public final AgentErrors errors;
   public final HotKeyRegistry registry;
   public final HotKeyDetector detector;
+  public final KeyVersions versions = new KeyVersions();
   public final NearCache cache;
   public final RedisGateway gateways;
 
@@ -33,8 +34,15 @@ public final class CoreFixture {
    * @param cacheEnabled {@code hotkey.cache.enabled}
    */
   public CoreFixture(long failEvery, KeyFilter cacheFilter, boolean cacheEnabled) {
+    this(failEvery, cacheFilter, cacheEnabled, Duration.ZERO);
+  }
+
+  /**
+   * @param serveStale {@code hotkey.cache.serve-stale-on-error}; {@link Duration#ZERO} off
+   */
+  public CoreFixture(
+      long failEvery, KeyFilter cacheFilter, boolean cacheEnabled, Duration serveStale) {
     errors = new AgentErrors(failEvery);
-    KeyVersions versions = new KeyVersions();
     registry = new HotKeyRegistry(cacheEnabled, cacheFilter);
     detector =
         new HotKeyDetector(
@@ -44,7 +52,7 @@ public final class CoreFixture {
     cache =
         cacheEnabled
             ? new CaffeineNearCache(
-                1 << 20, 64 << 10, Duration.ofSeconds(30), versions, FillGate.OPEN)
+                1 << 20, 64 << 10, Duration.ofSeconds(30), serveStale, versions, FillGate.OPEN)
             : NearCache.DISABLED;
     gateways = new RedisGateway(detector, registry, cache, versions, errors);
   }

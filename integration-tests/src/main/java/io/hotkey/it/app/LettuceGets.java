@@ -3,15 +3,24 @@ package io.hotkey.it.app;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisURI;
 import io.lettuce.core.api.StatefulRedisConnection;
+import java.time.Duration;
 import java.util.List;
 import java.util.function.Supplier;
 
-/** One Lettuce connection reading one key through the sync API ({@link StalenessApp}). */
+/** One Lettuce connection reading one key through the sync API, with a command timeout. */
 final class LettuceGets {
   private LettuceGets() {}
 
+  /** With Lettuce's default command timeout (60 s). */
   static Supplier<String> open(String host, int port, String key, List<AutoCloseable> closeables) {
-    RedisClient client = RedisClient.create(RedisURI.create(host, port));
+    return open(host, port, key, closeables, RedisURI.DEFAULT_TIMEOUT_DURATION);
+  }
+
+  static Supplier<String> open(
+      String host, int port, String key, List<AutoCloseable> closeables, Duration timeout) {
+    RedisClient client =
+        RedisClient.create(
+            RedisURI.builder().withHost(host).withPort(port).withTimeout(timeout).build());
     StatefulRedisConnection<String, String> connection = client.connect();
     closeables.add(connection);
     closeables.add(client::shutdown);

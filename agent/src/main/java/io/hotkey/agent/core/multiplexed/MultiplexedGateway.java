@@ -13,6 +13,7 @@ import io.hotkey.agent.core.AgentErrors;
 import io.hotkey.agent.core.ClassifiedCommand;
 import io.hotkey.agent.core.CommandClassifier;
 import io.hotkey.agent.core.ConnectionState;
+import io.hotkey.agent.core.StaleAnswers;
 import io.hotkey.agent.core.WriteSet;
 import io.hotkey.agent.redis.CommandSpec;
 import java.nio.ByteBuffer;
@@ -148,6 +149,16 @@ public final class MultiplexedGateway {
       return parkBehindSets(namespace, argv, hashes, connection, command)
           ? DispatchOutcome.PARKED
           : DispatchOutcome.SEND;
+    }
+    String beforeLoss = state.namespaceBeforeLoss();
+    if (beforeLoss != null) {
+      // no channel: the read would wait in the client's buffer and likely time out
+      CachedReply stale =
+          cache.stale(new CacheKey(beforeLoss, argv, classified.keyPositions(), hashes), hashes);
+      if (stale != null) {
+        StaleAnswers.logged("the connection has no channel");
+        return new ReplyTape.Cursor((List<?>) stale.shared());
+      }
     }
     Object found =
         cache.lookupNoWait(
@@ -306,9 +317,14 @@ public final class MultiplexedGateway {
   }
 
   /** The connection lost its channel or got a new one: its reads start a namespace of their own. */
-  public void onConnectionReset(Object connection) {
+  public void onConnectionReset(Object connection, boolean channelLost) {
     ConnectionState state = connections.getIfPresent(connection);
-    if (state != null) {
+    if (state == null) {
+      return;
+    }
+    if (channelLost) {
+      state.onChannelLost();
+    } else {
       state.onReset();
     }
   }

@@ -143,7 +143,7 @@ final class SetRun {
     if (values[member] != null) {
       // answered last, so applied last: its value is the key's value now
       long[] now = versions.stamp(hashes);
-      if (now[0] == startStamp[0] && now[1] == startStamp[1] + answered) {
+      if (KeyVersions.advancedBetween(startStamp, now, answered)) {
         cache.putWritten(
             new CacheKey(namespace, new byte[][] {GET, key}, 1L << 1, hashes),
             Collections.singletonList(value),

@@ -13,6 +13,7 @@ import io.hotkey.agent.core.CommandClassifier;
 import io.hotkey.agent.core.ConnectionState;
 import io.hotkey.agent.core.ReplyOutcome;
 import io.hotkey.agent.core.ServedReply;
+import io.hotkey.agent.core.StaleAnswers;
 import io.hotkey.agent.redis.CommandSpec;
 
 /**
@@ -200,8 +201,10 @@ public final class ThreadBoundGateway {
       return null;
     }
     int[] hashes = command.keptHashes();
-    Object found =
-        cache.lookup(new CacheKey(namespace, argv, command.keyPositions(), hashes), hashes);
+    CacheKey key = new CacheKey(namespace, argv, command.keyPositions(), hashes);
+    thread.readKey = key;
+    thread.readKeyHashes = hashes;
+    Object found = cache.lookup(key, hashes);
     if (found instanceof ReadFill) {
       // a pooled client's fill is read through a connection it borrows: that one must be of its
       // identity
@@ -228,6 +231,25 @@ public final class ThreadBoundGateway {
   }
 
   /**
+   * The read in progress failed on its connection ({@code failure}, a connection error or a
+   * timeout): its answer from the key's last value, when {@code hotkey.cache.serve-stale-on-error}
+   * allows one, else null. Called before {@link #endRead}.
+   */
+  public ServedReply staleRead(Throwable failure) {
+    ThreadCallState thread = threads.get();
+    CacheKey key = thread.readKey;
+    if (key == null) {
+      return null;
+    }
+    CachedReply stale = cache.stale(key, thread.readKeyHashes);
+    if (stale == null) {
+      return null;
+    }
+    StaleAnswers.logged(failure);
+    return new ServedReply(stale.freshRaw());
+  }
+
+  /**
    * Ends every {@link #beginRead}, served or not; the outermost end stores the fill if the read
    * succeeded.
    */
@@ -237,6 +259,8 @@ public final class ThreadBoundGateway {
       return;
     }
     thread.readArguments = null;
+    thread.readKey = null;
+    thread.readKeyHashes = null;
     ReadFill fill = thread.fill;
     if (fill == null) {
       return;

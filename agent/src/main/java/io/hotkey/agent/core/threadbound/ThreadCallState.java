@@ -1,5 +1,6 @@
 package io.hotkey.agent.core.threadbound;
 
+import io.hotkey.agent.cache.CacheKey;
 import io.hotkey.agent.cache.ReadFill;
 import io.hotkey.agent.core.ClassifiedCommand;
 import io.hotkey.agent.core.ConnectionState;
@@ -38,6 +39,11 @@ final class ThreadCallState {
 
   /** Where a command beginRead did not see (pipelined, or a handshake's) is classified. */
   final ClassifiedCommand sent = new ClassifiedCommand();
+
+  /** The local read in progress, as the cache knows it: what a failed read may be answered from. */
+  CacheKey readKey;
+
+  int[] readKeyHashes;
 
   ReadFill fill;
   Object fillArguments;

@@ -13,6 +13,7 @@ import io.hotkey.agent.core.FieldReply;
 import java.io.ByteArrayOutputStream;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.BeforeEach;
@@ -238,7 +239,38 @@ class MultiplexedGatewayTest {
     makeHot("hot");
     new Command("SET", "hot", "v1").dispatch(connection).answer("OK");
     assertEquals("v1", new Command("GET", "hot").dispatch(connection).answered());
-    gateway.onConnectionReset(connection);
+    gateway.onConnectionReset(connection, false);
+    assertTrue(new Command("GET", "hot").dispatch(connection).sent());
+  }
+
+  @Test
+  void aConnectionWithoutAChannelIsNotServedWithoutServeStale() {
+    makeHot("hot");
+    new Command("SET", "hot", "v1").dispatch(connection).answer("OK");
+    assertEquals("v1", new Command("GET", "hot").dispatch(connection).answered());
+    gateway.onConnectionReset(connection, true);
+    assertTrue(new Command("GET", "hot").dispatch(connection).sent());
+  }
+
+  @Test
+  void withoutAChannelAReadIsAnsweredFromTheValueBeforeTheLossUntilTheKeyChanges() {
+    core = new CoreFixture(0, CoreFixture.EVERY_KEY, true, Duration.ofSeconds(60));
+    cache = core.cache;
+    gateway = core.gateways.multiplexed();
+    makeHot("hot");
+    new Command("SET", "hot", "v1").dispatch(connection).answer("OK");
+    assertEquals("v1", new Command("GET", "hot").dispatch(connection).answered());
+    core.versions.distrustAll(); // Redis went away: the tracking stream is lost too
+    gateway.onConnectionReset(connection, true);
+    assertEquals("v1", new Command("GET", "hot").dispatch(connection).answered());
+    assertEquals(1, cache.staleServed());
+    // its channel is back: Redis answers again
+    gateway.onConnectionReset(connection, false);
+    assertTrue(new Command("GET", "hot").dispatch(connection).sent());
+    // another connection's write ends it for good
+    gateway.onConnectionReset(connection, true);
+    Object other = new Object();
+    new Command("SET", "hot", "v2").dispatch(other).answer("OK");
     assertTrue(new Command("GET", "hot").dispatch(connection).sent());
   }
 

@@ -12,8 +12,10 @@ import io.hotkey.agent.core.ReplyOutcome;
 import io.hotkey.agent.core.ServedReply;
 import io.hotkey.config.Glob;
 import io.hotkey.config.KeyFilter;
+import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -123,6 +125,40 @@ class ThreadBoundGatewayTest {
     assertNotNull(first);
     assertArrayEquals(fromRedis, (byte[]) first.raw);
     assertTrue(first.raw != second.raw && first.raw != fromRedis);
+  }
+
+  /** A read that goes to Redis and fails there, as the Jedis adapter ends it. */
+  private ServedReply failOnTheConnection(String... command) {
+    ServedReply served = gateway.beginRead("test", connection, SERVER, new Object(), argv(command));
+    assertNull(served, "a read that fails must have gone to Redis");
+    ServedReply stale = gateway.staleRead(new IOException("Connection refused"));
+    gateway.endRead(stale == null);
+    return stale;
+  }
+
+  @Test
+  void aReadThatFailsOnItsConnectionIsAnsweredFromTheLastValueUntilTheKeyChanges() {
+    core = new CoreFixture(0, CoreFixture.EVERY_KEY, true, Duration.ofSeconds(60));
+    gateway = core.gateways.threadBound();
+    makeHot("hot");
+    execute(connection, argv("GET", "hot"), "v1".getBytes());
+    // Redis went away: the tracking stream's loss distrusts every entry, which no longer serves
+    core.versions.distrustAll();
+    ServedReply stale = failOnTheConnection("GET", "hot");
+    assertArrayEquals("v1".getBytes(), (byte[]) stale.raw);
+    assertEquals(1, core.cache.staleServed());
+    // a write, even one whose reply was lost, ends it
+    gateway.onSend(connection, new Object(), argv("SET", "hot", "v2"));
+    gateway.onReplyRead(connection, ReplyOutcome.CONNECTION_LOST);
+    assertNull(failOnTheConnection("GET", "hot"));
+  }
+
+  @Test
+  void withoutServeStaleAFailedReadFails() {
+    makeHot("hot");
+    execute(connection, argv("GET", "hot"), "v1".getBytes());
+    core.versions.distrustAll();
+    assertNull(failOnTheConnection("GET", "hot"));
   }
 
   @Test

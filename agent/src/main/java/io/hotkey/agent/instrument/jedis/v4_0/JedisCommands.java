@@ -5,6 +5,7 @@ import io.hotkey.agent.core.ServedReply;
 import redis.clients.jedis.CommandArguments;
 import redis.clients.jedis.CommandObject;
 import redis.clients.jedis.args.Rawable;
+import redis.clients.jedis.exceptions.JedisConnectionException;
 
 /**
  * What the Jedis 4+ advice does with a command, written once. A helper class: never loaded by the
@@ -22,6 +23,27 @@ public final class JedisCommands {
       argv[i++] = argument.getRaw();
     }
     return argv;
+  }
+
+  /**
+   * A read that failed on its connection (Jedis' connection errors include timeouts): answered from
+   * its key's last value when {@code hotkey.cache.serve-stale-on-error} allows, built by the
+   * command's own {@code Builder}; else null and the failure goes on.
+   */
+  public static ServedReply staleRead(CommandObject<?> command, Throwable failure) {
+    if (!(failure instanceof JedisConnectionException)) {
+      return null;
+    }
+    ServedReply stale = RedisHooks.staleRead(failure);
+    if (stale != null) {
+      try {
+        stale.result = command.getBuilder().build(stale.raw);
+      } catch (RuntimeException e) {
+        RedisHooks.servedReplyRejected(e);
+        return null;
+      }
+    }
+    return stale;
   }
 
   /**

@@ -25,10 +25,17 @@ public final class JedisExecuteCommandAdvice {
   @Advice.OnMethodExit(onThrowable = Throwable.class, suppress = Throwable.class)
   public static void onExit(
       @Advice.Enter ServedReply served,
+      @Advice.Argument(0) CommandObject<?> command,
       @Advice.Return(readOnly = false, typing = Assigner.Typing.DYNAMIC) Object result,
-      @Advice.Thrown Throwable thrown) {
+      @Advice.Thrown(readOnly = false) Throwable thrown) {
     if (served != null) {
       result = served.result;
+    } else if (thrown != null) {
+      ServedReply stale = JedisCommands.staleRead(command, thrown);
+      if (stale != null) {
+        result = stale.result;
+        thrown = null;
+      }
     }
     RedisHooks.endRead(thrown != null);
   }

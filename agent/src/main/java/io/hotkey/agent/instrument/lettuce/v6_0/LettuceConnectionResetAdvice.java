@@ -12,7 +12,7 @@ public final class LettuceConnectionResetAdvice {
   private LettuceConnectionResetAdvice() {}
 
   @Advice.OnMethodEnter(suppress = Throwable.class)
-  public static void onEnter(@Advice.This Object connection) {
-    RedisHooks.onConnectionReset(connection);
+  public static void onEnter(@Advice.This Object connection, @Advice.Origin("#m") String method) {
+    RedisHooks.onConnectionReset(connection, "deactivated".equals(method));
   }
 }

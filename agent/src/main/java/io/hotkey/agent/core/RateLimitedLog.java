@@ -1,23 +1,22 @@
-package io.hotkey.agent.idempotency;
+package io.hotkey.agent.core;
 
-import io.hotkey.agent.core.AgentLog;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 
 /** Log lines written at most once a second per kind; the kinds are a handful of constants. */
-final class RateLimitedLog {
+public final class RateLimitedLog {
   private static final long INTERVAL_NANOS = 1_000_000_000L;
 
   private final Map<String, AtomicLong> lastLogged = new ConcurrentHashMap<>();
 
-  void warn(String kind, String message) {
+  public void warn(String kind, String message) {
     if (due(kind)) {
       AgentLog.warn(message);
     }
   }
 
-  void info(String kind, String message) {
+  public void info(String kind, String message) {
     if (due(kind)) {
       AgentLog.info(message);
     }

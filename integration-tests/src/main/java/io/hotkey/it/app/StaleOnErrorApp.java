@@ -1,0 +1,89 @@
+package io.hotkey.it.app;
+
+import static io.hotkey.it.app.Child.result;
+import static io.hotkey.it.app.Child.sync;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Supplier;
+
+/**
+ * Serving a hot key while Redis is gone: reads the key until the agent serves it, then asks the
+ * test to stop Redis ({@code SYNC redis-stopped}) and keeps reading every 5 ms for {@code
+ * --seconds}. Reports the answers given after the stop: how many carried the last value ({@code
+ * stale}) and when the last one came ({@code lastStaleAfterMs}), how many failed and when the first
+ * failure came ({@code firstFailureAfterMs}), and any other value ({@code wrong}). Usage: {@code
+ * --client jedis|lettuce --redis host:port --key k --seconds s}.
+ */
+public final class StaleOnErrorApp {
+  private StaleOnErrorApp() {}
+
+  public static void main(String[] args) {
+    Map<String, String> a = Child.parseArgs(args);
+    String[] hp = a.get("redis").split(":");
+    String host = hp[0];
+    int port = Integer.parseInt(hp[1]);
+    String key = a.get("key");
+    long seconds = Long.parseLong(a.get("seconds"));
+    Child.runAndExit(
+        () -> {
+          List<AutoCloseable> closeables = new ArrayList<>();
+          // a short command timeout: without serve-stale a Lettuce read waits for it while Redis
+          // is gone
+          Supplier<String> reader =
+              "lettuce".equals(a.get("client"))
+                  ? LettuceGets.open(host, port, key, closeables, Duration.ofMillis(500))
+                  : JedisGets.open(host, port, key, closeables);
+          try {
+            String value = reader.get();
+            Child.warmUp("stale", List.of(key), reader::get, 15_000, 3_000);
+            sync("redis-stopped");
+            readWhileDown(reader, value, seconds);
+          } finally {
+            for (AutoCloseable c : closeables) {
+              try {
+                c.close();
+              } catch (Exception e) {
+                // Redis is gone: closing may fail
+              }
+            }
+          }
+        },
+        true);
+  }
+
+  private static void readWhileDown(Supplier<String> reader, String value, long seconds)
+      throws InterruptedException {
+    long start = System.nanoTime();
+    long stale = 0;
+    long failures = 0;
+    long wrong = 0;
+    long lastStale = -1;
+    long firstFailure = -1;
+    while (System.nanoTime() - start < seconds * 1_000_000_000L) {
+      long at = (System.nanoTime() - start) / 1_000_000;
+      try {
+        String got = reader.get();
+        if (value.equals(got)) {
+          stale++;
+          lastStale = at;
+        } else {
+          wrong++;
+        }
+      } catch (RuntimeException e) {
+        failures++;
+        if (firstFailure < 0) {
+          firstFailure = at;
+        }
+      }
+      Thread.sleep(5);
+    }
+    result("stale", stale);
+    result("lastStaleAfterMs", lastStale);
+    result("failures", failures);
+    result("firstFailureAfterMs", firstFailure);
+    result("wrong", wrong);
+  }
+}

@@ -1,0 +1,103 @@
+package io.hotkey.it;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.function.Executable;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+import redis.clients.jedis.Jedis;
+
+/**
+ * {@code hotkey.cache.serve-stale-on-error}: Redis is stopped while a hot key is served; its reads
+ * are answered with the last value for as long as that value is younger than the bound, and fail
+ * after it, as they would without the agent. Without the setting they fail at once.
+ */
+class ServeStaleIT {
+  static final long BOUND_MS = 3_000;
+  private RedisServer redis;
+
+  @AfterEach
+  void stopRedis() {
+    if (redis != null) {
+      redis.close();
+    }
+  }
+
+  private ChildRun run(String client, String serveStale) {
+    redis = RedisServers.start();
+    String key = "stale:price";
+    try (Jedis j = redis.jedis()) {
+      j.set(key, "42");
+    }
+    AgentJvm jvm =
+        AgentJvm.app(
+                "stale-" + client,
+                client.equals("lettuce")
+                    ? Clients.lettuceClasspath(Clients.LETTUCE_6)
+                    : Clients.jedisClasspath(Clients.JEDIS_8),
+                "io.hotkey.it.app.StaleOnErrorApp")
+            .hotkeyTestDefaults()
+            .prop("hotkey.cache.ttl", "30s")
+            .timeout(Duration.ofSeconds(90))
+            .args("--client", client, "--redis", redis.address(), "--key", key, "--seconds", "6");
+    if (serveStale != null) {
+      jvm.prop("hotkey.cache.serve-stale-on-error", serveStale);
+    }
+    return jvm.run(
+        name -> {
+          redis.stop();
+          return "";
+        });
+  }
+
+  private static List<Executable> ran(ChildRun c) {
+    List<Executable> checks = new ArrayList<>();
+    checks.add(() -> assertEquals(false, c.timedOut(), "timed out"));
+    checks.add(() -> assertEquals(0, c.exitCode(), "exit code"));
+    checks.add(() -> assertEquals("true", c.result("stale.warmup.hotViaJmx"), "never hot"));
+    checks.add(() -> assertEquals(0, c.resultLong("wrong"), "answers that were never the value"));
+    return checks;
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @ValueSource(strings = {"jedis", "lettuce"})
+  void readsAreAnsweredWithTheLastValueWithinTheBoundAndFailAfterIt(String client) {
+    ChildRun c = run(client, BOUND_MS + "ms");
+    List<Executable> checks = ran(c);
+    checks.add(() -> assertTrue(c.resultLong("stale") > 100, "too few stale answers"));
+    checks.add(
+        () -> {
+          // the bound counts from when the value was read, which was before Redis stopped
+          long last = c.resultLong("lastStaleAfterMs");
+          assertTrue(last <= BOUND_MS, () -> "a stale answer " + last + " ms after the stop");
+        });
+    checks.add(
+        () -> {
+          long first = c.resultLong("firstFailureAfterMs");
+          assertTrue(
+              first >= 0 && first <= BOUND_MS + 1_000,
+              () -> "reads still answered, or failing only from " + first + " ms");
+        });
+    checks.add(() -> assertTrue(c.stderrContains("answered from the key's last value")));
+    Check.all(c, "serve stale within the bound", checks.stream());
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @ValueSource(strings = {"jedis", "lettuce"})
+  void withoutTheSettingReadsFailAtOnce(String client) {
+    ChildRun c = run(client, null);
+    List<Executable> checks = ran(c);
+    checks.add(() -> assertEquals(0, c.resultLong("stale"), "stale answers without the setting"));
+    checks.add(
+        () -> {
+          long first = c.resultLong("firstFailureAfterMs");
+          assertTrue(first >= 0 && first <= 1_000, () -> "first failure after " + first + " ms");
+        });
+    Check.all(c, "no stale answers", checks.stream());
+  }
+}
