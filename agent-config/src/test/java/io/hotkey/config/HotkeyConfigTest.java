@@ -626,6 +626,15 @@ class HotkeyConfigTest {
   }
 
   @Test
+  void everyKeyIsInTheReadmesConfigurationTable() throws IOException {
+    String readme = Files.readString(Path.of("..", "README.md"));
+    for (String key : HotkeyConfig.knownKeys()) {
+      assertTrue(
+          readme.contains("\n| `" + key + "` |"), () -> key + " is not in README.md's table");
+    }
+  }
+
+  @Test
   void theAgentsOwnKeysAreNeverCached() throws ConfigException {
     HotkeyConfig c = HotkeyConfig.load(null, Map.of("hotkey.fleet.namespace", "ops:hk:"), Map.of());
     assertFalse(c.cacheKeyFilter().accepts("ops:hk:{fleet}:123"));
