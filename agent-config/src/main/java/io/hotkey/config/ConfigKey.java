@@ -78,6 +78,11 @@ public enum ConfigKey {
       "",
       "comma-separated globs of keys that are never cached",
       Glob::parseList),
+  CACHE_REFRESH_AHEAD(
+      "hotkey.cache.refresh-ahead",
+      "off",
+      "past this share of the TTL (e.g. 80%) the next read of an entry refreshes it from Redis while every other reader is still served it; off never",
+      ValueParsers::percentOrOff),
   CACHE_SERVE_STALE_ON_ERROR(
       "hotkey.cache.serve-stale-on-error",
       "off",

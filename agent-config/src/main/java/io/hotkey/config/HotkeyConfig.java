@@ -9,6 +9,7 @@ import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalDouble;
 import java.util.OptionalInt;
 import java.util.stream.Collectors;
 
@@ -155,6 +156,11 @@ public final class HotkeyConfig {
    * {@link #cacheInclude()} and {@link #cacheExclude()} combined, and never a key under {@link
    * #fleetNamespace()}.
    */
+  /** The share of the TTL past which a read refreshes its entry ahead of expiry, if set. */
+  public OptionalDouble cacheRefreshAhead() {
+    return value(ConfigKey.CACHE_REFRESH_AHEAD);
+  }
+
   /** How old a value may be to answer a read that failed on its connection, if at all. */
   public Optional<Duration> cacheServeStaleOnError() {
     return value(ConfigKey.CACHE_SERVE_STALE_ON_ERROR);

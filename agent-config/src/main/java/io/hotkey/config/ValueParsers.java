@@ -10,6 +10,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
+import java.util.OptionalDouble;
 import java.util.OptionalInt;
 import java.util.function.Function;
 import java.util.regex.Pattern;
@@ -43,6 +44,26 @@ final class ValueParsers {
       return Boolean.valueOf(t);
     }
     throw new InvalidValueException(text, "is not a boolean; expected true or false");
+  }
+
+  /** A share of a whole such as {@code 80%} (1% to 99%), or {@code off}. */
+  static OptionalDouble percentOrOff(String text) {
+    String t = text.trim();
+    if (t.equalsIgnoreCase("off")) {
+      return OptionalDouble.empty();
+    }
+    if (t.endsWith("%")) {
+      try {
+        double percent = Double.parseDouble(t.substring(0, t.length() - 1).trim());
+        if (percent >= 1 && percent <= 99) {
+          return OptionalDouble.of(percent / 100);
+        }
+      } catch (NumberFormatException e) {
+        // reported below with the expected form
+      }
+    }
+    throw new InvalidValueException(
+        text, "is not a share of the TTL; expected e.g. 80% (1% to 99%) or off");
   }
 
   /** A positive duration, or {@code off}. */

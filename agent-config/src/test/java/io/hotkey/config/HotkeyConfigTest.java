@@ -13,6 +13,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalDouble;
 import java.util.OptionalInt;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
@@ -604,6 +605,24 @@ class HotkeyConfigTest {
     assertEquals(Invalidation.TTL, c.cacheInvalidation());
     assertEquals(URI.create("redis://app:pw@10.0.0.7:6380"), c.redisUri().orElseThrow());
     assertFalse(c.toString().contains("pw@"), c.toString());
+  }
+
+  @Test
+  void refreshAheadTakesAShareOfTheTtlOrOff() throws ConfigException {
+    assertEquals(
+        OptionalDouble.empty(), HotkeyConfig.load(null, Map.of(), Map.of()).cacheRefreshAhead());
+    assertEquals(
+        0.8,
+        HotkeyConfig.load(null, Map.of("hotkey.cache.refresh-ahead", "80%"), Map.of())
+            .cacheRefreshAhead()
+            .getAsDouble(),
+        1e-9);
+    for (String bad : List.of("80", "0%", "100%", "eighty%", "-5%")) {
+      assertContainsAll(
+          errorOf(null, Map.of("hotkey.cache.refresh-ahead", bad), Map.of()),
+          "hotkey.cache.refresh-ahead",
+          "expected e.g. 80%");
+    }
   }
 
   @Test

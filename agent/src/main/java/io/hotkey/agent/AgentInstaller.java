@@ -142,6 +142,7 @@ final class AgentInstaller {
                 config.cacheMaxBytes(),
                 config.cacheMaxEntryBytes(),
                 config.cacheTtl(),
+                config.cacheRefreshAhead().orElse(0),
                 config.cacheServeStaleOnError().orElse(Duration.ZERO),
                 versions,
                 tracking != null ? tracking : FillGate.OPEN)

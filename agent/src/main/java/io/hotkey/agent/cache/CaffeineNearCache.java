@@ -36,7 +36,14 @@ public final class CaffeineNearCache implements NearCache {
 
   private final long serveStaleNanos;
 
+  /** Age past which a read refreshes its entry; {@code Long.MAX_VALUE} never. */
+  private final long refreshAtNanos;
+
+  private final LongAdder refreshes = new LongAdder();
+
   /**
+   * @param refreshAhead the share of the TTL past which one read refreshes an entry while the
+   *     others are still served it; 0 never
    * @param serveStale how old an entry may be to answer a read that failed on its connection
    *     ({@link Duration#ZERO}: never)
    */
@@ -44,11 +51,13 @@ public final class CaffeineNearCache implements NearCache {
       long maxBytes,
       long maxEntryBytes,
       Duration ttl,
+      double refreshAhead,
       Duration serveStale,
       KeyVersions versions,
       FillGate gate) {
     this.versions = versions;
     this.ttlNanos = ttl.toNanos();
+    this.refreshAtNanos = refreshAhead > 0 ? (long) (ttlNanos * refreshAhead) : Long.MAX_VALUE;
     this.serveStaleNanos = serveStale.toNanos();
     this.gate = gate;
     this.maxEntryBytes = maxEntryBytes;
@@ -76,7 +85,7 @@ public final class CaffeineNearCache implements NearCache {
   public Object lookup(CacheKey key, int[] keyHashes) {
     CachedReply cached = current(key, keyHashes);
     if (cached != null) {
-      return cached;
+      return refreshOrServe(cached, key, keyHashes);
     }
     long[] stamp = versions.stamp(keyHashes);
     ReadFill fill = new ReadFill(key.ownCopy(), keyHashes, stamp);
@@ -108,7 +117,7 @@ public final class CaffeineNearCache implements NearCache {
   public Object lookupNoWait(CacheKey key, int[] keyHashes) {
     CachedReply cached = current(key, keyHashes);
     if (cached != null) {
-      return cached;
+      return refreshOrServe(cached, key, keyHashes);
     }
     long[] stamp = versions.stamp(keyHashes);
     ReadFill fill = new ReadFill(key.ownCopy(), keyHashes, stamp);
@@ -161,10 +170,35 @@ public final class CaffeineNearCache implements NearCache {
     if (cached != null
         && versions.isCurrent(cached.stamp(), keyHashes)
         && (serveStaleNanos <= ttlNanos || cached.ageNanos() <= ttlNanos)) {
-      hits.increment();
       return cached;
     }
     return null;
+  }
+
+  /**
+   * A current entry answers the read, unless it is old enough to be refreshed ahead of its expiry
+   * and this read is the one chosen to: it then goes to Redis as a fill, while every other read
+   * keeps being answered by the entry until the fill replaces it. The fill's stamp is taken now, so
+   * a write or an invalidation during the refresh discards it, as for any fill.
+   */
+  private Object refreshOrServe(CachedReply cached, CacheKey key, int[] keyHashes) {
+    if (cached.ageNanos() >= refreshAtNanos && cached.claimRefresh()) {
+      ReadFill fill = new ReadFill(key.ownCopy(), keyHashes, versions.stamp(keyHashes));
+      fill.refreshing = cached;
+      if (fills.putIfAbsent(fill.key, fill) == null) {
+        refreshes.increment();
+        misses.increment();
+        return fill;
+      }
+      cached.refreshEnded();
+    }
+    hits.increment();
+    return cached;
+  }
+
+  @Override
+  public long refreshes() {
+    return refreshes.sum();
   }
 
   @Override
@@ -221,6 +255,9 @@ public final class CaffeineNearCache implements NearCache {
   @Override
   public void abandon(ReadFill fill) {
     fills.remove(fill.key, fill);
+    if (fill.refreshing != null) {
+      fill.refreshing.refreshEnded();
+    }
     fill.release();
   }
 

@@ -62,6 +62,11 @@ final class DisabledNearCache implements NearCache {
   }
 
   @Override
+  public long refreshes() {
+    return 0;
+  }
+
+  @Override
   public long staleServed() {
     return 0;
   }

@@ -71,6 +71,9 @@ public interface NearCache {
    */
   CachedReply stale(CacheKey key, int[] keyHashes);
 
+  /** Reads chosen to refresh an entry ahead of its expiry. */
+  long refreshes();
+
   /** Reads answered by {@link #stale}. */
   long staleServed();
 

@@ -20,6 +20,9 @@ public final class ReadFill {
   private final long startNanos = System.nanoTime();
   private final ParkedReads parked = new ParkedReads();
 
+  /** The entry this fill refreshes ahead of its expiry; null for a fill of a missing entry. */
+  CachedReply refreshing;
+
   /** The server the fill's reply is read from, once the client's adapter knows it. */
   private volatile RedisEndpoint node;
 

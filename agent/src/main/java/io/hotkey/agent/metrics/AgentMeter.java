@@ -61,6 +61,11 @@ public final class AgentMeter {
             AgentMeters::cacheEvictions));
     all.add(
         counter(
+            "hotkey.cache.refreshes",
+            "reads that refreshed an entry ahead of its expiry",
+            AgentMeters::cacheRefreshes));
+    all.add(
+        counter(
             "hotkey.cache.stale",
             "reads answered from a stale value after a connection failure",
             AgentMeters::cacheStaleServed));

@@ -91,6 +91,11 @@ public final class AgentMeters {
     return cache.evictions();
   }
 
+  /** Reads chosen to refresh an entry ahead of its expiry. */
+  public long cacheRefreshes() {
+    return cache.refreshes();
+  }
+
   /** Reads answered from a stale value after a connection failure. */
   public long cacheStaleServed() {
     return cache.staleServed();

@@ -12,6 +12,12 @@ public interface HotkeyAgentMXBean {
 
   long getCacheEvictions();
 
+  /** Reads that refreshed an entry ahead of its expiry ({@code hotkey.cache.refresh-ahead}). */
+  long getCacheRefreshes();
+
+  /** Failed reads answered with a stale value ({@code hotkey.cache.serve-stale-on-error}). */
+  long getCacheStaleServed();
+
   long getCacheBytes();
 
   long getHotKeyCount();

@@ -51,6 +51,16 @@ public final class JmxExporter implements HotkeyAgentMXBean {
   }
 
   @Override
+  public long getCacheRefreshes() {
+    return meters.cacheRefreshes();
+  }
+
+  @Override
+  public long getCacheStaleServed() {
+    return meters.cacheStaleServed();
+  }
+
+  @Override
   public long getCacheBytes() {
     return meters.cacheBytes();
   }

@@ -213,6 +213,8 @@ public final class AgentReport {
         .value(misses)
         .name("evictions")
         .value(meters.cacheEvictions())
+        .name("refreshes")
+        .value(meters.cacheRefreshes())
         .name("staleServed")
         .value(meters.cacheStaleServed());
     json.name("hitRatio");

@@ -87,6 +87,7 @@ public class GatewayBenchmark {
                       64 << 20,
                       256 << 10,
                       Duration.ofSeconds(5),
+                      0,
                       Duration.ZERO,
                       versions,
                       FillGate.OPEN),

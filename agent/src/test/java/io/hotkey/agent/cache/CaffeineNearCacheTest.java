@@ -22,7 +22,7 @@ class CaffeineNearCacheTest {
   private final KeyVersions versions = new KeyVersions();
   private final CaffeineNearCache cache =
       new CaffeineNearCache(
-          1 << 20, 64 << 10, Duration.ofSeconds(30), Duration.ZERO, versions, FillGate.OPEN);
+          1 << 20, 64 << 10, Duration.ofSeconds(30), 0, Duration.ZERO, versions, FillGate.OPEN);
 
   private static byte[] bytes(String s) {
     return s.getBytes(StandardCharsets.UTF_8);
@@ -115,7 +115,7 @@ class CaffeineNearCacheTest {
   void theCacheStaysWithinItsByteBound() {
     CaffeineNearCache small =
         new CaffeineNearCache(
-            256 << 10, 16 << 10, Duration.ofSeconds(30), Duration.ZERO, versions, FillGate.OPEN);
+            256 << 10, 16 << 10, Duration.ofSeconds(30), 0, Duration.ZERO, versions, FillGate.OPEN);
     for (int i = 0; i < 1_000; i++) {
       CacheKey key = key("GET", "k" + i);
       ReadFill fill = assertInstanceOf(ReadFill.class, small.lookup(key, new int[] {i}));
@@ -126,10 +126,57 @@ class CaffeineNearCacheTest {
   }
 
   @Test
+  void pastTheRefreshShareOneReadRefreshesWhileTheOthersAreStillServed()
+      throws InterruptedException {
+    CaffeineNearCache refreshing =
+        new CaffeineNearCache(
+            1 << 20, 64 << 10, Duration.ofMillis(400), 0.5, Duration.ZERO, versions, FillGate.OPEN);
+    CacheKey key = key("GET", "k");
+    int[] hashes = {1};
+    refreshing.complete(
+        assertInstanceOf(ReadFill.class, refreshing.lookup(key, hashes)), bytes("v1"));
+    assertInstanceOf(CachedReply.class, refreshing.lookup(key, hashes), "young: served");
+    Thread.sleep(250);
+    ReadFill refresh = assertInstanceOf(ReadFill.class, refreshing.lookup(key, hashes));
+    // while the refresh runs, every other read (blocking or not) is answered by the entry
+    CachedReply during = assertInstanceOf(CachedReply.class, refreshing.lookup(key, hashes));
+    assertArrayEquals(bytes("v1"), (byte[]) during.freshRaw());
+    assertInstanceOf(CachedReply.class, refreshing.lookupNoWait(key, hashes));
+    refreshing.complete(refresh, bytes("v2"));
+    CachedReply after = assertInstanceOf(CachedReply.class, refreshing.lookup(key, hashes));
+    assertArrayEquals(bytes("v2"), (byte[]) after.freshRaw());
+    assertEquals(1, refreshing.refreshes());
+    // past the first value's TTL the entry is alive: the next old-enough read refreshes it again
+    // rather than finding it expired
+    Thread.sleep(200);
+    assertInstanceOf(ReadFill.class, refreshing.lookup(key, hashes));
+    assertEquals(2, refreshing.refreshes());
+  }
+
+  @Test
+  void aRefreshThatRacesAWriteIsDiscardedAndAFailedOneCanBeRetried() throws InterruptedException {
+    CaffeineNearCache refreshing =
+        new CaffeineNearCache(
+            1 << 20, 64 << 10, Duration.ofMillis(400), 0.5, Duration.ZERO, versions, FillGate.OPEN);
+    CacheKey key = key("GET", "k");
+    int[] hashes = {2};
+    refreshing.complete(
+        assertInstanceOf(ReadFill.class, refreshing.lookup(key, hashes)), bytes("v1"));
+    Thread.sleep(250);
+    ReadFill failed = assertInstanceOf(ReadFill.class, refreshing.lookup(key, hashes));
+    refreshing.abandon(failed);
+    ReadFill retried = assertInstanceOf(ReadFill.class, refreshing.lookup(key, hashes));
+    versions.bump(2); // a write lands while the refresh is on its way
+    refreshing.complete(retried, bytes("v-before-the-write"));
+    assertInstanceOf(
+        ReadFill.class, refreshing.lookup(key, hashes), "neither the old nor the raced value");
+  }
+
+  @Test
   void entriesExpireAfterTheTtl() throws InterruptedException {
     CaffeineNearCache shortLived =
         new CaffeineNearCache(
-            1 << 20, 64 << 10, Duration.ofMillis(50), Duration.ZERO, versions, FillGate.OPEN);
+            1 << 20, 64 << 10, Duration.ofMillis(50), 0, Duration.ZERO, versions, FillGate.OPEN);
     CacheKey key = key("GET", "k");
     shortLived.complete(
         assertInstanceOf(ReadFill.class, shortLived.lookup(key, new int[] {1})), bytes("v"));

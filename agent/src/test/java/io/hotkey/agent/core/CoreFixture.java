@@ -52,7 +52,7 @@ public final class CoreFixture {
     cache =
         cacheEnabled
             ? new CaffeineNearCache(
-                1 << 20, 64 << 10, Duration.ofSeconds(30), serveStale, versions, FillGate.OPEN)
+                1 << 20, 64 << 10, Duration.ofSeconds(30), 0, serveStale, versions, FillGate.OPEN)
             : NearCache.DISABLED;
     gateways = new RedisGateway(detector, registry, cache, versions, errors);
   }

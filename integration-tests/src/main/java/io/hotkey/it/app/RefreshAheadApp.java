@@ -1,0 +1,76 @@
+package io.hotkey.it.app;
+
+import static io.hotkey.it.app.Child.result;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Supplier;
+
+/**
+ * A hot key read without pause by four threads, each on a connection of its own, for {@code
+ * --seconds} once the agent serves it. Reports the reads of it that went to Redis meanwhile ({@code
+ * misses}) and those of them that were refreshes ahead of expiry ({@code refreshes}): with {@code
+ * hotkey.cache.refresh-ahead} they are the same, as no read ever finds the entry expired. Usage:
+ * {@code --client jedis|lettuce --redis host:port --key k --seconds s}.
+ */
+public final class RefreshAheadApp {
+  private static final int READERS = 4;
+
+  private RefreshAheadApp() {}
+
+  public static void main(String[] args) {
+    Map<String, String> a = Child.parseArgs(args);
+    String[] hp = a.get("redis").split(":");
+    String host = hp[0];
+    int port = Integer.parseInt(hp[1]);
+    String key = a.get("key");
+    long seconds = Long.parseLong(a.get("seconds"));
+    Child.runAndExit(
+        () -> {
+          List<AutoCloseable> closeables = new ArrayList<>();
+          List<Supplier<String>> readers = new ArrayList<>();
+          for (int i = 0; i < READERS; i++) {
+            readers.add(
+                "lettuce".equals(a.get("client"))
+                    ? LettuceGets.open(host, port, key, closeables)
+                    : JedisGets.open(host, port, key, closeables));
+          }
+          try {
+            // every connection's entry filled (Lettuce keeps one per connection)
+            Child.warmUp(
+                "refresh", List.of(key), () -> readers.forEach(Supplier::get), 15_000, 3_000);
+            long misses = counter("CacheMisses");
+            long refreshes = counter("CacheRefreshes");
+            long end = System.nanoTime() + seconds * 1_000_000_000L;
+            List<Thread> threads = new ArrayList<>();
+            for (Supplier<String> reader : readers) {
+              Thread t =
+                  new Thread(
+                      () -> {
+                        while (System.nanoTime() < end) {
+                          reader.get();
+                        }
+                      });
+              threads.add(t);
+              t.start();
+            }
+            for (Thread t : threads) {
+              t.join();
+            }
+            result("misses", counter("CacheMisses") - misses);
+            result("refreshes", counter("CacheRefreshes") - refreshes);
+          } finally {
+            for (AutoCloseable c : closeables) {
+              c.close();
+            }
+          }
+        },
+        true);
+  }
+
+  private static long counter(String attribute) {
+    Object v = Child.jmx(attribute);
+    return v instanceof Long ? (Long) v : -1;
+  }
+}
