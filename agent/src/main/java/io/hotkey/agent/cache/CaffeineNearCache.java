@@ -182,7 +182,9 @@ public final class CaffeineNearCache implements NearCache {
    * a write or an invalidation during the refresh discards it, as for any fill.
    */
   private Object refreshOrServe(CachedReply cached, CacheKey key, int[] keyHashes) {
-    if (cached.ageNanos() >= refreshAtNanos && cached.claimRefresh()) {
+    if (refreshAtNanos != Long.MAX_VALUE
+        && cached.ageNanos() >= refreshAtNanos
+        && cached.claimRefresh()) {
       ReadFill fill = new ReadFill(key.ownCopy(), keyHashes, versions.stamp(keyHashes));
       fill.refreshing = cached;
       if (fills.putIfAbsent(fill.key, fill) == null) {
