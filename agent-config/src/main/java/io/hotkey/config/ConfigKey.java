@@ -93,6 +93,16 @@ public enum ConfigKey {
       "60s",
       "period of the top-keys log line; 0 turns it off",
       Durations::parse),
+  REPORT_REDACT(
+      "hotkey.report.redact",
+      "none",
+      "how keys are shown in logs, metric tags, JMX, the endpoint and status: none or hash (a stable short hash)",
+      ValueParsers.oneOf(Redaction.class)),
+  REPORT_REDACT_PREFIX(
+      "hotkey.report.redact-prefix",
+      "0",
+      "with hotkey.report.redact=hash, the first N bytes of a key stay readable before its hash",
+      ValueParsers.intBetween(0, 1024)),
   IDEMPOTENCY_ROUTES(
       "hotkey.idempotency.routes",
       "",

@@ -280,6 +280,24 @@ public final class HotkeyConfig {
     return value(ConfigKey.DEBUG_FAIL_EVERY);
   }
 
+  Setting setting(ConfigKey key) {
+    return settings.get(key);
+  }
+
+  Object rawValue(ConfigKey key) {
+    return values.get(key);
+  }
+
+  /** How keys are shown in logs, metrics, JMX, the endpoint and {@code status}. */
+  public Redaction reportRedact() {
+    return value(ConfigKey.REPORT_REDACT);
+  }
+
+  /** Bytes of a key kept readable before its hash when {@link #reportRedact()} is hash. */
+  public int reportRedactPrefix() {
+    return value(ConfigKey.REPORT_REDACT_PREFIX);
+  }
+
   // the value's type is fixed by the key's parser in ConfigKey; the getters' tests cover each
   // pairing
   @SuppressWarnings("unchecked")

@@ -35,7 +35,7 @@ public final class CoreFixture {
   public CoreFixture(long failEvery, KeyFilter cacheFilter, boolean cacheEnabled) {
     errors = new AgentErrors(failEvery);
     KeyVersions versions = new KeyVersions();
-    registry = new HotKeyRegistry(cacheEnabled, cacheFilter);
+    registry = new HotKeyRegistry(cacheEnabled, cacheFilter, Double.POSITIVE_INFINITY);
     detector =
         new HotKeyDetector(
             DetectorSettings.of(Duration.ofSeconds(1), 50, 10, Duration.ofSeconds(10)),
