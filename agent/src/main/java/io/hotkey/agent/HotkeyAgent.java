@@ -55,10 +55,7 @@ public final class HotkeyAgent {
     try {
       config = source.load();
     } catch (ConfigException e) {
-      AgentLog.info(
-          "configuration error, agent inactive:"
-              + System.lineSeparator()
-              + AgentLog.indented(e.getMessage()));
+      AgentLog.problems("configuration error, agent inactive:", e.getMessage());
       if (failFastRequested(arguments)) {
         throw new IllegalStateException(
             "hotkey.fail-fast=true and the configuration is invalid", e);

@@ -35,9 +35,13 @@ public final class AgentLog {
     info("warning: " + message);
   }
 
-  /** A multi-line message indented under the line that introduces it. */
-  public static String indented(String message) {
-    return "    " + message.replace("\n", System.lineSeparator() + "    ");
+  /** A headline and, indented under it, one line per problem of {@code problems}. */
+  public static void problems(String headline, String problems) {
+    info(
+        headline
+            + System.lineSeparator()
+            + "    "
+            + problems.replace("\n", System.lineSeparator() + "    "));
   }
 
   /**

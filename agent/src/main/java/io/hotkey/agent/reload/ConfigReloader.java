@@ -49,10 +49,8 @@ public final class ConfigReloader {
     try {
       loaded = source.load();
     } catch (ConfigException e) {
-      AgentLog.info(
-          "configuration reload refused, running configuration kept:"
-              + System.lineSeparator()
-              + AgentLog.indented(e.getMessage()));
+      AgentLog.problems(
+          "configuration reload refused, running configuration kept:", e.getMessage());
       return;
     }
     for (String warning : loaded.warnings()) {
