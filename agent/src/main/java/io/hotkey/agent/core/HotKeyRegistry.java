@@ -97,6 +97,9 @@ public final class HotKeyRegistry implements HotKeyListener {
   public synchronized void onRates(List<KeyRate> hotKeys) {
     boolean changed = false;
     for (KeyRate key : hotKeys) {
+      if (writesPerSecond(key) < writeHotPerSecond) {
+        continue;
+      }
       String name = AgentLog.printable(key.key());
       if (hot.containsKey(name) && !writeHot.containsKey(name)) {
         changed |= markIfWriteHot(name, key);
@@ -107,9 +110,12 @@ public final class HotKeyRegistry implements HotKeyListener {
     }
   }
 
+  private static double writesPerSecond(KeyRate key) {
+    return key.count() == 0 ? 0 : key.ratePerSecond() * key.writes() / key.count();
+  }
+
   private boolean markIfWriteHot(String name, KeyRate key) {
-    double writesPerSecond =
-        key.count() == 0 ? 0 : key.ratePerSecond() * key.writes() / key.count();
+    double writesPerSecond = writesPerSecond(key);
     if (writesPerSecond < writeHotPerSecond) {
       return false;
     }
