@@ -21,6 +21,7 @@ public final class ConfigChanges {
   public static final Set<ConfigKey> LIVE =
       EnumSet.of(
           ConfigKey.DETECT_THRESHOLD,
+          ConfigKey.DETECT_WRITE_THRESHOLD,
           ConfigKey.DETECT_FLEET_THRESHOLD,
           ConfigKey.DETECT_TOP_K,
           ConfigKey.DETECT_COOL_DOWN,

@@ -29,6 +29,11 @@ public enum ConfigKey {
       "1000",
       "accesses per second (per JVM) that make a key hot",
       ValueParsers.longAtLeast(1)),
+  DETECT_WRITE_THRESHOLD(
+      "hotkey.detect.write-threshold",
+      "0",
+      "writes per second that make a hot key write-hot (logged with the advice to split it, never served locally); 0: hotkey.detect.threshold",
+      ValueParsers.longAtLeast(0)),
   DETECT_TOP_K(
       "hotkey.detect.top-k",
       "100",

@@ -114,6 +114,12 @@ public final class HotkeyConfig {
     return value(ConfigKey.DETECT_THRESHOLD);
   }
 
+  /** Writes per second that make a hot key write-hot: {@link #detectThreshold()} unless set. */
+  public long detectWriteThreshold() {
+    long writes = value(ConfigKey.DETECT_WRITE_THRESHOLD);
+    return writes == 0 ? detectThreshold() : writes;
+  }
+
   public int detectTopK() {
     return value(ConfigKey.DETECT_TOP_K);
   }

@@ -99,6 +99,7 @@ class ConfigChangesTest {
     assertEquals(
         Set.of(
             ConfigKey.DETECT_THRESHOLD,
+            ConfigKey.DETECT_WRITE_THRESHOLD,
             ConfigKey.DETECT_FLEET_THRESHOLD,
             ConfigKey.DETECT_TOP_K,
             ConfigKey.DETECT_COOL_DOWN,
@@ -141,6 +142,15 @@ class ConfigChangesTest {
     // what still differs from the file is the key that was not applied
     assertEquals(
         List.of("hotkey.detect.window: 1s -> 2s"), shown(ConfigChanges.between(next, loaded)));
+  }
+
+  @Test
+  void theWriteThresholdIsTheThresholdUnlessSet() throws Exception {
+    assertEquals(200, fromFile("hotkey.detect.threshold=200").detectWriteThreshold());
+    assertEquals(
+        5000,
+        fromFile("hotkey.detect.threshold=200", "hotkey.detect.write-threshold=5000")
+            .detectWriteThreshold());
   }
 
   @Test

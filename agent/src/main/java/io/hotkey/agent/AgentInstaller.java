@@ -131,7 +131,7 @@ final class AgentInstaller {
     KeyVersions versions = new KeyVersions();
     HotKeyRegistry registry =
         new HotKeyRegistry(
-            config.cacheEnabled(), config.cacheKeyFilter(), config.detectThreshold());
+            config.cacheEnabled(), config.cacheKeyFilter(), config.detectWriteThreshold());
     HotKeyDetector detector = new HotKeyDetector(settings, System::nanoTime, registry);
     InvalidationTracking tracking = null;
     if (config.cacheEnabled() && config.cacheInvalidation() == Invalidation.TRACKING) {

@@ -26,7 +26,11 @@ class WriteHotAndRedactionIT extends RedisTestBase {
 
   @Test
   void aKeyWrittenAtTheThresholdIsReportedWriteHotAndNeverServed() throws Exception {
-    try (LiveService app = LiveService.start(LiveService.app(redis).name("write-hot"))) {
+    try (LiveService app =
+        LiveService.start(
+            LiveService.app(redis)
+                .prop("hotkey.detect.write-threshold", "200")
+                .name("write-hot"))) {
       app.write(COUNTER, 400);
       app.load(COUNTER, 200);
       assertTrue(

@@ -16,10 +16,10 @@ import java.util.function.Consumer;
  * The agent's view of which keys are hot right now. It hears the detector's promotions and
  * demotions (on the detector's tick thread), logs them, tells metric exporters, and publishes the
  * subset whose reads may be served locally: keys accepted by {@code hotkey.cache.include/exclude},
- * when the cache is on, among those hot here or, by the fleet's shared aggregate, everywhere. A key
- * written at the threshold's rate or more is write-hot: logged once with the advice to split it,
- * and never served (every read would miss after the next write anyway); it stays write-hot until
- * demoted.
+ * when the cache is on, among those hot here or, by the fleet's shared aggregate, everywhere. A hot
+ * key written at {@code hotkey.detect.write-threshold} or more is write-hot: logged once with the
+ * advice to split it, and never served (every read would miss after the next write anyway); it
+ * stays write-hot until demoted.
  */
 public final class HotKeyRegistry implements HotKeyListener {
   /** Told about every promotion and demotion, e.g. to add and remove per-key meters. */
@@ -63,8 +63,8 @@ public final class HotKeyRegistry implements HotKeyListener {
   }
 
   /**
-   * @param writeHotPerSecond writes per second that make a hot key write-hot (the detector's
-   *     threshold)
+   * @param writeHotPerSecond writes per second that make a hot key write-hot ({@code
+   *     hotkey.detect.write-threshold})
    */
   public HotKeyRegistry(boolean cacheEnabled, KeyFilter cacheFilter, double writeHotPerSecond) {
     this.cacheEnabled = cacheEnabled;

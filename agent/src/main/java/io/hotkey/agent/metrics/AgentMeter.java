@@ -51,7 +51,7 @@ public final class AgentMeter {
     all.add(
         gauge(
             "hotkey.write.hotkeys",
-            "hot keys written at the threshold's rate or more (never served locally)",
+            "hot keys written at the write threshold's rate or more (never served locally)",
             m -> m.writeHotKeys().size()));
     all.add(counter("hotkey.cache.hits", "reads answered locally", AgentMeters::cacheHits));
     all.add(

@@ -34,7 +34,11 @@ public final class LiveReconfiguration {
   private static final Set<ConfigKey> DETECTOR =
       EnumSet.of(ConfigKey.DETECT_THRESHOLD, ConfigKey.DETECT_TOP_K, ConfigKey.DETECT_COOL_DOWN);
   private static final Set<ConfigKey> REGISTRY =
-      EnumSet.of(ConfigKey.DETECT_THRESHOLD, ConfigKey.CACHE_INCLUDE, ConfigKey.CACHE_EXCLUDE);
+      EnumSet.of(
+          ConfigKey.DETECT_THRESHOLD,
+          ConfigKey.DETECT_WRITE_THRESHOLD,
+          ConfigKey.CACHE_INCLUDE,
+          ConfigKey.CACHE_EXCLUDE);
   private static final Set<ConfigKey> CACHE =
       EnumSet.of(ConfigKey.CACHE_TTL, ConfigKey.CACHE_MAX_BYTES);
   private static final Set<ConfigKey> IDEMPOTENCY =
@@ -174,7 +178,8 @@ public final class LiveReconfiguration {
       parts.detector.retune(next.detectThreshold(), next.detectTopK(), next.detectCoolDown());
     }
     if (touches(applied, REGISTRY)) {
-      for (byte[] key : parts.registry.reconfigure(next.cacheKeyFilter(), next.detectThreshold())) {
+      for (byte[] key :
+          parts.registry.reconfigure(next.cacheKeyFilter(), next.detectWriteThreshold())) {
         // its entries die now: a read never gets one, even if the key is accepted again later
         parts.versions.bump(KeyHashes.hash(key));
       }

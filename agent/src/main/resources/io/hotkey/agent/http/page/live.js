@@ -127,7 +127,7 @@ function renderHotKeys(report) {
       const keyCell = el("td", key.key + (key.truncated ? " … (" + key.keyLength + " bytes)" : ""), "key");
       if (key.writeHot) {
         const badge = el("span", "write-hot", "write-hot");
-        badge.title = "written at the threshold's rate: never served locally; consider splitting it (N sub-keys, writes routed by hash, reads summed)";
+        badge.title = "written at the write threshold's rate: never served locally; consider splitting it (N sub-keys, writes routed by hash, reads summed)";
         keyCell.append(" ", badge);
       }
       row.append(
