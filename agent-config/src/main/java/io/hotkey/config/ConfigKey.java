@@ -29,6 +29,11 @@ public enum ConfigKey {
       "1000",
       "accesses per second (per JVM) that make a key hot",
       ValueParsers.longAtLeast(1)),
+  DETECT_WRITE_THRESHOLD(
+      "hotkey.detect.write-threshold",
+      "0",
+      "writes per second that make a hot key write-hot (logged with the advice to split it, never served locally); 0: hotkey.detect.threshold",
+      ValueParsers.longAtLeast(0)),
   DETECT_TOP_K(
       "hotkey.detect.top-k",
       "100",
@@ -103,6 +108,16 @@ public enum ConfigKey {
       "60s",
       "period of the top-keys log line; 0 turns it off",
       Durations::parse),
+  REPORT_REDACT(
+      "hotkey.report.redact",
+      "none",
+      "how keys are shown in logs, metric tags, JMX, the endpoint and status: none or hash (a stable short hash)",
+      ValueParsers.oneOf(Redaction.class)),
+  REPORT_REDACT_PREFIX(
+      "hotkey.report.redact-prefix",
+      "0",
+      "with hotkey.report.redact=hash, the first N bytes of a key stay readable before its hash",
+      ValueParsers.intBetween(0, 1024)),
   IDEMPOTENCY_ROUTES(
       "hotkey.idempotency.routes",
       "",

@@ -115,6 +115,12 @@ public final class HotkeyConfig {
     return value(ConfigKey.DETECT_THRESHOLD);
   }
 
+  /** Writes per second that make a hot key write-hot: {@link #detectThreshold()} unless set. */
+  public long detectWriteThreshold() {
+    long writes = value(ConfigKey.DETECT_WRITE_THRESHOLD);
+    return writes == 0 ? detectThreshold() : writes;
+  }
+
   public int detectTopK() {
     return value(ConfigKey.DETECT_TOP_K);
   }
@@ -289,6 +295,24 @@ public final class HotkeyConfig {
   /** Diagnostic: every Nth agent hook throws internally; 0 never. */
   public int debugFailEvery() {
     return value(ConfigKey.DEBUG_FAIL_EVERY);
+  }
+
+  Setting setting(ConfigKey key) {
+    return settings.get(key);
+  }
+
+  Object rawValue(ConfigKey key) {
+    return values.get(key);
+  }
+
+  /** How keys are shown in logs, metrics, JMX, the endpoint and {@code status}. */
+  public Redaction reportRedact() {
+    return value(ConfigKey.REPORT_REDACT);
+  }
+
+  /** Bytes of a key kept readable before its hash when {@link #reportRedact()} is hash. */
+  public int reportRedactPrefix() {
+    return value(ConfigKey.REPORT_REDACT_PREFIX);
   }
 
   // the value's type is fixed by the key's parser in ConfigKey; the getters' tests cover each

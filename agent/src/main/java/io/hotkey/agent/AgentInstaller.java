@@ -30,6 +30,9 @@ import io.hotkey.agent.metrics.AgentMeters;
 import io.hotkey.agent.metrics.JmxExporter;
 import io.hotkey.agent.metrics.MicrometerBridge;
 import io.hotkey.agent.redis.resp.RedisEndpoint;
+import io.hotkey.agent.reload.ConfigReloader;
+import io.hotkey.agent.reload.ConfigSource;
+import io.hotkey.agent.reload.LiveReconfiguration;
 import io.hotkey.agent.report.AgentReport;
 import io.hotkey.agent.tracking.InvalidationTracking;
 import io.hotkey.config.ConfigKey;
@@ -54,7 +57,8 @@ import java.util.concurrent.TimeUnit;
 final class AgentInstaller {
   private AgentInstaller() {}
 
-  static void install(HotkeyConfig config, Instrumentation instrumentation) {
+  static void install(HotkeyConfig config, ConfigSource source, Instrumentation instrumentation) {
+    AgentLog.redact(config.reportRedact(), config.reportRedactPrefix());
     DetectorSettings settings =
         DetectorSettings.builder()
             .window(config.detectWindow())
@@ -72,7 +76,7 @@ final class AgentInstaller {
         instrumentation,
         modules,
         Map.of(MicrometerBridge.METRICS_CLASS.replace('.', '/'), micrometer::seen),
-        () -> startCore(config, settings, micrometer));
+        () -> startCore(config, source, settings, micrometer));
     // a StringBuilder, not string concatenation: its first use in a JVM bootstraps a method handle
     // chain per shape, which is a noticeable part of the start of a JVM that loads no client
     StringBuilder line =
@@ -119,11 +123,16 @@ final class AgentInstaller {
    * instrumentation names is transformed.
    */
   private static InstrumentationListener startCore(
-      HotkeyConfig config, DetectorSettings settings, MicrometerSighting sighting)
+      HotkeyConfig config,
+      ConfigSource source,
+      DetectorSettings settings,
+      MicrometerSighting sighting)
       throws Exception {
     AgentErrors errors = new AgentErrors(config.debugFailEvery());
     KeyVersions versions = new KeyVersions();
-    HotKeyRegistry registry = new HotKeyRegistry(config.cacheEnabled(), config.cacheKeyFilter());
+    HotKeyRegistry registry =
+        new HotKeyRegistry(
+            config.cacheEnabled(), config.cacheKeyFilter(), config.detectWriteThreshold());
     HotKeyDetector detector = new HotKeyDetector(settings, System::nanoTime, registry);
     InvalidationTracking tracking = null;
     if (config.cacheEnabled() && config.cacheInvalidation() == Invalidation.TRACKING) {
@@ -177,7 +186,11 @@ final class AgentInstaller {
     registry.addObserver(micrometer);
     sighting.attach(micrometer);
 
-    startScheduler(config, detector, meters, report, micrometer, errors);
+    LiveReconfiguration.Parts parts =
+        new LiveReconfiguration.Parts(detector, registry, cache, versions, report)
+            .fleet(fleet)
+            .idempotency(idempotency, !config.idempotencyRoutes().patterns().isEmpty());
+    startScheduler(config, source, parts, meters, report, micrometer, errors);
     RedisHooks.activate(gateway);
     if (idempotency != null) {
       IdempotencyFilters.activate(idempotency, errors);
@@ -192,7 +205,8 @@ final class AgentInstaller {
 
   private static void startScheduler(
       HotkeyConfig config,
-      HotKeyDetector detector,
+      ConfigSource source,
+      LiveReconfiguration.Parts parts,
       AgentMeters meters,
       AgentReport report,
       MicrometerBridge micrometer,
@@ -208,6 +222,7 @@ final class AgentInstaller {
     // server's first use is a good part of what the agent's start costs that thread
     scheduler.execute(
         guarded("JMX registration", errors, () -> JmxExporter.register(meters, report::json)));
+    HotKeyDetector detector = parts.detector();
     long slotNanos = detector.settings().slot().toNanos();
     scheduler.scheduleAtFixedRate(
         guarded(
@@ -215,7 +230,9 @@ final class AgentInstaller {
             errors,
             () -> {
               detector.tick();
-              for (KeyRate key : detector.hotKeys()) {
+              List<KeyRate> hot = detector.hotKeys();
+              parts.registry().onRates(hot);
+              for (KeyRate key : hot) {
                 micrometer.updateRate(key);
               }
             }),
@@ -227,14 +244,18 @@ final class AgentInstaller {
         1,
         1,
         TimeUnit.SECONDS);
-    long reportNanos = config.reportInterval().toNanos();
-    if (reportNanos > 0) {
-      scheduler.scheduleAtFixedRate(
-          guarded("top keys report", errors, () -> reportTopKeys(detector)),
-          reportNanos,
-          reportNanos,
-          TimeUnit.NANOSECONDS);
-    }
+    LiveReconfiguration live =
+        new LiveReconfiguration(
+            parts, scheduler, guarded("top keys report", errors, () -> reportTopKeys(detector)));
+    live.scheduleReport(config.reportInterval());
+    config
+        .configFile()
+        .ifPresent(
+            file -> {
+              ConfigReloader reloader = new ConfigReloader(file, source, config, live);
+              scheduler.scheduleWithFixedDelay(
+                  guarded("configuration reload", errors, reloader::poll), 1, 1, TimeUnit.SECONDS);
+            });
   }
 
   private static void reportTopKeys(HotKeyDetector detector) {

@@ -2,6 +2,7 @@ package io.hotkey.agent;
 
 import io.hotkey.agent.cli.LiveCommands;
 import io.hotkey.agent.core.AgentLog;
+import io.hotkey.agent.reload.ConfigSource;
 import io.hotkey.config.ConfigException;
 import io.hotkey.config.HotkeyConfig;
 import java.io.File;
@@ -47,11 +48,14 @@ public final class HotkeyAgent {
       return;
     }
     HotkeyConfig config;
+    Map<String, String> properties = systemProperties();
+    Map<String, String> environment = System.getenv();
+    // a reload reads the file again with the other sources as they were at start
+    ConfigSource source = () -> HotkeyConfig.load(arguments, properties, environment);
     try {
-      config = HotkeyConfig.load(arguments, systemProperties(), System.getenv());
+      config = source.load();
     } catch (ConfigException e) {
-      AgentLog.info(
-          "configuration error, agent inactive:" + System.lineSeparator() + indent(e.getMessage()));
+      AgentLog.problems("configuration error, agent inactive:", e.getMessage());
       if (failFastRequested(arguments)) {
         throw new IllegalStateException(
             "hotkey.fail-fast=true and the configuration is invalid", e);
@@ -66,7 +70,7 @@ public final class HotkeyAgent {
       return;
     }
     try {
-      AgentInstaller.install(config, instrumentation);
+      AgentInstaller.install(config, source, instrumentation);
       started = true;
     } catch (Throwable t) {
       AgentLog.info("could not start, agent inactive: " + t);
@@ -87,10 +91,6 @@ public final class HotkeyAgent {
       }
     }
     return "true".equalsIgnoreCase(value == null ? null : value.trim());
-  }
-
-  private static String indent(String message) {
-    return "    " + message.replace("\n", System.lineSeparator() + "    ");
   }
 
   private static Map<String, String> systemProperties() {

@@ -115,9 +115,14 @@ public final class AgentJvm {
     return this;
   }
 
-  /** Threshold 200/s over a 1s window, so a few hundred reads make a key hot. */
+  /**
+   * Threshold 200/s over a 1s window, so a few hundred reads make a key hot; no key is write-hot
+   * (the scenarios write their hot keys hundreds of times a second and check they are served).
+   */
   public AgentJvm hotkeyTestDefaults() {
-    return prop("hotkey.detect.threshold", "200").prop("hotkey.detect.window", "1s");
+    return prop("hotkey.detect.threshold", "200")
+        .prop("hotkey.detect.window", "1s")
+        .prop("hotkey.detect.write-threshold", "1000000");
   }
 
   public AgentJvm jvmOption(String option) {

@@ -59,6 +59,8 @@ class ConnectionLifecycleIT extends RedisTestBase {
                 Clients.lettuceClasspath(version),
                 "io.hotkey.it.app.LettuceLifecycleApp")
             .prop("hotkey.detect.threshold", "1")
+            // every key is hot at once and written between reads: none may be write-hot
+            .prop("hotkey.detect.write-threshold", "1000000")
             .args("--redis", redis.address())
             .run();
     assertEveryCaseOk(c, 6);
@@ -78,6 +80,8 @@ class ConnectionLifecycleIT extends RedisTestBase {
                 Clients.jedisClasspath(version),
                 "io.hotkey.it.app.JedisRandomApp")
             .prop("hotkey.detect.threshold", "1")
+            // every key is hot at once and written between reads: none may be write-hot
+            .prop("hotkey.detect.write-threshold", "1000000")
             .args("--redis", redis.address(), "--seed", String.valueOf(seed), "--millis", "6000")
             .run();
     String replay = " (seed " + seed + ": -Dhotkey.it.seed=" + seed + " replays it)";
@@ -114,6 +118,8 @@ class ConnectionLifecycleIT extends RedisTestBase {
             Clients.jedisClasspath(version),
             "io.hotkey.it.app.JedisLifecycleApp")
         .prop("hotkey.detect.threshold", "1")
+        // every key is hot at once and written between reads: none may be write-hot
+        .prop("hotkey.detect.write-threshold", "1000000")
         .args("--scenario", scenario, "--redis", redis.address());
   }
 

@@ -70,6 +70,7 @@ class LiveEndpointIT extends RedisTestBase {
         "hotkey_commands_total{kind=\"read\"}",
         "hotkey_commands_total{kind=\"write\"}",
         "hotkey_hotkeys",
+        "hotkey_write_hotkeys",
         "hotkey_cache_hits_total",
         "hotkey_cache_misses_total",
         "hotkey_cache_evictions_total",

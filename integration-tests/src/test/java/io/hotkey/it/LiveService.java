@@ -84,6 +84,15 @@ final class LiveService implements AutoCloseable {
     }
   }
 
+  /** Has the app write {@code key}'s known value {@code rate} times a second (0 stops). */
+  void write(String key, long rate) throws IOException, InterruptedException {
+    String query = "key=" + URLEncoder.encode(key, StandardCharsets.UTF_8) + "&rate=" + rate;
+    HttpResponse<String> answer = get(jvm.base() + "/write?" + query);
+    if (answer.statusCode() != 200) {
+      throw new AssertionError("write " + key + ": " + answer.statusCode() + " " + answer.body());
+    }
+  }
+
   /** The app's own count of reads that returned another value than the one it wrote. */
   long wrongReads() throws IOException, InterruptedException {
     return Long.parseLong(

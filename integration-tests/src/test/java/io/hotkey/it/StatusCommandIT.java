@@ -134,7 +134,7 @@ class StatusCommandIT extends RedisTestBase {
     return thread;
   }
 
-  private static Command agentCommand(String... args) throws Exception {
+  static Command agentCommand(String... args) throws Exception {
     List<String> command =
         new java.util.ArrayList<>(
             List.of(Jdk.JDK17.java().toString(), "-jar", ItConfig.agentJar().toString()));
@@ -199,7 +199,7 @@ class StatusCommandIT extends RedisTestBase {
   }
 
   /** What a command printed and how it ended. */
-  private static final class Command {
+  static final class Command {
     final List<String> command;
     final int exit;
     final String out;

@@ -81,6 +81,15 @@ public final class CaffeineNearCache implements NearCache {
             .build();
   }
 
+  /**
+   * A reloaded byte bound and TTL, through Caffeine's own policy: a lower bound evicts at once, a
+   * new TTL applies to the entries already held as well.
+   */
+  public void resize(long maxBytes, Duration ttl) {
+    entries.policy().eviction().ifPresent(eviction -> eviction.setMaximum(maxBytes));
+    entries.policy().expireAfterWrite().ifPresent(expiry -> expiry.setExpiresAfter(ttl));
+  }
+
   @Override
   public Object lookup(CacheKey key, int[] keyHashes) {
     CachedReply cached = current(key, keyHashes);

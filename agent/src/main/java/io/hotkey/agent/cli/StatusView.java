@@ -138,14 +138,16 @@ final class StatusView {
     for (ReportDocument key : hotKeys) {
       keyWidth = Math.max(keyWidth, terminalSafe(key.text("key")).length());
     }
-    int fixed = 10 + 6 + 6 + 22 + 4;
+    int fixed = 10 + 6 + 6 + 9 + 22 + 5;
     if (width > 0) {
       keyWidth = Math.max(12, Math.min(keyWidth, width - fixed));
     }
-    String row = "%-" + keyWidth + "s %10s %6s %-6s %s";
-    lines.add(String.format(row, "KEY", "RATE/S", "READS", "SCOPE", "HOT SINCE"));
+    String row = "%-" + keyWidth + "s %10s %6s %-6s %-9s %s";
+    lines.add(String.format(row, "KEY", "RATE/S", "READS", "SCOPE", "WRITE-HOT", "HOT SINCE"));
     int shown = 0;
+    boolean anyWriteHot = false;
     for (ReportDocument key : hotKeys) {
+      anyWriteHot |= key.flag("writeHot");
       if (shown++ == maxKeys) {
         lines.add("... " + (hotKeys.size() - maxKeys) + " more");
         break;
@@ -164,7 +166,13 @@ final class StatusView {
               count(key.number("rate")),
               percent(key.number("readShare")),
               terminalSafe(key.text("scope")),
+              key.flag("writeHot") ? "yes" : "",
               since));
+    }
+    if (anyWriteHot) {
+      lines.add(
+          "write-hot: never served locally; consider splitting it (N sub-keys, writes routed by"
+              + " hash, reads summed)");
     }
     return lines;
   }

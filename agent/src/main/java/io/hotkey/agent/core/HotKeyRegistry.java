@@ -16,7 +16,10 @@ import java.util.function.Consumer;
  * The agent's view of which keys are hot right now. It hears the detector's promotions and
  * demotions (on the detector's tick thread), logs them, tells metric exporters, and publishes the
  * subset whose reads may be served locally: keys accepted by {@code hotkey.cache.include/exclude},
- * when the cache is on, among those hot here or, by the fleet's shared aggregate, everywhere.
+ * when the cache is on, among those hot here or, by the fleet's shared aggregate, everywhere. A hot
+ * key written at {@code hotkey.detect.write-threshold} or more is write-hot: logged once with the
+ * advice to split it, and never served (every read would miss after the next write anyway); it
+ * stays write-hot until demoted.
  */
 public final class HotKeyRegistry implements HotKeyListener {
   /** Told about every promotion and demotion, e.g. to add and remove per-key meters. */
@@ -26,14 +29,18 @@ public final class HotKeyRegistry implements HotKeyListener {
     void onDemoted(KeyRate key);
   }
 
-  private final KeyFilter cacheFilter;
   private final boolean cacheEnabled;
+  private KeyFilter cacheFilter;
+  private double writeHotPerSecond;
   private final Map<String, KeyRate> hot = new LinkedHashMap<>();
+  private final Map<String, KeyRate> writeHot = new LinkedHashMap<>();
   private final List<Observer> observers = new CopyOnWriteArrayList<>();
   private final List<Consumer<List<byte[]>>> servableListeners = new CopyOnWriteArrayList<>();
   private Map<String, FleetHotKey> fleetHot = Map.of();
   private volatile ServableKeys servable = ServableKeys.EMPTY;
+  private List<byte[]> servableKeys = List.of();
   private volatile List<String> hotKeyNames = List.of();
+  private volatile List<String> writeHotKeyNames = List.of();
   private volatile List<FleetHotKey> fleetHotKeys = List.of();
 
   /** A key hot across the fleet: the summed rate of every instance that reported it. */
@@ -55,9 +62,76 @@ public final class HotKeyRegistry implements HotKeyListener {
     }
   }
 
-  public HotKeyRegistry(boolean cacheEnabled, KeyFilter cacheFilter) {
+  /**
+   * @param writeHotPerSecond writes per second that make a hot key write-hot ({@code
+   *     hotkey.detect.write-threshold})
+   */
+  public HotKeyRegistry(boolean cacheEnabled, KeyFilter cacheFilter, double writeHotPerSecond) {
     this.cacheEnabled = cacheEnabled;
     this.cacheFilter = cacheFilter;
+    this.writeHotPerSecond = writeHotPerSecond;
+  }
+
+  /**
+   * A reloaded configuration: the cache filter and the write-hot rate from now on. Returns the hot
+   * keys the filter accepted before and refuses now, whose local entries must be dropped.
+   */
+  public synchronized List<byte[]> reconfigure(KeyFilter filter, double writeHotPerSecond) {
+    List<byte[]> servableBefore = servableKeys;
+    this.cacheFilter = filter;
+    this.writeHotPerSecond = writeHotPerSecond;
+    publish();
+    List<byte[]> refused = new ArrayList<>();
+    for (byte[] key : servableBefore) {
+      if (!servable.contains(key, KeyHashes.hash(key))) {
+        refused.add(key);
+      }
+    }
+    return refused;
+  }
+
+  /**
+   * After every detector tick, with its hot keys: marks those whose writes now reach the write-hot
+   * rate (a key can become write-hot while it stays hot).
+   */
+  public synchronized void onRates(List<KeyRate> hotKeys) {
+    boolean changed = false;
+    for (KeyRate key : hotKeys) {
+      if (writesPerSecond(key) < writeHotPerSecond) {
+        continue;
+      }
+      String name = AgentLog.printable(key.key());
+      if (hot.containsKey(name) && !writeHot.containsKey(name)) {
+        changed |= markIfWriteHot(name, key);
+      }
+    }
+    if (changed) {
+      publish();
+    }
+  }
+
+  private static double writesPerSecond(KeyRate key) {
+    return key.count() == 0 ? 0 : key.ratePerSecond() * key.writes() / key.count();
+  }
+
+  private boolean markIfWriteHot(String name, KeyRate key) {
+    double writesPerSecond = writesPerSecond(key);
+    if (writesPerSecond < writeHotPerSecond) {
+      return false;
+    }
+    writeHot.put(name, key);
+    AgentLog.info(
+        "write-hot key: key=\""
+            + name
+            + "\" writes="
+            + Math.round(writesPerSecond)
+            + "/s; consider splitting it (N sub-keys, writes routed by hash, reads summed)");
+    return true;
+  }
+
+  /** Printable names of the hot keys that are write-hot, as the logs show them. */
+  public List<String> writeHotKeyNames() {
+    return writeHotKeyNames;
   }
 
   public void addObserver(Observer observer) {
@@ -131,6 +205,7 @@ public final class HotKeyRegistry implements HotKeyListener {
             + "/s reads="
             + Math.round(100 * key.readShare())
             + "%");
+    markIfWriteHot(name, key);
     publish();
     for (Observer observer : observers) {
       observer.onPromoted(key);
@@ -141,6 +216,7 @@ public final class HotKeyRegistry implements HotKeyListener {
   public synchronized void onDemoted(KeyRate key) {
     String name = AgentLog.printable(key.key());
     hot.remove(name);
+    writeHot.remove(name);
     AgentLog.info(
         "hot key demoted: key=\"" + name + "\" rate=" + Math.round(key.ratePerSecond()) + "/s");
     publish();
@@ -155,6 +231,7 @@ public final class HotKeyRegistry implements HotKeyListener {
       // a truncated key cannot be matched exactly, so it is reported but never served
       if (cacheEnabled
           && !key.truncated()
+          && !writeHot.containsKey(AgentLog.printable(key.key()))
           && cacheFilter.accepts(new String(key.key(), StandardCharsets.UTF_8))) {
         cacheable.add(key.key());
       }
@@ -163,13 +240,15 @@ public final class HotKeyRegistry implements HotKeyListener {
       byte[] key = entry.getValue().key();
       if (cacheEnabled
           && !hot.containsKey(entry.getKey())
+          && !writeHot.containsKey(entry.getKey())
           && cacheFilter.accepts(new String(key, StandardCharsets.UTF_8))) {
         cacheable.add(key);
       }
     }
     servable = ServableKeys.of(cacheable, KeyHashes::hash);
     hotKeyNames = List.copyOf(hot.keySet());
-    List<byte[]> servableKeys = List.copyOf(cacheable);
+    writeHotKeyNames = List.copyOf(writeHot.keySet());
+    servableKeys = List.copyOf(cacheable);
     for (Consumer<List<byte[]>> listener : servableListeners) {
       listener.accept(servableKeys);
     }

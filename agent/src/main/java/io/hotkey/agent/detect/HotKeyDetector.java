@@ -1,5 +1,6 @@
 package io.hotkey.agent.detect;
 
+import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.ThreadLocalRandom;
@@ -47,7 +48,7 @@ import java.util.function.LongSupplier;
  */
 public final class HotKeyDetector {
 
-  private final DetectorSettings settings;
+  private volatile DetectorSettings settings;
   private final LongSupplier nanoClock;
   private final HotKeyListener listener;
 
@@ -79,6 +80,19 @@ public final class HotKeyDetector {
 
   public DetectorSettings settings() {
     return settings;
+  }
+
+  /**
+   * Applies a reloaded threshold, top-k and cool-down from the next tick on. The tables stay as
+   * they were sized: the sampling, and the window, stay too.
+   *
+   * @throws IllegalArgumentException when {@code topK} exceeds the keys the window was sized for
+   */
+  public synchronized void retune(long threshold, int topK, Duration coolDown) {
+    DetectorSettings next =
+        settings.toBuilder().threshold(threshold).topK(topK).coolDown(coolDown).build();
+    policy.retune(next);
+    settings = next;
   }
 
   /**

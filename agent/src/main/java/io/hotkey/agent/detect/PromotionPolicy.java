@@ -22,15 +22,15 @@ final class PromotionPolicy {
   /** In a hot key's victim order: set when it is not cooling down (cooling keys go first). */
   private static final long NOT_COOLING = 1L << CountOrder.FREE_BIT;
 
-  private final double threshold;
-  private final int topK;
-  private final long coolDownNanos;
+  private double threshold;
+  private int topK;
+  private long coolDownNanos;
 
   /** Per window entry: when a hot key was first seen below threshold, {@link #NONE} if not. */
   private final long[] belowSince;
 
   private final long[] qualified; // not hot, at or above threshold, by count
-  private final long[] victims; // hot, in the order they give way
+  private long[] victims; // hot, in the order they give way
   private int hotCount;
 
   PromotionPolicy(DetectorSettings settings) {
@@ -41,6 +41,19 @@ final class PromotionPolicy {
     qualified = new long[settings.capacity()];
     victims = new long[topK];
     Arrays.fill(belowSince, NONE);
+  }
+
+  /**
+   * Takes a reloaded threshold, top-k and cool-down from the next {@link #decide} on; a lower top-k
+   * demotes the coldest hot keys there.
+   */
+  void retune(DetectorSettings settings) {
+    threshold = settings.threshold();
+    coolDownNanos = settings.coolDown().toNanos();
+    topK = settings.topK();
+    if (victims.length < topK) {
+      victims = new long[topK];
+    }
   }
 
   /** The keys demoted and promoted by one {@link #decide}, in the order listeners hear them. */
@@ -77,10 +90,17 @@ final class PromotionPolicy {
         qualified[candidates++] = CountOrder.of(window.count(e), e);
       }
     }
+    int victim = 0;
+    if (hotCount > topK) {
+      // top-k was lowered by a reload: the coldest hot keys give way
+      Arrays.sort(victims, 0, hot);
+      while (hotCount > topK) {
+        changes.demoted.add(demote(window, CountOrder.index(victims[victim++])));
+      }
+    }
     if (candidates > 0) {
       Arrays.sort(qualified, 0, candidates);
-      Arrays.sort(victims, 0, hot);
-      int victim = 0;
+      Arrays.sort(victims, victim, hot);
       for (int i = candidates - 1; i >= 0; i--) {
         int e = CountOrder.index(qualified[i]);
         if (hotCount >= topK) {

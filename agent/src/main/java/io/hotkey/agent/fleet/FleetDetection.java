@@ -36,9 +36,10 @@ public final class FleetDetection implements AutoCloseable {
   private final HotKeyDetector detector;
   private final HotKeyRegistry registry;
   private final RespClient client;
-  private final FleetAggregate aggregate;
+  private final String namespace;
+  private volatile FleetAggregate aggregate;
   private final long windowMillis;
-  private final double reportFloorPerSecond;
+  private volatile double reportFloorPerSecond;
   private final AgentErrors errors;
   private final LongAdder exchanges = new LongAdder();
   private final LongAdder failures = new LongAdder();
@@ -56,18 +57,24 @@ public final class FleetDetection implements AutoCloseable {
     this.detector = detector;
     this.registry = registry;
     this.windowMillis = detector.settings().window().toMillis();
-    this.aggregate =
-        new FleetAggregate(
-            namespace, Duration.ofMillis(windowMillis), thresholdPerSecond, MAX_KEYS);
-    this.reportFloorPerSecond =
-        Math.max(
-            1.0 / windowMillis * 1000,
-            (double) thresholdPerSecond / INSTANCES_ONE_KEY_MAY_SPREAD_OVER);
+    this.namespace = namespace;
+    setThreshold(thresholdPerSecond);
     int timeout = (int) Math.max(200, Math.min(2_000, windowMillis / 2));
     this.client = new RespClient(server, timeout, timeout, 1, 1_000);
     this.errors = errors;
     this.thread = new Thread(this::run, "hotkey-fleet");
     thread.setDaemon(true);
+  }
+
+  /** The fleet threshold from the next exchange on (a reloaded configuration). */
+  public void setThreshold(long thresholdPerSecond) {
+    aggregate =
+        new FleetAggregate(
+            namespace, Duration.ofMillis(windowMillis), thresholdPerSecond, MAX_KEYS);
+    reportFloorPerSecond =
+        Math.max(
+            1.0 / windowMillis * 1000,
+            (double) thresholdPerSecond / INSTANCES_ONE_KEY_MAY_SPREAD_OVER);
   }
 
   public void start() {

@@ -4,6 +4,7 @@ import io.hotkey.agent.core.RateLimitedLog;
 import io.hotkey.agent.idempotency.store.ClaimResult;
 import io.hotkey.agent.idempotency.store.RecordStore;
 import io.hotkey.config.RoutePattern;
+import io.hotkey.config.RouteTable;
 import io.hotkey.config.StoreFailurePolicy;
 import java.io.IOException;
 import java.security.MessageDigest;
@@ -32,7 +33,7 @@ import java.util.Map;
 public final class IdempotencyEngine implements AutoCloseable {
   public static final String REPLAYED_HEADER = "Idempotent-Replayed";
 
-  private final IdempotencySettings settings;
+  private volatile IdempotencySettings settings;
   private final RecordStore store;
   private final CallerScope callerScope;
   private final IdempotencyMeters meters = new IdempotencyMeters();
@@ -341,6 +342,14 @@ public final class IdempotencyEngine implements AutoCloseable {
 
   public IdempotencyMeters meters() {
     return meters;
+  }
+
+  /**
+   * A reloaded configuration's routes and require-key, for requests that arrive from now on (a
+   * request already routed finishes under the rules it started with).
+   */
+  public void retune(RouteTable routes, boolean requireKey) {
+    settings = settings.withKeyRules(routes, requireKey);
   }
 
   public IdempotencySettings settings() {

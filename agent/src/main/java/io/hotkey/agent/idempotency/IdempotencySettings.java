@@ -117,6 +117,15 @@ public final class IdempotencySettings {
         this, scopeCookies, dedupeRoutes, dedupeWindow, endpoint, required, life);
   }
 
+  /** These settings with other routes and require-key (a reloaded configuration). */
+  public IdempotencySettings withKeyRules(RouteTable keyRoutes, boolean keyRequired) {
+    return new IdempotencySettings(
+            keyRoutes, header, scopeHeaders, keyRequired, ttl, lease, maxBody, onStoreFailure)
+        .withScopeCookies(scopeCookies)
+        .withDedupe(dedupeRoutes, dedupeWindow)
+        .withTokens(tokenEndpoint, tokenRoutes, tokenTtl);
+  }
+
   /** Whether any route, the keyless guard or the token endpoint is configured. */
   public boolean hasRoutes() {
     return !routes.patterns().isEmpty()

@@ -48,6 +48,11 @@ public final class AgentMeter {
     all.add(counter("hotkey.commands", commands, AgentMeters::readCommands, "kind", "read"));
     all.add(counter("hotkey.commands", commands, AgentMeters::writeCommands, "kind", "write"));
     all.add(gauge("hotkey.hotkeys", "keys hot right now", m -> m.hotKeys().size()));
+    all.add(
+        gauge(
+            "hotkey.write.hotkeys",
+            "hot keys written at the write threshold's rate or more (never served locally)",
+            m -> m.writeHotKeys().size()));
     all.add(counter("hotkey.cache.hits", "reads answered locally", AgentMeters::cacheHits));
     all.add(
         counter(

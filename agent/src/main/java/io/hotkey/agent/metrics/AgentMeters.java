@@ -113,6 +113,11 @@ public final class AgentMeters {
     return hotKeys.hotKeyNames();
   }
 
+  /** The hot keys whose writes alone reach the threshold (never served locally). */
+  public List<String> writeHotKeys() {
+    return hotKeys.writeHotKeyNames();
+  }
+
   /** The hot keys with their rates over the detector's window, highest rate first. */
   public List<KeyRate> hotKeyRates() {
     return detector.hotKeys();

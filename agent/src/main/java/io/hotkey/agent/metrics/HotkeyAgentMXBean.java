@@ -29,6 +29,9 @@ public interface HotkeyAgentMXBean {
   /** Keys hot across the fleet (by the shared aggregate), as printed in the logs without quotes. */
   String[] getFleetHotKeys();
 
+  /** Hot keys written at hotkey.detect.write-threshold or more, which are never served locally. */
+  String[] getWriteHotKeys();
+
   /** Idempotency outcomes by name; empty when no route is configured. */
   Map<String, Long> getIdempotencyOutcomes();
 

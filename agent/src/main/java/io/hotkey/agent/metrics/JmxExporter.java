@@ -81,6 +81,11 @@ public final class JmxExporter implements HotkeyAgentMXBean {
   }
 
   @Override
+  public String[] getWriteHotKeys() {
+    return meters.writeHotKeys().toArray(new String[0]);
+  }
+
+  @Override
   public String[] getFleetHotKeys() {
     return meters.fleetHotKeys().stream()
         .map(key -> AgentLog.printable(key.key()))

@@ -7,6 +7,7 @@ import io.hotkey.agent.detect.KeyRate;
 import io.hotkey.agent.metrics.AgentMeters;
 import io.hotkey.config.ConfigEntry;
 import io.hotkey.config.HotkeyConfig;
+import java.util.List;
 import java.util.Map;
 import java.util.function.ToDoubleFunction;
 
@@ -23,7 +24,7 @@ public final class AgentReport {
   /** Hot keys seen by this JVM alone, as opposed to a fleet-wide view. */
   static final String SCOPE_LOCAL = "local";
 
-  private final HotkeyConfig config;
+  private volatile HotkeyConfig config;
   private final AgentMeters meters;
   private final LiveSampler sampler;
   private final String version;
@@ -35,6 +36,11 @@ public final class AgentReport {
     this.sampler = new LiveSampler(meters);
     String implementation = AgentReport.class.getPackage().getImplementationVersion();
     this.version = implementation == null ? "dev" : implementation;
+  }
+
+  /** The configuration the agent runs with after a reload applied some of its keys. */
+  public void configReloaded(HotkeyConfig running) {
+    config = running;
   }
 
   public AgentMeters meters() {
@@ -163,6 +169,7 @@ public final class AgentReport {
 
   private void writeHotKeys(JsonWriter json) {
     json.name("hotKeys").beginArray();
+    List<String> writeHot = meters.writeHotKeys();
     for (KeyRate key : meters.hotKeyRates()) {
       String name = AgentLog.printable(key.key());
       long promotedAt = meters.promotedAtMillis(name);
@@ -183,6 +190,8 @@ public final class AgentReport {
           .value(key.truncated())
           .name("keyLength")
           .value(key.keyLength())
+          .name("writeHot")
+          .value(writeHot.contains(name))
           .name("promotedAt");
       if (promotedAt == 0) {
         json.nullValue();

@@ -73,7 +73,8 @@ public class GatewayBenchmark {
     public void setUp() {
       KeyVersions versions = new KeyVersions();
       HotKeyRegistry registry =
-          new HotKeyRegistry(true, new KeyFilter(List.of(Glob.parse("*")), List.of()));
+          new HotKeyRegistry(
+              true, new KeyFilter(List.of(Glob.parse("*")), List.of()), Double.POSITIVE_INFINITY);
       HotKeyDetector detector =
           new HotKeyDetector(
               DetectorSettings.of(Duration.ofSeconds(1), 1000, 100, Duration.ofSeconds(10)),

@@ -43,7 +43,7 @@ public final class CoreFixture {
   public CoreFixture(
       long failEvery, KeyFilter cacheFilter, boolean cacheEnabled, Duration serveStale) {
     errors = new AgentErrors(failEvery);
-    registry = new HotKeyRegistry(cacheEnabled, cacheFilter);
+    registry = new HotKeyRegistry(cacheEnabled, cacheFilter, Double.POSITIVE_INFINITY);
     detector =
         new HotKeyDetector(
             DetectorSettings.of(Duration.ofSeconds(1), 50, 10, Duration.ofSeconds(10)),

@@ -2,6 +2,7 @@ package io.hotkey.agent.detect;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.charset.StandardCharsets;
@@ -352,6 +353,41 @@ class DetectorBehaviourTest {
     List<String> c = new ArrayList<>(l);
     Collections.sort(c);
     return c;
+  }
+
+  @Test
+  void aRaisedThresholdDemotesAfterTheCoolDownAndALowerTopKDemotesTheColdest() {
+    for (int n = 0; n < 12; n++) {
+      record("a", 30, 0);
+      record("b", 20, 0);
+      record("c", 15, 0);
+      tick();
+    }
+    assertEquals(List.of("a", "b", "c"), hot());
+    detector.retune(100, 1, COOL_DOWN);
+    record("a", 30, 0);
+    record("b", 20, 0);
+    record("c", 15, 0);
+    tick();
+    assertEquals(List.of("a"), hot(), "top-k 1 keeps the hottest");
+    assertEquals(1, detector.settings().topK());
+    detector.retune(1000, 3, Duration.ofMillis(300));
+    for (int n = 0; n < 5; n++) {
+      record("a", 30, 0);
+      tick();
+    }
+    assertEquals(List.of(), hot(), "300/s is below a threshold of 1000 for the cool-down");
+    assertEquals(1000, detector.settings().threshold());
+    assertEquals(List.of("+a", "+b", "+c", "-c", "-b", "-a"), listener.events);
+  }
+
+  @Test
+  void aTopKAboveTheWindowsCapacityIsRefusedAndChangesNothing() {
+    int capacity = detector.settings().capacity();
+    assertThrows(
+        IllegalArgumentException.class, () -> detector.retune(50, capacity + 1, COOL_DOWN));
+    assertEquals(100, detector.settings().threshold());
+    assertEquals(3, detector.settings().topK());
   }
 
   static final class RecordingListener implements HotKeyListener {

@@ -181,6 +181,16 @@ class IdempotencyEngineTest {
   }
 
   @Test
+  void reloadedRoutesAndRequireKeyApplyToTheNextRequest() {
+    IdempotencyEngine engine = engine();
+    assertNull(engine.route("POST", "/carts/1"));
+    engine.retune(RouteTable.parse("POST /carts/*"), true);
+    assertNull(engine.route("POST", "/orders"), "the old route is gone");
+    assertEquals(Outcome.MISSING_KEY, decide(engine, TestRequests.post("/carts/1")).outcome());
+    assertEquals(List.of("Authorization", "X-Tenant"), engine.settings().scopeHeaders, "kept");
+  }
+
+  @Test
   void invalidKeysGet400() {
     IdempotencyEngine engine = engine();
     for (String bad :

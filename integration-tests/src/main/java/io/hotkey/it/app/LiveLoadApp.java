@@ -23,6 +23,8 @@ import redis.clients.jedis.UnifiedJedis;
  * <ul>
  *   <li>{@code GET /load?key=K&rate=N}: sets {@code K} to a known value, then reads it N times a
  *       second (0 stops); every read is checked against that value.
+ *   <li>{@code GET /write?key=K&rate=N}: writes {@code K}'s known value N times a second (0 stops),
+ *       so that a key can be hot by its writes.
  *   <li>{@code GET /stats}: {@code reads=<n>} and {@code wrong=<n>} lines.
  * </ul>
  *
@@ -34,7 +36,9 @@ public final class LiveLoadApp {
 
   private final UnifiedJedis redis;
   private final Map<String, Long> ratePerSecond = new ConcurrentHashMap<>();
+  private final Map<String, Long> writesPerSecond = new ConcurrentHashMap<>();
   private final Map<String, Double> owed = new HashMap<>();
+  private final Map<String, Double> owedWrites = new HashMap<>();
   private final AtomicLong reads = new AtomicLong();
   private final AtomicLong wrong = new AtomicLong();
 
@@ -58,6 +62,7 @@ public final class LiveLoadApp {
     HttpServer control =
         HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 16);
     control.createContext("/load", app::load);
+    control.createContext("/write", app::write);
     control.createContext("/stats", exchange -> answer(exchange, app.stats()));
     control.start();
     load.start();
@@ -68,6 +73,17 @@ public final class LiveLoadApp {
   private void load(HttpExchange exchange) throws IOException {
     Map<String, String> query = query(exchange.getRequestURI().getRawQuery());
     setRate(query.get("key"), Long.parseLong(query.get("rate")));
+    answer(exchange, "ok\n");
+  }
+
+  private void write(HttpExchange exchange) throws IOException {
+    Map<String, String> query = query(exchange.getRequestURI().getRawQuery());
+    long rate = Long.parseLong(query.get("rate"));
+    if (rate <= 0) {
+      writesPerSecond.remove(query.get("key"));
+    } else {
+      writesPerSecond.put(query.get("key"), rate);
+    }
     answer(exchange, "ok\n");
   }
 
@@ -100,12 +116,15 @@ public final class LiveLoadApp {
       long now = System.nanoTime();
       double seconds = (now - last) / 1e9;
       last = now;
+      for (Map.Entry<String, Long> entry : writesPerSecond.entrySet()) {
+        String key = entry.getKey();
+        for (long i = due(owedWrites, key, entry.getValue() * seconds); i > 0; i--) {
+          redis.set(key, expected(key));
+        }
+      }
       for (Map.Entry<String, Long> entry : ratePerSecond.entrySet()) {
         String key = entry.getKey();
-        double due = owed.getOrDefault(key, 0.0) + entry.getValue() * seconds;
-        long count = (long) due;
-        owed.put(key, due - count);
-        for (long i = 0; i < count; i++) {
+        for (long i = due(owed, key, entry.getValue() * seconds); i > 0; i--) {
           String value = redis.get(key);
           reads.incrementAndGet();
           if (!expected(key).equals(value)) {
@@ -114,6 +133,14 @@ public final class LiveLoadApp {
         }
       }
     }
+  }
+
+  /** Whole operations due now for {@code key}; the fraction is owed to the next tick. */
+  private static long due(Map<String, Double> owedByKey, String key, double more) {
+    double due = owedByKey.getOrDefault(key, 0.0) + more;
+    long count = (long) due;
+    owedByKey.put(key, due - count);
+    return count;
   }
 
   private static Map<String, String> query(String raw) {

@@ -124,8 +124,14 @@ function renderHotKeys(report) {
       row.dataset.key = key.key;
       row.dataset.rate = String(key.rate);
       const since = key.promotedAt === null ? "–" : clock(key.promotedAt) + " (" + duration(report.agent.time - key.promotedAt) + ")";
+      const keyCell = el("td", key.key + (key.truncated ? " … (" + key.keyLength + " bytes)" : ""), "key");
+      if (key.writeHot) {
+        const badge = el("span", "write-hot", "write-hot");
+        badge.title = "written at the write threshold's rate: never served locally; consider splitting it (N sub-keys, writes routed by hash, reads summed)";
+        keyCell.append(" ", badge);
+      }
       row.append(
-        el("td", key.key + (key.truncated ? " … (" + key.keyLength + " bytes)" : ""), "key"),
+        keyCell,
         el("td", number(key.rate), "num rate"),
         el("td", percent(key.readShare), "num"),
         el("td", number(key.reads), "num"),
