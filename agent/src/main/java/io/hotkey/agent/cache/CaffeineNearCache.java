@@ -32,12 +32,14 @@ public final class CaffeineNearCache implements NearCache {
   private final LongAdder staleServed = new LongAdder();
 
   /** Entries are kept past the TTL, unserved but for errors, when serving stale allows longer. */
-  private final long ttlNanos;
+  private volatile long ttlNanos;
 
   private final long serveStaleNanos;
 
   /** Age past which a read refreshes its entry; {@code Long.MAX_VALUE} never. */
-  private final long refreshAtNanos;
+  private volatile long refreshAtNanos;
+
+  private final double refreshAhead;
 
   private final LongAdder refreshes = new LongAdder();
 
@@ -57,7 +59,8 @@ public final class CaffeineNearCache implements NearCache {
       FillGate gate) {
     this.versions = versions;
     this.ttlNanos = ttl.toNanos();
-    this.refreshAtNanos = refreshAhead > 0 ? (long) (ttlNanos * refreshAhead) : Long.MAX_VALUE;
+    this.refreshAhead = refreshAhead;
+    this.refreshAtNanos = refreshAt(ttlNanos);
     this.serveStaleNanos = serveStale.toNanos();
     this.gate = gate;
     this.maxEntryBytes = maxEntryBytes;
@@ -87,7 +90,17 @@ public final class CaffeineNearCache implements NearCache {
    */
   public void resize(long maxBytes, Duration ttl) {
     entries.policy().eviction().ifPresent(eviction -> eviction.setMaximum(maxBytes));
-    entries.policy().expireAfterWrite().ifPresent(expiry -> expiry.setExpiresAfter(ttl));
+    ttlNanos = ttl.toNanos();
+    refreshAtNanos = refreshAt(ttlNanos);
+    long keepNanos = Math.max(ttlNanos, serveStaleNanos);
+    entries
+        .policy()
+        .expireAfterWrite()
+        .ifPresent(expiry -> expiry.setExpiresAfter(keepNanos, TimeUnit.NANOSECONDS));
+  }
+
+  private long refreshAt(long ttl) {
+    return refreshAhead > 0 ? (long) (ttl * refreshAhead) : Long.MAX_VALUE;
   }
 
   @Override

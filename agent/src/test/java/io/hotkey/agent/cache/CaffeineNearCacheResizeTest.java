@@ -12,7 +12,13 @@ import org.junit.jupiter.api.Test;
 class CaffeineNearCacheResizeTest {
   private final CaffeineNearCache cache =
       new CaffeineNearCache(
-          1 << 20, 64 << 10, Duration.ofSeconds(30), new KeyVersions(), FillGate.OPEN);
+          1 << 20,
+          64 << 10,
+          Duration.ofSeconds(30),
+          0,
+          Duration.ZERO,
+          new KeyVersions(),
+          FillGate.OPEN);
 
   private static CacheKey get(String key) {
     byte[][] argv = {"GET".getBytes(StandardCharsets.UTF_8), key.getBytes(StandardCharsets.UTF_8)};
