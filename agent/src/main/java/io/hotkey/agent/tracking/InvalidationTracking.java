@@ -104,12 +104,13 @@ public final class InvalidationTracking implements FillGate {
     return new TrackingSession.Listener() {
       @Override
       public void onInvalidated(List<byte[]> keys) {
+        // counted first: whoever sees an entry invalidated sees the report counted too
+        invalidatedKeys.add(keys.size());
         for (byte[] key : keys) {
           if (key != null) {
             invalidate(key);
           }
         }
-        invalidatedKeys.add(keys.size());
       }
 
       @Override
