@@ -108,12 +108,7 @@ class InvalidationTrackingTest {
             "&*",
             "+@all",
             "-client|tracking")) {
-      RedisEndpoint server = TrackingServers.endpoint(redis);
-      tracking = new InvalidationTracking(versions, null);
-      tracking.wantedKeys(List.of(HOT));
-      tracking.admits(server, HOT_KEYS);
-      await("the TTL fallback", () -> tracking.admits(server, HOT_KEYS));
-      assertTrue(tracking.servers().get(0).contains("ttl_fallback"), tracking.servers().toString());
+      assertFallsBackToTheTtl(TrackingServers.endpoint(redis));
     }
   }
 
@@ -121,13 +116,17 @@ class InvalidationTrackingTest {
   void aWrongPasswordFallsBackToTheTtl() throws Exception {
     try (RedisProcess redis =
         RedisProcess.start(RedisBuild.EMBEDDED_6_2, "--requirepass", "right")) {
-      RedisEndpoint server = TrackingServers.endpoint(redis).withCredentials(null, "wrong");
-      tracking = new InvalidationTracking(versions, null);
-      tracking.wantedKeys(List.of(HOT));
-      tracking.admits(server, HOT_KEYS);
-      await("the TTL fallback", () -> tracking.admits(server, HOT_KEYS));
-      assertTrue(tracking.servers().get(0).contains("ttl_fallback"), tracking.servers().toString());
+      assertFallsBackToTheTtl(TrackingServers.endpoint(redis).withCredentials(null, "wrong"));
     }
+  }
+
+  /** The server's replies are stored, bounded by the TTL, once its tracker gave up on tracking. */
+  private void assertFallsBackToTheTtl(RedisEndpoint server) throws Exception {
+    tracking = new InvalidationTracking(versions, null);
+    tracking.wantedKeys(List.of(HOT));
+    tracking.admits(server, HOT_KEYS);
+    await("the TTL fallback", () -> tracking.admits(server, HOT_KEYS));
+    assertTrue(tracking.servers().get(0).contains("ttl_fallback"), tracking.servers().toString());
   }
 
   @Test
