@@ -62,11 +62,14 @@ public final class Lettuce6InstrumentationModule implements InstrumentationModul
 
   /** Created on first use, as the module is before any Lettuce class loads. */
   private static final class Helpers {
-    /** {@link LettuceArguments}, defined next to Lettuce's {@code ProtocolKeyword}. */
+    /**
+     * {@link LettuceArguments} and {@link LocalAnswerSpan}, defined next to Lettuce's {@code
+     * ProtocolKeyword}.
+     */
     static final HelperClasses LETTUCE_ARGUMENTS =
         new HelperClasses(
             "io.lettuce.core.protocol.ProtocolKeyword",
             "io/hotkey/agent/instrument/lettuce/v6_0/",
-            List.of("LettuceArguments"));
+            List.of("LettuceArguments", "LocalAnswerSpan"));
   }
 }

@@ -21,7 +21,8 @@ import net.bytebuddy.implementation.bytecode.assign.Assigner;
  * encodes it ({@code getFirstEncodedKey}, the same bytes without the framing). A hot read is
  * answered by replaying the recorded decoder callbacks into this command's own {@code
  * CommandOutput} (its codec builds the caller's own objects) and completing the command; the method
- * is then skipped. A callback that throws fails the command exactly as the same reply from Redis
+ * is then skipped, and the command gets the span Lettuce's tracing would have given it ({@link
+ * LocalAnswerSpan}). A callback that throws fails the command exactly as the same reply from Redis
  * would have. A read parked behind a reply already on its way (see {@code RedisHooks.commandDone})
  * is skipped too, and returned as the dispatched command, which it still is: it completes when it
  * is resumed.
@@ -99,6 +100,7 @@ public final class LettuceDispatchAdvice {
       return command;
     }
     ReplyTape.Cursor tape = outcome.replay();
+    LocalAnswerSpan.start(connection, command);
     try {
       while (tape.next()) {
         switch (tape.op()) {

@@ -1,0 +1,48 @@
+package io.hotkey.agent.instrument.lettuce.v6_0;
+
+import io.lettuce.core.RedisChannelHandler;
+import io.lettuce.core.protocol.CommandWrapper;
+import io.lettuce.core.protocol.CompleteableCommand;
+import io.lettuce.core.protocol.RedisCommand;
+import io.lettuce.core.tracing.TraceContextProvider;
+import io.lettuce.core.tracing.Tracer;
+import io.lettuce.core.tracing.Tracing;
+
+/**
+ * The client span Lettuce's own tracing would have given a command that the agent answers in
+ * dispatch, so a trace still shows the read: same name, same parent, finished when the command
+ * completes, tagged {@value #TAG}={@value #LOCAL} and without a remote endpoint, as no server was
+ * asked. A helper class, defined next to Lettuce like {@link LettuceArguments}.
+ */
+public final class LocalAnswerSpan {
+  /** The tag that tells a span of a locally answered command from one that went to Redis. */
+  public static final String TAG = "hotkey.answer";
+
+  public static final String LOCAL = "local";
+
+  private LocalAnswerSpan() {}
+
+  /** Starts the span when the connection's client resources have tracing enabled. */
+  public static void start(Object connection, RedisCommand<?, ?, ?> command) {
+    if (!(connection instanceof RedisChannelHandler) || !(command instanceof CompleteableCommand)) {
+      return;
+    }
+    Tracing tracing = ((RedisChannelHandler<?, ?>) connection).getResources().tracing();
+    if (!tracing.isEnabled()) {
+      return;
+    }
+    // the reactive API wraps the command with the subscriber's trace context; the others take the
+    // initial one, as Lettuce's CommandHandler does for commands it writes
+    TraceContextProvider provider = CommandWrapper.unwrap(command, TraceContextProvider.class);
+    if (provider == null) {
+      provider = tracing.initialTraceContextProvider();
+    }
+    if (provider == null) {
+      return;
+    }
+    Tracer.Span span = tracing.getTracerProvider().getTracer().nextSpan(provider.getTraceContext());
+    span.name(command.getType().toString());
+    span.tag(TAG, LOCAL);
+    span.start(command);
+  }
+}

@@ -1,0 +1,64 @@
+package io.hotkey.it;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * Lettuce with its tracing on: a hot read answered by the agent still reports the client span
+ * Lettuce would have reported for it (named GET, under the caller's trace context, finished),
+ * tagged as answered locally; reads that reach Redis keep Lettuce's own span, untagged.
+ */
+class LettuceTracingIT extends RedisTestBase {
+  static final int N = 200;
+
+  @ParameterizedTest(name = "lettuce {0}")
+  @ValueSource(strings = {Clients.LETTUCE_6, Clients.LETTUCE_7})
+  void everyReadKeepsItsSpanAndALocalAnswerSaysSo(String version) {
+    Snapshots snaps = new Snapshots(redis::stats);
+    ChildRun c =
+        AgentJvm.app(
+                "lettuce-tracing-" + version,
+                Clients.lettuceClasspath(version),
+                "io.hotkey.it.app.LettuceTracingApp")
+            .hotkeyTestDefaults()
+            .args("--redis", redis.address(), "--n", Integer.toString(N))
+            .run(snaps);
+    long reads = c.resultLong("tracing.reads");
+    long reachedRedis = snaps.calls("get", "tracing", "tracing-done");
+    System.out.println(
+        "[it] lettuce "
+            + version
+            + " tracing: "
+            + reads
+            + " reads, "
+            + reachedRedis
+            + " reached Redis, "
+            + c.result("tracing.getSpans")
+            + " GET spans, "
+            + c.result("tracing.localSpans")
+            + " tagged local");
+    Check.all(
+        c,
+        "lettuce tracing",
+        () -> assertEquals(0, c.exitCode(), () -> "exit code"),
+        () -> assertEquals("true", c.result("done"), () -> "not done"),
+        () -> assertTrue(c.promoted("lt:traced"), () -> "not promoted"),
+        () -> assertEquals(0, c.resultLong("tracing.mismatches"), () -> "a read got another value"),
+        () -> assertTrue(reachedRedis < reads / 2, () -> "mostly not served locally"),
+        () -> assertEquals(reads, c.resultLong("tracing.getSpans"), () -> "a read without a span"),
+        () ->
+            assertEquals(
+                reads - reachedRedis,
+                c.resultLong("tracing.localSpans"),
+                () -> "local spans are not the reads Redis never saw"),
+        () -> assertEquals(0, c.resultLong("tracing.unfinished"), () -> "a span never finished"),
+        () ->
+            assertEquals(
+                c.resultLong("tracing.reactiveReads"),
+                c.resultLong("tracing.reactiveWithOwnParent"),
+                () -> "a reactive read's span is not under its own trace context"));
+  }
+}
