@@ -27,6 +27,8 @@
 #                 CommandListenerIntegrationTests leaves its listener on it, which then breaks
 #                 AtLeastOnceIntegrationTests without any agent); true: all classes in one JVM, as
 #                 the release's own build does
+#   SKIP_BASELINE=1 with BASELINE_REPORTS="<dir> [<dir>...]": reuse the reports of earlier runs
+#                 without the agent (e.g. OUT_DIR/baseline-1-reports) and run only the agent side
 #
 # exit: 0 no agent-only failure, 1 agent-only failures (or tests lost with the agent), 2 setup error
 set -euo pipefail
@@ -147,9 +149,17 @@ run_side() { # run_side NAME [jvm-options]
 }
 
 base_args=() agent_args=()
+if [ "${SKIP_BASELINE:-0}" = 1 ] && [ -n "${BASELINE_REPORTS:-}" ]; then
+  for dir in $BASELINE_REPORTS; do
+    log "reusing baseline reports from $dir"
+    base_args+=(--baseline "$dir")
+  done
+fi
 for i in $(seq 1 "$RUNS"); do
-  run_side "baseline-$i"
-  base_args+=(--baseline "$OUT_DIR/baseline-$i-reports")
+  if [ "${SKIP_BASELINE:-0}" != 1 ]; then
+    run_side "baseline-$i"
+    base_args+=(--baseline "$OUT_DIR/baseline-$i-reports")
+  fi
   run_side "agent-$i" "-javaagent:$JAR $AGENT_OPTS"
   agent_args+=(--agent "$OUT_DIR/agent-$i-reports")
 done
