@@ -228,6 +228,8 @@ public enum ConfigKey {
   private final String key;
   private final String defaultValue;
   private final String description;
+
+  @SuppressWarnings("ImmutableEnumChecker") // every parser is a stateless function
   private final Function<String, ?> parser;
 
   ConfigKey(String key, String defaultValue, String description, Function<String, ?> parser) {

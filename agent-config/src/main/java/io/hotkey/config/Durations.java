@@ -17,6 +17,8 @@ public final class Durations {
   private Durations() {}
 
   /**
+   * Parses a duration such as {@code 250ms}, {@code 5s} or {@code 1d}.
+   *
    * @throws InvalidValueException for a negative value, a missing unit (except 0) or anything else
    */
   public static Duration parse(String text) {

@@ -16,7 +16,10 @@ public final class Glob {
 
   // sentinels compared by identity: a star is the only token that consumes a variable number of
   // characters
+  @SuppressWarnings("UnnecessaryLambda") // markers: the matcher tells them apart by identity
   private static final IntPredicate ANY_SEQUENCE = c -> true;
+
+  @SuppressWarnings("UnnecessaryLambda")
   private static final IntPredicate ANY_CHAR = c -> true;
 
   private final String pattern;
@@ -28,6 +31,8 @@ public final class Glob {
   }
 
   /**
+   * Parses a Redis glob ({@code *}, {@code ?}, {@code [...]}, backslash escapes).
+   *
    * @throws InvalidValueException for an unterminated or empty {@code [...]} set or a trailing
    *     backslash
    */

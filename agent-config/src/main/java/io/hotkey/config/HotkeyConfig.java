@@ -317,7 +317,8 @@ public final class HotkeyConfig {
 
   // the value's type is fixed by the key's parser in ConfigKey; the getters' tests cover each
   // pairing
-  @SuppressWarnings("unchecked")
+  // each key's parser made the value of the type its accessor returns
+  @SuppressWarnings({"unchecked", "TypeParameterUnusedInFormals"})
   private <T> T value(ConfigKey key) {
     return (T) values.get(key);
   }

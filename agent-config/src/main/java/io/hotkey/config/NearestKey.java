@@ -8,8 +8,9 @@ final class NearestKey {
   private NearestKey() {}
 
   /**
+   * Returns the closest key, unless even that one is too different to be a plausible typo.
+   *
    * @param form how keys are spelt where the name came from (property or environment form)
-   * @return the closest key, unless even that one is too different to be a plausible typo
    */
   static Optional<ConfigKey> find(String name, Function<ConfigKey, String> form) {
     ConfigKey best = null;

@@ -34,6 +34,8 @@ public final class RoutePattern {
   }
 
   /**
+   * Parses {@code METHOD /path}, where the path may hold {@code *} and {@code **} segments.
+   *
    * @throws InvalidValueException when the text is not {@code METHOD /path}
    */
   public static RoutePattern parse(String text) {
@@ -55,6 +57,8 @@ public final class RoutePattern {
   }
 
   /**
+   * Whether a request with this method and path falls under the pattern.
+   *
    * @param path the request path without the query string
    */
   public boolean matches(String method, String path) {

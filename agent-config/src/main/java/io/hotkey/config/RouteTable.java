@@ -21,9 +21,7 @@ public final class RouteTable {
     return new RouteTable(patterns);
   }
 
-  /**
-   * @return the first pattern matching the request, or null when none does
-   */
+  /** Returns the first pattern matching the request, or null when none does. */
   public RoutePattern match(String method, String path) {
     for (RoutePattern pattern : patterns) {
       if (pattern.matches(method, path)) {

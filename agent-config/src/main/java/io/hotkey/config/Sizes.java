@@ -25,8 +25,9 @@ public final class Sizes {
   private Sizes() {}
 
   /**
-   * @return the size in bytes; @throws InvalidValueException for a negative value, unknown unit or
-   *     garbage
+   * Returns the size in bytes.
+   *
+   * @throws InvalidValueException for a negative value, unknown unit or garbage
    */
   public static long parse(String text) {
     Matcher m = FORM.matcher(text.trim().toLowerCase(Locale.ROOT));

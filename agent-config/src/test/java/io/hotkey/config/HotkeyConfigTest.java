@@ -604,7 +604,8 @@ class HotkeyConfigTest {
     assertEquals("shop:agent:", c.fleetNamespace());
     assertEquals(Invalidation.TTL, c.cacheInvalidation());
     assertEquals(URI.create("redis://app:pw@10.0.0.7:6380"), c.redisUri().orElseThrow());
-    assertFalse(c.toString().contains("pw@"), c.toString());
+    assertFalse(c.describe().contains("pw@"), c.describe());
+    assertTrue(c.describe().contains("hotkey.redis.uri = redis://***@10.0.0.7:6380"), c.describe());
   }
 
   @Test

@@ -46,6 +46,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.StringJoiner;
 import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 
@@ -224,26 +225,30 @@ final class AgentInstaller {
         guarded("JMX registration", errors, () -> JmxExporter.register(meters, report::json)));
     HotKeyDetector detector = parts.detector();
     long slotNanos = detector.settings().slot().toNanos();
-    scheduler.scheduleAtFixedRate(
-        guarded(
-            "detector tick",
-            errors,
-            () -> {
-              detector.tick();
-              List<KeyRate> hot = detector.hotKeys();
-              parts.registry().onRates(hot);
-              for (KeyRate key : hot) {
-                micrometer.updateRate(key);
-              }
-            }),
-        slotNanos,
-        slotNanos,
-        TimeUnit.NANOSECONDS);
-    scheduler.scheduleWithFixedDelay(
-        guarded("Micrometer registration", errors, micrometer::attachIfReady),
-        1,
-        1,
-        TimeUnit.SECONDS);
+    // the periodic tasks are guarded (an exception is counted and logged, the task runs on), and
+    // they end with the scheduler: their futures are never read
+    Future<?> unusedTick =
+        scheduler.scheduleAtFixedRate(
+            guarded(
+                "detector tick",
+                errors,
+                () -> {
+                  detector.tick();
+                  List<KeyRate> hot = detector.hotKeys();
+                  parts.registry().onRates(hot);
+                  for (KeyRate key : hot) {
+                    micrometer.updateRate(key);
+                  }
+                }),
+            slotNanos,
+            slotNanos,
+            TimeUnit.NANOSECONDS);
+    Future<?> unusedMicrometer =
+        scheduler.scheduleWithFixedDelay(
+            guarded("Micrometer registration", errors, micrometer::attachIfReady),
+            1,
+            1,
+            TimeUnit.SECONDS);
     LiveReconfiguration live =
         new LiveReconfiguration(
             parts, scheduler, guarded("top keys report", errors, () -> reportTopKeys(detector)));
@@ -253,8 +258,12 @@ final class AgentInstaller {
         .ifPresent(
             file -> {
               ConfigReloader reloader = new ConfigReloader(file, source, config, live);
-              scheduler.scheduleWithFixedDelay(
-                  guarded("configuration reload", errors, reloader::poll), 1, 1, TimeUnit.SECONDS);
+              Future<?> unusedReload =
+                  scheduler.scheduleWithFixedDelay(
+                      guarded("configuration reload", errors, reloader::poll),
+                      1,
+                      1,
+                      TimeUnit.SECONDS);
             });
   }
 

@@ -15,6 +15,7 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
@@ -189,7 +190,9 @@ public final class AgentJvm {
       this.label = jvm.name + " on " + jvm.jdk;
       this.command = String.join(" ", cmd);
       String base =
-          String.format("%03d-%s-%s", SEQ.incrementAndGet(), jvm.name, jvm.jdk.name().toLowerCase())
+          String.format(
+                  "%03d-%s-%s",
+                  SEQ.incrementAndGet(), jvm.name, jvm.jdk.name().toLowerCase(Locale.ROOT))
               .replaceAll("[^A-Za-z0-9._-]", "_");
       outFile = LOGS.resolve(base + ".stdout");
       errFile = LOGS.resolve(base + ".stderr");

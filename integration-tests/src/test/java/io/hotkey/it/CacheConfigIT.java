@@ -38,7 +38,7 @@ class CacheConfigIT extends RedisTestBase {
     return jvm.run(snaps);
   }
 
-  private static Executable servedLocally(ChildRun c, Snapshots s, String key) {
+  private static Executable servedLocally(Snapshots s, String key) {
     return () -> {
       long reached = s.calls("get", "read-" + key, "read-done-" + key);
       assertTrue(
@@ -53,7 +53,7 @@ class CacheConfigIT extends RedisTestBase {
     };
   }
 
-  private static Executable allReachRedis(ChildRun c, Snapshots s, String key, String why) {
+  private static Executable allReachRedis(Snapshots s, String key, String why) {
     return () ->
         assertEquals(
             N,
@@ -96,9 +96,9 @@ class CacheConfigIT extends RedisTestBase {
             "hotkey.cache.exclude",
             "nocache:*");
     List<Executable> checks = ran(c, "small:val", "big:val", "nocache:val");
-    checks.add(servedLocally(c, s, "small:val"));
-    checks.add(allReachRedis(c, s, "big:val", "a 4KB reply with hotkey.cache.max-entry-bytes=1KB"));
-    checks.add(allReachRedis(c, s, "nocache:val", "hotkey.cache.exclude=nocache:*"));
+    checks.add(servedLocally(s, "small:val"));
+    checks.add(allReachRedis(s, "big:val", "a 4KB reply with hotkey.cache.max-entry-bytes=1KB"));
+    checks.add(allReachRedis(s, "nocache:val", "hotkey.cache.exclude=nocache:*"));
     Check.all(c, "max-entry-bytes and exclude", checks.stream());
   }
 
@@ -110,7 +110,7 @@ class CacheConfigIT extends RedisTestBase {
     Snapshots s = new Snapshots(redis::stats);
     ChildRun c = hotRead("cacheoff", s, "off:val", "hotkey.cache.enabled", "false");
     List<Executable> checks = ran(c, "off:val");
-    checks.add(allReachRedis(c, s, "off:val", "hotkey.cache.enabled=false"));
+    checks.add(allReachRedis(s, "off:val", "hotkey.cache.enabled=false"));
     checks.add(
         () ->
             assertTrue(

@@ -1,5 +1,6 @@
 package io.hotkey.it;
 
+import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
 
@@ -21,7 +22,7 @@ public final class CommandStats {
         continue;
       }
       int colon = line.indexOf(':');
-      String cmd = line.substring("cmdstat_".length(), colon).toLowerCase();
+      String cmd = line.substring("cmdstat_".length(), colon).toLowerCase(Locale.ROOT);
       for (String part : line.substring(colon + 1).split(",")) {
         if (part.startsWith("calls=")) {
           m.put(cmd, Long.parseLong(part.substring("calls=".length())));
@@ -32,7 +33,7 @@ public final class CommandStats {
   }
 
   public long calls(String command) {
-    return calls.getOrDefault(command.toLowerCase(), 0L);
+    return calls.getOrDefault(command.toLowerCase(Locale.ROOT), 0L);
   }
 
   public CommandStats minus(CommandStats earlier) {

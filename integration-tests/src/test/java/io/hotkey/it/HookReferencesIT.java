@@ -10,6 +10,7 @@ import java.util.ArrayList;
 import java.util.Enumeration;
 import java.util.List;
 import java.util.Map;
+import java.util.SortedSet;
 import java.util.TreeSet;
 import java.util.jar.JarEntry;
 import java.util.jar.JarFile;
@@ -117,7 +118,7 @@ class HookReferencesIT {
   }
 
   private static int check(
-      String client, String version, List<String> packages, TreeSet<String> missing)
+      String client, String version, List<String> packages, SortedSet<String> missing)
       throws IOException {
     String classpath =
         client.equals("jedis")
@@ -240,10 +241,10 @@ class HookReferencesIT {
 
     /** A class literal, or a method handle (a lambda's or method reference's target). */
     private void constant(Object value) {
-      if (value instanceof Type && ((Type) value).getSort() != Type.METHOD) {
-        type((Type) value);
-      } else if (value instanceof Handle && isClient(((Handle) value).getOwner())) {
-        Handle handle = (Handle) value;
+      if (value instanceof Type type && type.getSort() != Type.METHOD) {
+        type(type);
+      } else if (value instanceof Handle handle && isClient(handle.getOwner())) {
+
         methods.add(new String[] {handle.getOwner(), handle.getName(), handle.getDesc()});
       }
     }
@@ -281,7 +282,7 @@ class HookReferencesIT {
       return false;
     }
 
-    int check(TypePool pool, TreeSet<String> missing) {
+    int check(TypePool pool, SortedSet<String> missing) {
       for (String type : types) {
         if (!pool.describe(type.replace('/', '.')).isResolved()) {
           missing.add(simpleName + ": class " + type);

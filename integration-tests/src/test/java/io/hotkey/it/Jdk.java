@@ -2,6 +2,7 @@ package io.hotkey.it;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Locale;
 
 /** The JDKs the child JVMs run on. */
 public enum Jdk {
@@ -25,7 +26,7 @@ public enum Jdk {
               + ": no executable "
               + java
               + " (set -Dhotkey.it."
-              + name().toLowerCase()
+              + name().toLowerCase(Locale.ROOT)
               + "=<JDK home>)");
     }
     return java;

@@ -24,6 +24,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
@@ -124,7 +125,8 @@ class JdkHttpIdempotencyIT extends RedisTestBase {
     String key = UUID.randomUUID().toString();
     String body = "{\"sku\":11}";
     try (RunningJvm doomed = start("redis", redis, runs)) {
-      sendAsync(post(doomed.base() + "/orders", key, body, "X-Mode", "hang")); // never answered
+      // never answered: the JVM is killed with the request running
+      Future<?> unused = sendAsync(post(doomed.base() + "/orders", key, body, "X-Mode", "hang"));
       awaitRuns(runs, 1);
       long lease = redisTtl(recordOf(key));
       assertTrue(

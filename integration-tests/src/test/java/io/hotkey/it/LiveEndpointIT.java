@@ -2,6 +2,7 @@ package io.hotkey.it;
 
 import static io.hotkey.it.LiveService.HOT;
 import static io.hotkey.it.LiveService.hotKey;
+import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
@@ -265,7 +266,7 @@ class LiveEndpointIT extends RedisTestBase {
                   String.valueOf(app.jvm().pid()))
               .redirectErrorStream(true)
               .start();
-      String said = new String(attach.getInputStream().readAllBytes());
+      String said = new String(attach.getInputStream().readAllBytes(), UTF_8);
       assertEquals(0, attach.waitFor(), () -> "attach said " + said);
       assertTrue(
           app.jvm().awaitAgentLine("agent already active in this JVM", Duration.ofSeconds(20)),

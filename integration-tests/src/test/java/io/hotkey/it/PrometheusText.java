@@ -60,21 +60,22 @@ final class PrometheusText {
     int number = 0;
     for (String line : lines) {
       number++;
-      Matcher m;
       if (line.isEmpty() || HELP.matcher(line).matches()) {
         continue;
       }
-      if ((m = TYPE.matcher(line)).matches()) {
-        if (!typed.add(m.group(1))) {
-          throw new AssertionError("line " + number + ": second TYPE for " + m.group(1));
+      Matcher type = TYPE.matcher(line);
+      if (type.matches()) {
+        if (!typed.add(type.group(1))) {
+          throw new AssertionError("line " + number + ": second TYPE for " + type.group(1));
         }
-        types.put(m.group(1), m.group(2));
+        types.put(type.group(1), type.group(2));
         continue;
       }
       if (line.startsWith("#")) {
         continue;
       }
-      if (!(m = SAMPLE.matcher(line)).matches()) {
+      Matcher m = SAMPLE.matcher(line);
+      if (!m.matches()) {
         throw new AssertionError("line " + number + " is not valid exposition text: " + line);
       }
       String family = m.group(1);
@@ -87,14 +88,11 @@ final class PrometheusText {
   }
 
   private static double number(String text) {
-    switch (text) {
-      case "+Inf":
-        return Double.POSITIVE_INFINITY;
-      case "-Inf":
-        return Double.NEGATIVE_INFINITY;
-      default:
-        return Double.parseDouble(text);
-    }
+    return switch (text) {
+      case "+Inf" -> Double.POSITIVE_INFINITY;
+      case "-Inf" -> Double.NEGATIVE_INFINITY;
+      default -> Double.parseDouble(text);
+    };
   }
 
   /** The value of a series, e.g. {@code hotkey_commands_total{kind="read"}}; null when absent. */

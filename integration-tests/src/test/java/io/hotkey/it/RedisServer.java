@@ -24,7 +24,8 @@ public final class RedisServer implements AutoCloseable {
     this.port = port;
     this.description = description;
     this.stopper = stopper;
-    this.process = stopper instanceof LocalRedisProcess ? (LocalRedisProcess) stopper : null;
+    this.process =
+        stopper instanceof LocalRedisProcess localRedisProcess ? localRedisProcess : null;
   }
 
   public String host() {

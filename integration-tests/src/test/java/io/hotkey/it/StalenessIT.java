@@ -47,7 +47,7 @@ class StalenessIT extends RedisTestBase {
                 : Clients.jedisClasspath(Clients.JEDIS_8),
             "io.hotkey.it.app.StalenessApp")
         .hotkeyTestDefaults()
-        .timeout(Duration.ofSeconds(120))
+        .timeout(Duration.ofMinutes(2))
         .args(args.toArray(new String[0]));
   }
 

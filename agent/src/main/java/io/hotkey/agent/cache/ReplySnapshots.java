@@ -49,7 +49,7 @@ public final class ReplySnapshots {
   /** Approximate retained bytes of a frozen reply. */
   public static long weigh(Object frozen) {
     if (frozen instanceof byte[]) {
-      return NODE_OVERHEAD + ((byte[]) frozen).length;
+      return (long) NODE_OVERHEAD + ((byte[]) frozen).length;
     }
     if (frozen instanceof List) {
       long bytes = NODE_OVERHEAD + 8L * ((List<?>) frozen).size();

@@ -67,10 +67,17 @@ final class AgentConnection implements AutoCloseable {
               + System.getProperty("java.home"));
     }
     try {
-      return new AgentConnection(pid, JMXConnectorFactory.connect(new JMXServiceURL(address)));
+      return new AgentConnection(pid, connect(address));
     } catch (IOException e) {
       throw new CliException("cannot reach JVM " + pid + " over JMX: " + e.getMessage());
     }
+  }
+
+  // The address is the local connector the JVM the user named published through the attach API (a
+  // loopback RMI stub of a process of the same user), as jconsole and jcmd use it: no remote input.
+  @SuppressWarnings("BanJNDI")
+  private static JMXConnector connect(String address) throws IOException {
+    return JMXConnectorFactory.connect(new JMXServiceURL(address));
   }
 
   /** The agent's report as JSON, the document {@code GET /api/hotkeys} answers. */

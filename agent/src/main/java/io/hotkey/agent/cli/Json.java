@@ -42,9 +42,9 @@ final class Json {
       case '"':
         return string();
       case 't':
-        return literal("true", Boolean.TRUE);
+        return literal("true", true);
       case 'f':
-        return literal("false", Boolean.FALSE);
+        return literal("false", false);
       case 'n':
         return literal("null", null);
       default:

@@ -338,7 +338,7 @@ public final class ConnectionState {
       return Long.parseLong(new String(digits, StandardCharsets.US_ASCII));
     } catch (NumberFormatException e) {
       // an unparsable SELECT/HELLO makes the namespace unique, so nothing is shared with it
-      return -1 - System.identityHashCode(digits);
+      return -1L - System.identityHashCode(digits);
     }
   }
 

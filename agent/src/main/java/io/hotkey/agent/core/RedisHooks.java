@@ -314,6 +314,8 @@ public final class RedisHooks {
   }
 
   /**
+   * Records the start of an aggregate in a reply being decoded.
+   *
    * @param method the decoder method opening an array, a set or a map
    */
   public static void replyAggregate(Object reply, String method, int count) {

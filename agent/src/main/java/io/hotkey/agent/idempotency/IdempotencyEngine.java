@@ -41,9 +41,7 @@ public final class IdempotencyEngine implements AutoCloseable {
 
   /** Supplies the request body on demand. */
   public interface BodySource {
-    /**
-     * @return the whole body, or null when it is longer than {@code limit} bytes
-     */
+    /** Returns the whole body, or null when it is longer than {@code limit} bytes. */
     byte[] read(long limit) throws IOException;
   }
 
@@ -53,9 +51,7 @@ public final class IdempotencyEngine implements AutoCloseable {
     this.callerScope = new CallerScope(settings.scopeHeaders, settings.scopeCookies);
   }
 
-  /**
-   * @return the rules this request falls under, or null: not ours, pass through untouched
-   */
+  /** Returns the rules this request falls under, or null: not ours, pass through untouched. */
   public Route route(String method, String path) {
     RoutePattern endpoint = settings.tokenEndpoint;
     if (endpoint != null && endpoint.matches(method, path)) {

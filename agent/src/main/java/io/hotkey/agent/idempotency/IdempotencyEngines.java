@@ -20,8 +20,8 @@ public final class IdempotencyEngines {
   private IdempotencyEngines() {}
 
   /**
-   * @return the engine, or null when no route is configured or the store cannot be built (logged:
-   *     the routes then pass through and the rest of the agent works)
+   * Returns the engine, or null when no route is configured or the store cannot be built (logged:
+   * the routes then pass through and the rest of the agent works).
    */
   public static IdempotencyEngine fromConfig(HotkeyConfig config) {
     IdempotencySettings settings = IdempotencySettings.from(config);

@@ -22,9 +22,7 @@ public final class IdempotencyKeys {
 
   private IdempotencyKeys() {}
 
-  /**
-   * @return the key, or null when the value is not a valid key
-   */
+  /** Returns the key, or null when the value is not a valid key. */
   public static String parse(String headerValue) {
     if (headerValue == null) {
       return null;
@@ -47,6 +45,8 @@ public final class IdempotencyKeys {
   }
 
   /**
+   * The key a request carries in all of its header values together.
+   *
    * @param values every value of the header in the request (empty when absent)
    * @return the key; null when the header is absent
    * @throws IllegalArgumentException when a value is invalid or the values disagree

@@ -110,6 +110,8 @@ public final class IdempotencySettings {
   }
 
   /**
+   * These settings with server-issued tokens.
+   *
    * @param endpoint the route the agent answers with tokens; null for none
    */
   public IdempotencySettings withTokens(RoutePattern endpoint, RouteTable required, Duration life) {

@@ -26,9 +26,7 @@ public final class Route {
     return new Route(true, null, null, null);
   }
 
-  /**
-   * @return the route, or null when no pattern matched
-   */
+  /** Returns the route, or null when no pattern matched. */
   static Route of(RoutePattern token, RoutePattern keyed, RoutePattern dedupe) {
     return token == null && keyed == null && dedupe == null
         ? null

@@ -39,9 +39,10 @@ public final class ModuleInstaller {
   private ModuleInstaller() {}
 
   /**
+   * Returns the transformers registered.
+   *
    * @param watched internal class names whose loading the agent wants to see (and the loader that
    *     loads them), whether or not a module names them
-   * @return the transformers registered
    */
   public static List<ClassFileTransformer> install(
       Instrumentation instrumentation,

@@ -82,9 +82,10 @@ final class ModuleWeaver {
   }
 
   /**
+   * Returns the new class file, or null to leave the class as it is.
+   *
    * @param members whether this is the class's first load, for the types that gain members;
    *     otherwise the advice of the others (at load or retransformation)
-   * @return the new class file, or null to leave the class as it is
    */
   byte[] transform(
       ClassLoader loader,

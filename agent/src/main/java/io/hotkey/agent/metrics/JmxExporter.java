@@ -19,6 +19,8 @@ public final class JmxExporter implements HotkeyAgentMXBean {
   }
 
   /**
+   * Registers the agent's MXBean, replacing one an earlier start left.
+   *
    * @param reportJson the agent's state as JSON ({@code /api/hotkeys}), made when asked
    */
   public static void register(AgentMeters meters, Supplier<String> reportJson) throws Exception {

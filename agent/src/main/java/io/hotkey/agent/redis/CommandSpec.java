@@ -188,7 +188,7 @@ public final class CommandSpec {
   /** Like {@link #blocking()}, but XREAD / XREADGROUP only block with the BLOCK option. */
   public boolean blocking(byte[][] argv) {
     return blocking == Blocking.WITH_BLOCK_OPTION
-        ? KeySpec.XreadKeys.blocks(argv)
+        ? KeySpec.xreadBlocks(argv)
         : blocking == Blocking.ALWAYS;
   }
 

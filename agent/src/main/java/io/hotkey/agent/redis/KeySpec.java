@@ -30,6 +30,39 @@ abstract class KeySpec {
 
   private KeySpec() {}
 
+  /** Whether the BLOCK option comes before STREAMS; false for a null argv. */
+  static boolean xreadBlocks(byte[][] argv) {
+    return argv != null && streamsPos(argv, true) == -2;
+  }
+
+  /**
+   * The option scan of xreadGetKeys: index of STREAMS, -1 on a syntax error; with {@code
+   * reportBlock}, -2 as soon as a BLOCK option is seen.
+   */
+  private static int streamsPos(byte[][] argv, boolean reportBlock) {
+    int argc = argv.length;
+    for (int i = 1; i < argc; i++) {
+      byte[] arg = argv[i];
+      if (Bytes.eqIgnoreCase(arg, Bytes.BLOCK)) {
+        if (reportBlock) {
+          return -2;
+        }
+        i++;
+      } else if (Bytes.eqIgnoreCase(arg, Bytes.COUNT)) {
+        i++;
+      } else if (Bytes.eqIgnoreCase(arg, Bytes.GROUP)) {
+        i += 2;
+      } else if (Bytes.eqIgnoreCase(arg, Bytes.NOACK)) {
+        // no argument
+      } else if (Bytes.eqIgnoreCase(arg, Bytes.STREAMS)) {
+        return i;
+      } else {
+        return -1;
+      }
+    }
+    return -1;
+  }
+
   /** Number of keys {@code argv} names; 0 when it is too malformed to name any. */
   abstract int count(byte[][] argv);
 
@@ -268,39 +301,6 @@ abstract class KeySpec {
     @Override
     int index(byte[][] argv, int n) {
       return streamsPos(argv, false) + 1 + n;
-    }
-
-    /** Whether the BLOCK option comes before STREAMS; false for a null argv. */
-    static boolean blocks(byte[][] argv) {
-      return argv != null && streamsPos(argv, true) == -2;
-    }
-
-    /**
-     * The option scan of xreadGetKeys: index of STREAMS, -1 on a syntax error; with {@code
-     * reportBlock}, -2 as soon as a BLOCK option is seen.
-     */
-    private static int streamsPos(byte[][] argv, boolean reportBlock) {
-      int argc = argv.length;
-      for (int i = 1; i < argc; i++) {
-        byte[] arg = argv[i];
-        if (Bytes.eqIgnoreCase(arg, Bytes.BLOCK)) {
-          if (reportBlock) {
-            return -2;
-          }
-          i++;
-        } else if (Bytes.eqIgnoreCase(arg, Bytes.COUNT)) {
-          i++;
-        } else if (Bytes.eqIgnoreCase(arg, Bytes.GROUP)) {
-          i += 2;
-        } else if (Bytes.eqIgnoreCase(arg, Bytes.NOACK)) {
-          // no argument
-        } else if (Bytes.eqIgnoreCase(arg, Bytes.STREAMS)) {
-          return i;
-        } else {
-          return -1;
-        }
-      }
-      return -1;
     }
   }
 

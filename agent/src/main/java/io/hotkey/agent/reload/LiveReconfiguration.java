@@ -82,6 +82,8 @@ public final class LiveReconfiguration {
     }
 
     /**
+     * The idempotency engine, and whether routes can be added live.
+     *
      * @param instrumented whether the HTTP servers were instrumented at start (idempotency routes
      *     were configured then)
      */
@@ -179,7 +181,7 @@ public final class LiveReconfiguration {
     }
     if (touches(applied, REGISTRY)) {
       for (byte[] key :
-          parts.registry.reconfigure(next.cacheKeyFilter(), next.detectWriteThreshold())) {
+          parts.registry.reconfigure(next.cacheKeyFilter(), (double) next.detectWriteThreshold())) {
         // its entries die now: a read never gets one, even if the key is accepted again later
         parts.versions.bump(KeyHashes.hash(key));
       }

@@ -228,6 +228,12 @@ final class NodeTracker implements Runnable {
     return false;
   }
 
+  // Prefixes.covered wraps each key's whole array
+  @SuppressWarnings("ByteBufferBackingArray")
+  private static byte[] wholeKey(ByteBuffer key) {
+    return key.array();
+  }
+
   /**
    * Publishes the keys now covered. A newly covered key is bumped first: a reply read before its
    * registration was acknowledged may predate a write nobody reported, and must never be stored.
@@ -241,7 +247,7 @@ final class NodeTracker implements Runnable {
     Set<ByteBuffer> before = covered;
     for (ByteBuffer key : now) {
       if (!before.contains(key) || state != State.TRACKING) {
-        owner.invalidate(key.array());
+        owner.invalidate(wholeKey(key));
       }
     }
     covered = now;

@@ -20,9 +20,9 @@ public final class BenchMain {
 
   public static void main(String[] args) throws Exception {
     ClassLoader cl = Thread.currentThread().getContextClassLoader();
-    if (cl instanceof java.net.URLClassLoader) {
+    if (cl instanceof java.net.URLClassLoader uRLClassLoader) {
       StringBuilder cp = new StringBuilder();
-      for (java.net.URL url : ((java.net.URLClassLoader) cl).getURLs()) {
+      for (java.net.URL url : uRLClassLoader.getURLs()) {
         if (cp.length() > 0) {
           cp.append(java.io.File.pathSeparatorChar);
         }

@@ -2,6 +2,7 @@ package io.hotkey.agent.bench;
 
 import io.hotkey.agent.detect.HotKeyDetector;
 import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 
@@ -16,7 +17,7 @@ final class DetectorTicker implements AutoCloseable {
           });
 
   DetectorTicker(HotKeyDetector detector) {
-    ticker.scheduleAtFixedRate(detector::tick, 100, 100, TimeUnit.MILLISECONDS);
+    Future<?> unused = ticker.scheduleAtFixedRate(detector::tick, 100, 100, TimeUnit.MILLISECONDS);
   }
 
   @Override

@@ -1,5 +1,6 @@
 package io.hotkey.agent.cache;
 
+import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotSame;
@@ -23,8 +24,8 @@ class ReplySnapshotsTest {
 
   @Test
   void resp3PairsAreRebuiltAsTheirOwnTypeWithPrivateCopies() {
-    byte[] field = "f".getBytes();
-    List<Object> raw = List.of(new Pair<>(field, "1".getBytes()));
+    byte[] field = "f".getBytes(UTF_8);
+    List<Object> raw = List.of(new Pair<>(field, "1".getBytes(UTF_8)));
     Object frozen = ReplySnapshots.freeze(raw, 1024);
     List<?> thawed = (List<?>) ReplySnapshots.thaw(frozen);
 
@@ -37,7 +38,7 @@ class ReplySnapshotsTest {
 
   @Test
   void pairsWithoutAPublicPairConstructorAreUncacheable() {
-    Map.Entry<Object, Object> entry = Map.entry("k".getBytes(), "v".getBytes());
+    Map.Entry<Object, Object> entry = Map.entry("k".getBytes(UTF_8), "v".getBytes(UTF_8));
     assertSame(ReplySnapshots.UNCACHEABLE, ReplySnapshots.freeze(List.of(entry), 1024));
   }
 

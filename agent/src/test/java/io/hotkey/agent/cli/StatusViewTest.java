@@ -125,7 +125,7 @@ class StatusViewTest {
     Map<?, ?> b = (Map<?, ?>) ((Map<?, ?>) parsed).get("b");
     assertEquals(List.of(1.0, -2500.0, "x\"y<"), ((Map<?, ?>) parsed).get("a"));
     assertTrue(b.containsKey("c") && b.get("c") == null, () -> "b " + b);
-    assertEquals(Boolean.FALSE, b.get("d"));
+    assertEquals(false, b.get("d"));
     assertThrows(IllegalArgumentException.class, () -> Json.parse("{\"a\":1} x"));
     assertThrows(IllegalArgumentException.class, () -> Json.parse("{\"a\":"));
   }

@@ -6,7 +6,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
@@ -31,12 +33,13 @@ class DetectorSamplingTest {
    * Then one more tick: a slot is harvested one tick after it closes.
    */
   private void oneSecond(Map<String, Integer> perSecond, int writeEvery) {
-    Map<byte[], Integer> keys = new LinkedHashMap<>();
-    perSecond.forEach((key, rate) -> keys.put(key.getBytes(StandardCharsets.UTF_8), rate / 10));
-    int most = keys.values().stream().mapToInt(Integer::intValue).max().orElse(0);
+    List<Map.Entry<byte[], Integer>> keys = new ArrayList<>();
+    perSecond.forEach(
+        (key, rate) -> keys.add(Map.entry(key.getBytes(StandardCharsets.UTF_8), rate / 10)));
+    int most = keys.stream().mapToInt(Map.Entry::getValue).max().orElse(0);
     for (int slot = 0; slot < 10; slot++) {
       for (int i = 0; i < most; i++) {
-        for (Map.Entry<byte[], Integer> k : keys.entrySet()) {
+        for (Map.Entry<byte[], Integer> k : keys) {
           if (i < k.getValue()) {
             boolean write = writeEvery > 0 && i % writeEvery == 0;
             detector.record(k.getKey(), KeyHashes.hash(k.getKey()), write);
@@ -48,7 +51,10 @@ class DetectorSamplingTest {
     tick();
   }
 
-  /** {@code prefix0} to {@code prefix(count-1)}, each at {@code rate} per second, in that order. */
+  /**
+   * Keys {@code prefix + 0} to {@code prefix + (count - 1)}, each at {@code rate} per second, in
+   * that order.
+   */
   private static Map<String, Integer> keysAt(String prefix, int count, int rate) {
     Map<String, Integer> keys = new LinkedHashMap<>();
     for (int i = 0; i < count; i++) {
@@ -87,7 +93,7 @@ class DetectorSamplingTest {
     // 250 of its 4000 accesses are counted on average (sd 15.5): the estimate is 4000 ± 6%
     assertTrue(hot.ratePerSecond() > 2700 && hot.ratePerSecond() < 5300, hot.toString());
     assertEquals(0, hot.count() % 16, "each counted access stands for 16: " + hot);
-    assertEquals(hot.ratePerSecond(), hot.count(), 1e-9, "the window is one second");
+    assertEquals(hot.ratePerSecond(), (double) hot.count(), 1e-9, "the window is one second");
     // a quarter are writes: about 62 of the 250 counted (sd 6.8)
     assertTrue(hot.readShare() > 0.6 && hot.readShare() < 0.9, hot.toString());
     // 31 counted on average, where 62.5 make a key hot: more than five standard deviations below

@@ -12,7 +12,7 @@ final class FakeClock implements LongSupplier {
     return now;
   }
 
-  void advance(Duration d) {
+  synchronized void advance(Duration d) {
     now += d.toNanos();
   }
 }

@@ -12,6 +12,7 @@ import java.nio.file.StandardCopyOption;
 public enum RedisBuild {
   /** Redis 6.2, the Linux binary inside the embedded-redis test jar. */
   EMBEDDED_6_2 {
+    @SuppressWarnings("ImmutableEnumChecker") // extracted once, under the enum's lock
     private Path extracted;
 
     @Override

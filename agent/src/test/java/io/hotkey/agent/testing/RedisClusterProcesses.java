@@ -121,8 +121,8 @@ public final class RedisClusterProcesses implements AutoCloseable {
   }
 
   public static String text(Object reply) {
-    return reply instanceof byte[]
-        ? new String((byte[]) reply, StandardCharsets.UTF_8)
+    return reply instanceof byte[] array
+        ? new String(array, StandardCharsets.UTF_8)
         : String.valueOf(reply);
   }
 

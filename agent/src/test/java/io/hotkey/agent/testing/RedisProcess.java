@@ -2,6 +2,7 @@ package io.hotkey.agent.testing;
 
 import java.io.File;
 import java.io.IOException;
+import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
@@ -38,6 +39,8 @@ public final class RedisProcess implements AutoCloseable {
   }
 
   /**
+   * Starts a server on a free loopback port and waits until it answers.
+   *
    * @param extraArguments further {@code redis-server} options, e.g. {@code "--requirepass", "pw"}
    */
   public static RedisProcess start(RedisBuild build, String... extraArguments)
@@ -126,7 +129,7 @@ public final class RedisProcess implements AutoCloseable {
                 + Files.readString(dir.resolve("redis.log")));
       }
       try (Socket socket = new Socket()) {
-        socket.connect(new InetSocketAddress("127.0.0.1", port), 200);
+        socket.connect(new InetSocketAddress(InetAddress.getLoopbackAddress(), port), 200);
         return;
       } catch (IOException notYet) {
         Thread.sleep(20);
@@ -179,8 +182,7 @@ public final class RedisProcess implements AutoCloseable {
 
   /** A free port on 127.0.0.1, e.g. for a cluster node's bus ({@code --cluster-port}). */
   public static int freePort() throws IOException {
-    try (ServerSocket socket =
-        new ServerSocket(0, 1, java.net.InetAddress.getByName("127.0.0.1"))) {
+    try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
       return socket.getLocalPort();
     }
   }

@@ -293,21 +293,31 @@ public final class CompareRuns {
         without.run().cpuMicrosPerOp(),
         with.run().cpuMicrosPerOp(),
         String.format("x%.2f", with.run().cpuMicrosPerOp() / without.run().cpuMicrosPerOp()));
-    row(out, "GET calls the app made", without.run().gets(), with.run().gets(), "");
+    row(
+        out,
+        "GET calls the app made",
+        (double) without.run().gets(),
+        (double) with.run().gets(),
+        "");
     row(
         out,
         "GET calls Redis executed",
-        without.redisGets(),
-        with.redisGets(),
-        percentChange(without.redisGets(), with.redisGets()));
+        (double) without.redisGets(),
+        (double) with.redisGets(),
+        percentChange((double) without.redisGets(), (double) with.redisGets()));
     row(
         out,
         "Redis GETs per 1,000 app GETs",
         perThousand(without),
         perThousand(with),
         percentChange(perThousand(without), perThousand(with)));
-    row(out, "SET calls Redis executed", without.redisSets(), with.redisSets(), "");
-    row(out, "errors", without.run().errors(), with.run().errors(), "");
+    row(
+        out,
+        "SET calls Redis executed",
+        (double) without.redisSets(),
+        (double) with.redisSets(),
+        "");
+    row(out, "errors", (double) without.run().errors(), (double) with.run().errors(), "");
     List<Double> withoutRounds = opsPerSecond(roundsOf(pairs, Side.WITHOUT));
     List<Double> withRounds = opsPerSecond(roundsOf(pairs, Side.WITH));
     out.printf(

@@ -310,7 +310,7 @@ public final class IdempotencyBench {
           int port =
               Integer.parseInt(
                   listening.substring(IdempotencyBenchApp.LISTENING.length() + 1).trim());
-          loads.put(setup, new OrderLoad(port, "bench-" + runId + "-" + setup.ordinal() + "-"));
+          loads.put(setup, new OrderLoad(port, "bench-" + runId + "-" + setup.name() + "-"));
           results.put(setup, new Result(setup));
           out.printf("started: %s (port %d)%n", setup.label(), port);
         }

@@ -30,7 +30,9 @@ public enum Workload {
 
   private static final int SEED_BATCH = 1_000;
 
+  @SuppressWarnings("ImmutableEnumChecker") // only final fields
   private final SkewedPicker keys;
+
   private final double writeShare;
   private final String description;
 

@@ -13,6 +13,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.SplittableRandom;
 import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.LongAdder;
@@ -130,7 +131,7 @@ public final class LoadDriver {
         worker.start();
         workers.add(worker);
       }
-      ticker.scheduleAtFixedRate(reporter::tick, 1, 1, TimeUnit.SECONDS);
+      Future<?> unused = ticker.scheduleAtFixedRate(reporter::tick, 1, 1, TimeUnit.SECONDS);
       try {
         Thread.sleep(duration.isZero() ? Long.MAX_VALUE : duration.toMillis());
       } finally {
@@ -171,7 +172,7 @@ public final class LoadDriver {
     SplittableRandom random = new SplittableRandom();
     while (running) {
       int index = products.next(random);
-      long id = index + 1;
+      long id = index + 1L;
       boolean priceUpdate = random.nextDouble() < settings.priceUpdateShare();
       boolean stockRead =
           !priceUpdate && products.isHot(index) && random.nextDouble() < settings.stockReadShare();
@@ -287,7 +288,7 @@ public final class LoadDriver {
           writes.sum(),
           errors.sum(),
           redisReads,
-          perRead(redisReads, totalReads));
+          perRead((double) redisReads, (double) totalReads));
     }
 
     private String perRead(double redisCalls, double appReads) {

@@ -1,5 +1,6 @@
 package io.hotkey.demo.redis;
 
+import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.regex.Matcher;
@@ -33,7 +34,7 @@ public final class CommandStats {
     Map<String, Long> calls = new TreeMap<>();
     Matcher line = LINE.matcher(infoReply);
     while (line.find()) {
-      calls.put(line.group(1).toLowerCase(), Long.parseLong(line.group(2)));
+      calls.put(line.group(1).toLowerCase(Locale.ROOT), Long.parseLong(line.group(2)));
     }
     return new CommandStats(calls);
   }
@@ -43,7 +44,7 @@ public final class CommandStats {
    * never called.
    */
   public long calls(String command) {
-    return callsByCommand.getOrDefault(command.toLowerCase(), 0L);
+    return callsByCommand.getOrDefault(command.toLowerCase(Locale.ROOT), 0L);
   }
 
   /** Sum of calls of the given commands between {@code earlier} and this snapshot. */

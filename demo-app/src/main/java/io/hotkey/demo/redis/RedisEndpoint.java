@@ -154,7 +154,7 @@ public final class RedisEndpoint implements AutoCloseable {
   }
 
   private static int freeLoopbackPort() {
-    try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getByName(LOOPBACK))) {
+    try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
       return socket.getLocalPort();
     } catch (IOException e) {
       throw new UncheckedIOException("no free loopback port for the embedded Redis server", e);

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.hotkey.demo.redis.RedisEndpoint;
 import java.io.IOException;
+import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -31,7 +32,8 @@ class CatalogHttpApiTest {
     client = redis.newPooledClient(4);
     ProductCatalog catalog = new ProductCatalog(client);
     catalog.seed(20);
-    server = CatalogServer.start(catalog, new InetSocketAddress("127.0.0.1", 0), 4);
+    server =
+        CatalogServer.start(catalog, new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 4);
   }
 
   @AfterAll

@@ -8,6 +8,7 @@ import io.hotkey.demo.catalog.ProductCatalog;
 import io.hotkey.demo.redis.RedisEndpoint;
 import io.lettuce.core.api.StatefulRedisConnection;
 import java.io.IOException;
+import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -52,7 +53,9 @@ class FlashSaleHttpApiTest {
     lettuceConnection = lettuce.connect();
     flashSale = new FlashSale(lettuceConnection);
     // More workers than buyers' threads, so the concurrent buyers really run at once.
-    server = CatalogServer.start(catalog, flashSale, new InetSocketAddress("127.0.0.1", 0), 64);
+    server =
+        CatalogServer.start(
+            catalog, flashSale, new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 64);
   }
 
   @AfterAll

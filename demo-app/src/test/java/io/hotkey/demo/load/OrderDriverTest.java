@@ -9,6 +9,7 @@ import io.hotkey.demo.catalog.ProductCatalog;
 import io.hotkey.demo.flashsale.FlashSale;
 import io.hotkey.demo.redis.RedisEndpoint;
 import io.lettuce.core.api.StatefulRedisConnection;
+import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.URI;
 import org.junit.jupiter.api.AfterAll;
@@ -40,7 +41,9 @@ class OrderDriverTest {
     lettuce = redis.newLettuceClient();
     lettuceConnection = lettuce.connect();
     flashSale = new FlashSale(lettuceConnection);
-    server = CatalogServer.start(catalog, flashSale, new InetSocketAddress("127.0.0.1", 0), 16);
+    server =
+        CatalogServer.start(
+            catalog, flashSale, new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 16);
     service = URI.create("http://127.0.0.1:" + server.port());
   }
 

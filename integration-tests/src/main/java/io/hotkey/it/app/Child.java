@@ -11,6 +11,7 @@ import java.util.Map;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
 import javax.management.MBeanServer;
 import javax.management.ObjectName;
 import javax.management.openmbean.CompositeData;
@@ -126,8 +127,8 @@ public final class Child {
   public static String idempotencyOutcomes() {
     Object value = jmx("IdempotencyOutcomes");
     StringBuilder text = new StringBuilder();
-    if (value instanceof TabularData) {
-      for (Object row : ((TabularData) value).values()) {
+    if (value instanceof TabularData tabularData) {
+      for (Object row : tabularData.values()) {
         CompositeData entry = (CompositeData) row;
         text.append(entry.get("key")).append('=').append(entry.get("value")).append('\n');
       }
@@ -147,8 +148,8 @@ public final class Child {
 
   public static String jmxString(String attribute) {
     Object v = jmx(attribute);
-    if (v instanceof Object[]) {
-      return Arrays.toString((Object[]) v);
+    if (v instanceof Object[] array) {
+      return Arrays.toString(array);
     }
     return String.valueOf(v);
   }
@@ -174,10 +175,17 @@ public final class Child {
   /** True when the agent's MBean lists every key in {@code keys} as hot. */
   public static boolean allHot(Collection<String> keys) {
     Object v = jmx("HotKeys");
-    if (!(v instanceof String[])) {
+    if (!(v instanceof String[] array)) {
       return false;
     }
-    return Arrays.asList((String[]) v).containsAll(keys);
+    return Arrays.asList(array).containsAll(keys);
+  }
+
+  /** A read whose answer does not matter, as a {@link #warmUp} round. */
+  public static Runnable reading(Supplier<?> read) {
+    return () -> {
+      Object unused = read.get();
+    };
   }
 
   /** How long a warm-up goes on after its keys are hot, waiting for a local answer. */
@@ -230,7 +238,7 @@ public final class Child {
     Object before = jmx("CacheHits");
     round.run();
     Object after = jmx("CacheHits");
-    return before instanceof Long && after instanceof Long && (Long) after > (Long) before;
+    return before instanceof Long b && after instanceof Long a && a > b;
   }
 
   /** A scenario's body: it reports what it saw and may throw. */

@@ -57,8 +57,7 @@ public final class ClusterScenarioApp {
       result("cluster.mismatches", mismatches);
       Object servers = Child.jmx("TrackingServers");
       result(
-          "trackingServers",
-          servers instanceof String[] ? String.join(";", (String[]) servers) : servers);
+          "trackingServers", servers instanceof String[] array ? String.join(";", array) : servers);
       sync("reads-done");
       c.set(key, "cluster-written");
       result("cluster.write.readBack", c.get(key));

@@ -68,8 +68,8 @@ public final class FleetApp {
       }
       // never catch up after a stall: a burst would make the key hot on this instance alone
       due = Math.max(due, System.nanoTime() - intervalNanos) + intervalNanos;
-      reader.get();
-      coldReader.get();
+      Object unusedHot = reader.get();
+      Object unusedCold = coldReader.get();
       reads++;
       if (servedAfterMs < 0 && System.nanoTime() - nextCheck >= 0) {
         nextCheck = System.nanoTime() + 50_000_000L;
@@ -85,6 +85,6 @@ public final class FleetApp {
 
   private static long hits() {
     Object v = Child.jmx("CacheHits");
-    return v instanceof Long ? (Long) v : -1;
+    return v instanceof Long l ? l : -1;
   }
 }

@@ -60,17 +60,14 @@ public final class IdempotentOrdersApp {
     String mode = String.valueOf(exchange.getRequestHeaders().getFirst("X-Mode"));
     long run = recordRun(exchange.getRequestURI().getPath() + " " + mode + " " + body);
     switch (mode) {
-      case "slow":
+      case "slow" -> {
         String sleep = exchange.getRequestHeaders().getFirst("X-Sleep");
         pause(sleep == null ? 500 : Long.parseLong(sleep));
-        break;
-      case "hang":
-        pause(Long.MAX_VALUE);
-        break;
-      case "throw":
-        throw new IllegalStateException("handler failed on purpose (run " + run + ")");
-      default:
-        break;
+      }
+      case "hang" -> pause(Long.MAX_VALUE);
+      case "throw" ->
+          throw new IllegalStateException("handler failed on purpose (run " + run + ")");
+      default -> {}
     }
     byte[] json =
         ("{\"order\":" + run + ",\"body\":\"" + body + "\",\"nanos\":" + System.nanoTime() + "}")

@@ -52,14 +52,9 @@ public final class JedisLifecycleApp {
     Child.runAndExit(
         () -> {
           switch (a.get("scenario")) {
-            case "abandon":
-              app.abandon();
-              break;
-            case "identity":
-              app.identity();
-              break;
-            default:
-              throw new IllegalArgumentException("unknown scenario " + a.get("scenario"));
+            case "abandon" -> app.abandon();
+            case "identity" -> app.identity();
+            default -> throw new IllegalArgumentException("unknown scenario " + a.get("scenario"));
           }
         },
         true);
@@ -277,7 +272,7 @@ public final class JedisLifecycleApp {
     Runnable readAll =
         () -> {
           for (WriteThenRead w : writes) {
-            w.read.apply(reader);
+            Object unused = w.read.apply(reader);
           }
         };
     Child.warmUp(name, keys, readAll, 8000, 3000);
@@ -302,7 +297,7 @@ public final class JedisLifecycleApp {
 
   private static long hits() {
     Object hits = Child.jmx("CacheHits");
-    return hits instanceof Long ? (Long) hits : -1;
+    return hits instanceof Long l ? l : -1;
   }
 
   // ------------------------------------------------------------------------------------------

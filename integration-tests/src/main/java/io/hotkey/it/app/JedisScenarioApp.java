@@ -48,50 +48,40 @@ public final class JedisScenarioApp {
     Child.runAndExit(
         () -> {
           switch (scenario) {
-            case "core":
-              core(host, port, major, Integer.parseInt(a.getOrDefault("n", "2000")));
-              break;
-            case "basic":
-              basic(host, port, Long.parseLong(a.getOrDefault("millis", "1500")));
-              break;
-            case "ryw":
-              readYourWrites(
-                  host,
-                  port,
-                  a.getOrDefault("key", "ryw:counter"),
-                  Long.parseLong(a.getOrDefault("millis", "3000")),
-                  Integer.parseInt(a.getOrDefault("readers", "3")));
-              break;
-            case "external":
-              external(
-                  host,
-                  port,
-                  a.getOrDefault("key", "ext:key"),
-                  Integer.parseInt(a.getOrDefault("rounds", "3")));
-              break;
-            case "hotread":
-              hotRead(
-                  host,
-                  port,
-                  a.get("keys").split(","),
-                  Integer.parseInt(a.getOrDefault("n", "1000")));
-              break;
-            case "attach":
-              attach(
-                  host,
-                  port,
-                  a.getOrDefault("key", "attach:key"),
-                  Long.parseLong(a.getOrDefault("millis", "2500")));
-              break;
-            case "cooldown":
-              coolDown(
-                  host,
-                  port,
-                  a.getOrDefault("key", "cd:key"),
-                  Long.parseLong(a.getOrDefault("max-wait-ms", "8000")));
-              break;
-            default:
-              throw new IllegalArgumentException("unknown scenario " + scenario);
+            case "core" -> core(host, port, major, Integer.parseInt(a.getOrDefault("n", "2000")));
+            case "basic" -> basic(host, port, Long.parseLong(a.getOrDefault("millis", "1500")));
+            case "ryw" ->
+                readYourWrites(
+                    host,
+                    port,
+                    a.getOrDefault("key", "ryw:counter"),
+                    Long.parseLong(a.getOrDefault("millis", "3000")),
+                    Integer.parseInt(a.getOrDefault("readers", "3")));
+            case "external" ->
+                external(
+                    host,
+                    port,
+                    a.getOrDefault("key", "ext:key"),
+                    Integer.parseInt(a.getOrDefault("rounds", "3")));
+            case "hotread" ->
+                hotRead(
+                    host,
+                    port,
+                    a.get("keys").split(","),
+                    Integer.parseInt(a.getOrDefault("n", "1000")));
+            case "attach" ->
+                attach(
+                    host,
+                    port,
+                    a.getOrDefault("key", "attach:key"),
+                    Long.parseLong(a.getOrDefault("millis", "2500")));
+            case "cooldown" ->
+                coolDown(
+                    host,
+                    port,
+                    a.getOrDefault("key", "cd:key"),
+                    Long.parseLong(a.getOrDefault("max-wait-ms", "8000")));
+            default -> throw new IllegalArgumentException("unknown scenario " + scenario);
           }
         },
         false);
@@ -137,14 +127,14 @@ public final class JedisScenarioApp {
   @SuppressWarnings({"unchecked", "rawtypes"})
   static boolean mutate(Object o) {
     try {
-      if (o instanceof byte[]) {
-        Arrays.fill((byte[]) o, (byte) '#');
-      } else if (o instanceof Map) {
-        ((Map) o).clear();
-        ((Map) o).put("mutated", "mutated");
-      } else if (o instanceof Collection) {
-        ((Collection) o).clear();
-        ((Collection) o).add("mutated");
+      if (o instanceof byte[] array) {
+        Arrays.fill(array, (byte) '#');
+      } else if (o instanceof Map map) {
+        map.clear();
+        map.put("mutated", "mutated");
+      } else if (o instanceof Collection collection) {
+        collection.clear();
+        collection.add("mutated");
       }
       return true;
     } catch (UnsupportedOperationException e) {
@@ -170,7 +160,7 @@ public final class JedisScenarioApp {
           Arrays.asList(STR, HASH, LIST, SET, ZSET),
           () -> {
             for (Read rd : reads) {
-              rd.op.apply(j);
+              Object unused = rd.op.apply(j);
             }
           },
           8000,
@@ -477,27 +467,19 @@ public final class JedisScenarioApp {
                       // every write path leaves the value i: SET, pipelined SET, MULTI/EXEC SET,
                       // INCR
                       switch ((int) (i % 4)) {
-                        case 0:
-                          w.set(key, Long.toString(i));
-                          break;
-                        case 1:
-                          {
-                            Pipeline p = w.pipelined();
-                            p.set(key, Long.toString(i));
-                            p.sync();
-                            p.close();
-                            break;
-                          }
-                        case 2:
-                          {
-                            Transaction t = w.multi();
-                            t.set(key, Long.toString(i));
-                            t.exec();
-                            break;
-                          }
-                        default:
-                          Ops.incr(w, key);
-                          break;
+                        case 0 -> w.set(key, Long.toString(i));
+                        case 1 -> {
+                          Pipeline p = w.pipelined();
+                          p.set(key, Long.toString(i));
+                          p.sync();
+                          p.close();
+                        }
+                        case 2 -> {
+                          Transaction t = w.multi();
+                          t.set(key, Long.toString(i));
+                          t.exec();
+                        }
+                        default -> Ops.incr(w, key);
                       }
                       lastReturned.set(i);
                       writes.incrementAndGet();

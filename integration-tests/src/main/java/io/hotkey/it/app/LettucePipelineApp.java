@@ -59,18 +59,24 @@ public final class LettucePipelineApp {
                     for (int r = 0; r < rounds; r++) {
                       List<String> expected = new ArrayList<>();
                       List<RedisFuture<String>> replies = new ArrayList<>();
+                      List<RedisFuture<String>> sets = new ArrayList<>();
                       for (int j = 0; j < DEPTH; j++) {
                         String value = key + "/" + r + "/" + j;
                         if (j == 5 && r % 3 == 0) {
-                          async.set(key, value, SetArgs.Builder.ex(3600));
+                          sets.add(async.set(key, value, SetArgs.Builder.ex(3600)));
                         } else {
-                          async.set(key, value);
+                          sets.add(async.set(key, value));
                         }
                         replies.add(async.get(key));
                         expected.add(value);
                         if (j == 3) {
                           replies.add(async.get(neighbour));
                           expected.add(null);
+                        }
+                      }
+                      for (RedisFuture<String> set : sets) {
+                        if (!"OK".equals(set.get(10, TimeUnit.SECONDS))) {
+                          throw new IllegalStateException("a pipelined SET was refused");
                         }
                       }
                       for (int i = 0; i < replies.size(); i++) {

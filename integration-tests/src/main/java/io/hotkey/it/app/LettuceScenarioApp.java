@@ -74,23 +74,14 @@ public final class LettuceScenarioApp {
     result("java.version", System.getProperty("java.version"));
     int n = Integer.parseInt(a.getOrDefault("n", "1000"));
     switch (a.get("scenario")) {
-      case "serve":
-        serve(a.get("redis"), n);
-        break;
-      case "ryw":
-        readYourWrites(a.get("redis"), Long.parseLong(a.getOrDefault("millis", "3000")), false);
-        break;
-      case "attach-ryw":
-        readYourWrites(a.get("redis"), Long.parseLong(a.getOrDefault("millis", "3000")), true);
-        break;
-      case "cluster":
-        cluster(a.get("nodes"), n);
-        break;
-      case "compat":
-        compat(a.get("redis"), n);
-        break;
-      default:
-        throw new IllegalArgumentException("unknown scenario " + a.get("scenario"));
+      case "serve" -> serve(a.get("redis"), n);
+      case "ryw" ->
+          readYourWrites(a.get("redis"), Long.parseLong(a.getOrDefault("millis", "3000")), false);
+      case "attach-ryw" ->
+          readYourWrites(a.get("redis"), Long.parseLong(a.getOrDefault("millis", "3000")), true);
+      case "cluster" -> cluster(a.get("nodes"), n);
+      case "compat" -> compat(a.get("redis"), n);
+      default -> throw new IllegalArgumentException("unknown scenario " + a.get("scenario"));
     }
     result("done", true);
     System.exit(0);
@@ -152,14 +143,14 @@ public final class LettuceScenarioApp {
         ((Map<?, ?>) o).values().forEach(this::fresh);
       } else if (o instanceof Collection) {
         ((Collection<?>) o).forEach(this::fresh);
-      } else if (o instanceof Product) {
-        fresh(((Product) o).tags);
+      } else if (o instanceof Product product) {
+        fresh(product.tags);
       }
     }
 
     private static void scribble(Object o) {
-      if (o instanceof Product) {
-        ((Product) o).scribble();
+      if (o instanceof Product product) {
+        product.scribble();
       } else if (o instanceof Map) {
         ((Map<?, ?>) o).values().forEach(Mismatches::scribble);
       } else if (o instanceof Collection) {
@@ -168,8 +159,8 @@ public final class LettuceScenarioApp {
     }
 
     static Object normalize(Object o) {
-      if (o instanceof byte[]) {
-        return new String((byte[]) o, StandardCharsets.UTF_8);
+      if (o instanceof byte[] array) {
+        return new String(array, StandardCharsets.UTF_8);
       }
       if (o instanceof Map) {
         Map<Object, Object> m = new java.util.TreeMap<>();
@@ -491,13 +482,9 @@ public final class LettuceScenarioApp {
                       StatefulRedisConnection<String, String> w =
                           (i / 4) % 2 == 0 ? writerConn : shared;
                       switch ((int) (i % 4)) {
-                        case 0:
-                          w.sync().set(key, Long.toString(i));
-                          break;
-                        case 1:
-                          w.async().set(key, Long.toString(i)).get(5, TimeUnit.SECONDS);
-                          break;
-                        case 2:
+                        case 0 -> w.sync().set(key, Long.toString(i));
+                        case 1 -> w.async().set(key, Long.toString(i)).get(5, TimeUnit.SECONDS);
+                        case 2 -> {
                           if (w == shared) {
                             w.reactive().set(key, Long.toString(i)).block();
                           } else {
@@ -505,11 +492,11 @@ public final class LettuceScenarioApp {
                             w.sync().set(key, Long.toString(i));
                             w.sync().exec();
                           }
-                          break;
-                        default:
+                        }
+                        default -> {
                           w.sync().set(key, Long.toString(i - 1));
                           w.sync().incr(key);
-                          break;
+                        }
                       }
                       lastReturned.set(i);
                       writes.incrementAndGet();

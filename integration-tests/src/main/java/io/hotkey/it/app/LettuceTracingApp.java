@@ -69,7 +69,7 @@ public final class LettuceTracingApp {
       sync("tracing-done");
     } finally {
       client.shutdown();
-      resources.shutdown();
+      resources.shutdown().get(10, TimeUnit.SECONDS);
     }
     List<RecordedSpan> spans = List.copyOf(tracing.spans);
     result("tracing.reads", 3L * n);

@@ -36,11 +36,11 @@ public final class Ops {
       return m.invoke(target, args);
     } catch (InvocationTargetException e) {
       Throwable c = e.getCause();
-      if (c instanceof RuntimeException) {
-        throw (RuntimeException) c;
+      if (c instanceof RuntimeException runtimeException) {
+        throw runtimeException;
       }
-      if (c instanceof Error) {
-        throw (Error) c;
+      if (c instanceof Error error) {
+        throw error;
       }
       throw new IllegalStateException(c);
     } catch (IllegalAccessException e) {
@@ -49,7 +49,6 @@ public final class Ops {
   }
 
   private static final Class<?>[] S = {String.class};
-  private static final Class<?>[] SS = {String.class, String.class};
   private static final Class<?>[] SSS = {String.class, String.class, String.class};
   private static final Class<?>[] SLL = {String.class, long.class, long.class};
   private static final Class<?>[] SSA = {String.class, String[].class};

@@ -20,10 +20,10 @@ final class PooledReads {
           rc.getMethod("create", String.class, int.class).invoke(null, host, port);
     } catch (ClassNotFoundException e) {
       try {
-        return (UnifiedJedis)
-            Class.forName("redis.clients.jedis.JedisPooled")
-                .getConstructor(String.class, int.class)
-                .newInstance(host, port);
+        return Class.forName("redis.clients.jedis.JedisPooled")
+            .asSubclass(UnifiedJedis.class)
+            .getConstructor(String.class, int.class)
+            .newInstance(host, port);
       } catch (ReflectiveOperationException e2) {
         throw new IllegalStateException(e2);
       }

@@ -42,10 +42,10 @@ public final class ProductJsonCodec implements RedisCodec<String, ProductJsonCod
 
     @Override
     public boolean equals(Object o) {
-      if (!(o instanceof Product)) {
+      if (!(o instanceof Product p)) {
         return false;
       }
-      Product p = (Product) o;
+
       return priceCents == p.priceCents
           && Objects.equals(id, p.id)
           && Objects.equals(name, p.name)
@@ -229,28 +229,17 @@ public final class ProductJsonCodec implements RedisCodec<String, ProductJsonCod
         }
         char e = s.charAt(pos++);
         switch (e) {
-          case 'n':
-            b.append('\n');
-            break;
-          case 't':
-            b.append('\t');
-            break;
-          case 'r':
-            b.append('\r');
-            break;
-          case 'b':
-            b.append('\b');
-            break;
-          case 'f':
-            b.append('\f');
-            break;
-          case 'u':
+          case 'n' -> b.append('\n');
+          case 't' -> b.append('\t');
+          case 'r' -> b.append('\r');
+          case 'b' -> b.append('\b');
+          case 'f' -> b.append('\f');
+          case 'u' -> {
             b.append((char) Integer.parseInt(s.substring(pos, pos + 4), 16));
             pos += 4;
-            break;
-          default:
-            b.append(e); // '"', '\\', '/'
-            break;
+          }
+          default -> b.append(e);
+            // '"', '\\', '/'
         }
       }
     }

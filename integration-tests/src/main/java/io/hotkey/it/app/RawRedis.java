@@ -53,35 +53,35 @@ public final class RawRedis implements AutoCloseable {
     int type = in.read();
     String line = line();
     switch (type) {
-      case '+':
+      case '+' -> {
         return line;
-      case '-':
+      }
+      case '-' -> {
         return "ERR:" + line;
-      case ':':
+      }
+      case ':' -> {
         return Long.parseLong(line);
-      case '$':
-        {
-          int length = Integer.parseInt(line);
-          if (length < 0) {
-            return null;
-          }
-          byte[] bytes = in.readNBytes(length + 2);
-          return new String(bytes, 0, length, StandardCharsets.UTF_8);
+      }
+      case '$' -> {
+        int length = Integer.parseInt(line);
+        if (length < 0) {
+          return null;
         }
-      case '*':
-        {
-          int count = Integer.parseInt(line);
-          if (count < 0) {
-            return null;
-          }
-          List<Object> items = new ArrayList<>(count);
-          for (int i = 0; i < count; i++) {
-            items.add(read());
-          }
-          return items;
+        byte[] bytes = in.readNBytes(length + 2);
+        return new String(bytes, 0, length, StandardCharsets.UTF_8);
+      }
+      case '*' -> {
+        int count = Integer.parseInt(line);
+        if (count < 0) {
+          return null;
         }
-      default:
-        throw new IOException("unexpected reply type " + type);
+        List<Object> items = new ArrayList<>(count);
+        for (int i = 0; i < count; i++) {
+          items.add(read());
+        }
+        return items;
+      }
+      default -> throw new IOException("unexpected reply type " + type);
     }
   }
 

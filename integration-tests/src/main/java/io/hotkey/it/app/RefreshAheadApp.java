@@ -39,7 +39,11 @@ public final class RefreshAheadApp {
           try {
             // every connection's entry filled (Lettuce keeps one per connection)
             Child.warmUp(
-                "refresh", List.of(key), () -> readers.forEach(Supplier::get), 15_000, 3_000);
+                "refresh",
+                List.of(key),
+                () -> readers.forEach(reader -> Child.reading(reader).run()),
+                15_000,
+                3_000);
             long misses = counter("CacheMisses");
             long refreshes = counter("CacheRefreshes");
             long end = System.nanoTime() + seconds * 1_000_000_000L;
@@ -49,7 +53,7 @@ public final class RefreshAheadApp {
                   new Thread(
                       () -> {
                         while (System.nanoTime() < end) {
-                          reader.get();
+                          Object unused = reader.get();
                         }
                       });
               threads.add(t);
@@ -71,6 +75,6 @@ public final class RefreshAheadApp {
 
   private static long counter(String attribute) {
     Object v = Child.jmx(attribute);
-    return v instanceof Long ? (Long) v : -1;
+    return v instanceof Long l ? l : -1;
   }
 }

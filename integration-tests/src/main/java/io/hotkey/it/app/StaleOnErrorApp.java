@@ -38,7 +38,7 @@ public final class StaleOnErrorApp {
                   : JedisGets.open(host, port, key, closeables);
           try {
             String value = reader.get();
-            Child.warmUp("stale", List.of(key), reader::get, 15_000, 3_000);
+            Child.warmUp("stale", List.of(key), Child.reading(reader), 15_000, 3_000);
             sync("redis-stopped");
             readWhileDown(reader, value, seconds);
           } finally {

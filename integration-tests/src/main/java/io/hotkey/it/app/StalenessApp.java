@@ -69,7 +69,7 @@ public final class StalenessApp {
     long hitsBefore = -1;
     while (System.nanoTime() < end) {
       for (int i = 0; i < 200; i++) {
-        reader.get();
+        Object unused = reader.get();
       }
       if (Child.allHot(List.of(key))) {
         long hits = hits();
@@ -171,17 +171,16 @@ public final class StalenessApp {
     }
     Object servers = Child.jmx("TrackingServers");
     result(
-        "trackingServers",
-        servers instanceof String[] ? String.join(";", (String[]) servers) : servers);
+        "trackingServers", servers instanceof String[] array ? String.join(";", array) : servers);
   }
 
   /** Milliseconds from the kill until every tracked server is tracked again, or -1 after 20 s. */
   private static long waitForTracking(long killedAt) throws InterruptedException {
     while (System.nanoTime() - killedAt < 20_000_000_000L) {
       Object servers = Child.jmx("TrackingServers");
-      if (servers instanceof String[]
-          && ((String[]) servers).length > 0
-          && Arrays.stream((String[]) servers).allMatch(s -> s.contains(" tracking"))) {
+      if (servers instanceof String[] array
+          && array.length > 0
+          && Arrays.stream(array).allMatch(s -> s.contains(" tracking"))) {
         return (System.nanoTime() - killedAt) / 1_000_000;
       }
       Thread.sleep(5);
@@ -195,7 +194,7 @@ public final class StalenessApp {
       if (line.contains(" name=hotkey-agent ")) {
         String id = line.replaceFirst("^id=(\\d+) .*$", "$1").trim();
         Object reply = admin.call("CLIENT", "KILL", "ID", id);
-        killed += reply instanceof Long ? ((Long) reply).intValue() : 0;
+        killed += reply instanceof Long l ? l.intValue() : 0;
       }
     }
     return killed;
@@ -203,7 +202,7 @@ public final class StalenessApp {
 
   private static long hits() {
     Object v = Child.jmx("CacheHits");
-    return v instanceof Long ? (Long) v : -1;
+    return v instanceof Long l ? l : -1;
   }
 
   /** The upper edge of the percentile's bucket in µs (0 for under 10 µs); -1 without reads. */

@@ -41,6 +41,8 @@ public final class ClaimResult {
   }
 
   /**
+   * The key is claimed by a request that has not finished.
+   *
    * @param leaseRemainingMillis how long the running claim still blocks the key
    */
   public static ClaimResult inProgress(byte[] fingerprint, long leaseRemainingMillis) {

@@ -46,6 +46,8 @@ public final class ResponseCodec {
   }
 
   /**
+   * Reads back a response written by {@code encode}.
+   *
    * @throws IllegalArgumentException when the bytes are not a response this codec wrote
    */
   public static HttpAnswer decode(byte[] data) {

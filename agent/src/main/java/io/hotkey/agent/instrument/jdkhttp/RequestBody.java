@@ -24,8 +24,8 @@ final class RequestBody {
   }
 
   /**
-   * @return the whole body, or null when it is longer than {@code limit} (then only a prefix was
-   *     read)
+   * Returns the whole body, or null when it is longer than {@code limit} (then only a prefix was
+   * read).
    */
   byte[] read(long limit) throws IOException {
     String declared = exchange.getRequestHeaders().getFirst("Content-Length");

@@ -100,9 +100,7 @@ public final class ServletBridge {
 
   // ---------------------------------------------------------------- called by the inlined advice
 
-  /**
-   * @return what the call does; never null, as the exit needs it to keep the depth counter
-   */
+  /** Returns what the call does; never null, as the exit needs it to keep the depth counter. */
   public static ServletCall enter(Object request, Object response) {
     int[] depth = DEPTH.get();
     if (depth[0]++ > 0 || engine == null || request == null || response == null) {
@@ -133,8 +131,8 @@ public final class ServletBridge {
   // ---------------------------------------------------------------- called by the injected helpers
 
   /**
-   * @return the engine requests are decided by, or null once the agent is deactivated (they then
-   *     pass through)
+   * Returns the engine requests are decided by, or null once the agent is deactivated (they then
+   * pass through).
    */
   public static IdempotencyEngine engine() {
     return engine;
@@ -226,6 +224,8 @@ public final class ServletBridge {
 
     final String name;
     final String requestInterface;
+
+    @SuppressWarnings("ImmutableEnumChecker") // its only state, where it defined helpers, is locked
     final HelperClasses helpers;
 
     ServletApi(String name) {

@@ -10,6 +10,8 @@ public final class ServletCall {
   /** Told when a followed call returned or threw. */
   public interface End {
     /**
+     * The application's call has ended.
+     *
      * @param thrown what the call threw, or null when it returned
      */
     void callReturned(Throwable thrown);

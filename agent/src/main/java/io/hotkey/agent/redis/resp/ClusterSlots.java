@@ -6,8 +6,8 @@ import java.util.List;
 
 /**
  * Redis Cluster's key-to-slot rule (CRC16/XMODEM of the key, or of its hash tag: the text between
- * the first {@code &#123;} and the next {@code &#125;} when not empty, modulo 16384) and the reply
- * of {@code CLUSTER SLOTS}.
+ * the first <code>&#123;</code> and the next <code>&#125;</code> when not empty, modulo 16384) and
+ * the reply of {@code CLUSTER SLOTS}.
  */
 final class ClusterSlots {
   static final int COUNT = 16384;

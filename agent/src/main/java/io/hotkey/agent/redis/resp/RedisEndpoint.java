@@ -49,6 +49,8 @@ public final class RedisEndpoint {
   }
 
   /**
+   * Reads {@code redis://} or {@code rediss://} with user, password, database and protocol.
+   *
    * @param setting the configuration key the URI came from, for error messages
    */
   public static RedisEndpoint parse(String setting, URI uri) {

@@ -23,6 +23,8 @@ public final class TrustStores {
   private TrustStores() {}
 
   /**
+   * A socket factory trusting the certificates of a PEM file or a key store.
+   *
    * @throws IOException when the file cannot be read, is neither form, or holds no certificate
    */
   public static SSLSocketFactory socketFactory(Path file) throws IOException {

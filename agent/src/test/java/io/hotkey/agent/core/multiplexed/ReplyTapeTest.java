@@ -24,24 +24,15 @@ class ReplyTapeTest {
     ReplyTape.Cursor c = new ReplyTape.Cursor(tape);
     while (c.next()) {
       switch (c.op()) {
-        case ReplyTape.OP_BULK:
+        case ReplyTape.OP_BULK -> {
           ByteBuffer b = c.bytes();
           calls.add(b == null ? "set(null)" : "set(" + StandardCharsets.UTF_8.decode(b) + ")");
-          break;
-        case ReplyTape.OP_LONG:
-          calls.add("set(" + c.longValue() + "L)");
-          break;
-        case ReplyTape.OP_MAP:
-          calls.add("multiMap(" + c.count() + ")");
-          break;
-        case ReplyTape.OP_ARRAY:
-          calls.add("multiArray(" + c.count() + ")");
-          break;
-        case ReplyTape.OP_COMPLETE:
-          calls.add("complete(" + c.count() + ")");
-          break;
-        default:
-          calls.add("op" + c.op());
+        }
+        case ReplyTape.OP_LONG -> calls.add("set(" + c.longValue() + "L)");
+        case ReplyTape.OP_MAP -> calls.add("multiMap(" + c.count() + ")");
+        case ReplyTape.OP_ARRAY -> calls.add("multiArray(" + c.count() + ")");
+        case ReplyTape.OP_COMPLETE -> calls.add("complete(" + c.count() + ")");
+        default -> calls.add("op" + c.op());
       }
     }
     return calls;

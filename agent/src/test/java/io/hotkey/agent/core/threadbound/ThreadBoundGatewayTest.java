@@ -1,5 +1,6 @@
 package io.hotkey.agent.core.threadbound;
 
+import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
@@ -13,6 +14,7 @@ import io.hotkey.agent.core.ServedReply;
 import io.hotkey.config.Glob;
 import io.hotkey.config.KeyFilter;
 import java.io.IOException;
+import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -25,7 +27,8 @@ import org.junit.jupiter.api.Test;
  * end), with real detector, command table and cache; only the network is left out.
  */
 class ThreadBoundGatewayTest {
-  private static final InetSocketAddress SERVER = new InetSocketAddress("127.0.0.1", 6379);
+  private static final InetSocketAddress SERVER =
+      new InetSocketAddress(InetAddress.getLoopbackAddress(), 6379);
 
   private final Object connection = new Object();
   private CoreFixture core;
@@ -79,7 +82,7 @@ class ThreadBoundGatewayTest {
     assertNull(gateway.beginRead("test", connection, SERVER, get, get));
     gateway.onSend(connection, get, get);
     gateway.onReplyRead(connection, ReplyOutcome.VALUE);
-    gateway.onRawReply("v1".getBytes());
+    gateway.onRawReply("v1".getBytes(UTF_8));
     gateway.endRead(false);
     gateway.endRead(false);
   }
@@ -98,7 +101,7 @@ class ThreadBoundGatewayTest {
 
   @Test
   void coldKeysAreNeverServedLocally() {
-    execute(connection, argv("GET", "cold"), "v".getBytes());
+    execute(connection, argv("GET", "cold"), "v".getBytes(UTF_8));
     assertNull(serve(connection, "GET", "cold"));
   }
 
@@ -107,9 +110,9 @@ class ThreadBoundGatewayTest {
     build(0, CoreFixture.EVERY_KEY, false);
     makeHot("hot");
     long reads = core.gateways.reads();
-    execute(connection, argv("GET", "hot"), "v1".getBytes());
+    execute(connection, argv("GET", "hot"), "v1".getBytes(UTF_8));
     assertNull(serve(connection, "GET", "hot"));
-    execute(connection, argv("SET", "hot", "v2"), "OK".getBytes());
+    execute(connection, argv("SET", "hot", "v2"), "OK".getBytes(UTF_8));
     assertEquals(
         reads + 1, core.gateways.reads(), "a read that was not served is counted when sent");
     assertEquals(1, core.gateways.writes());
@@ -118,7 +121,7 @@ class ThreadBoundGatewayTest {
   @Test
   void aHotKeyIsServedAfterOneFillWithAFreshEqualReply() {
     makeHot("hot");
-    byte[] fromRedis = "v1".getBytes();
+    byte[] fromRedis = "v1".getBytes(UTF_8);
     assertEquals(fromRedis, execute(connection, argv("GET", "hot"), fromRedis));
     ServedReply first = serve(connection, "GET", "hot");
     ServedReply second = serve(connection, "GET", "hot");
@@ -141,11 +144,11 @@ class ThreadBoundGatewayTest {
     core = new CoreFixture(0, CoreFixture.EVERY_KEY, true, Duration.ofSeconds(60));
     gateway = core.gateways.threadBound();
     makeHot("hot");
-    execute(connection, argv("GET", "hot"), "v1".getBytes());
+    execute(connection, argv("GET", "hot"), "v1".getBytes(UTF_8));
     // Redis went away: the tracking stream's loss distrusts every entry, which no longer serves
     core.versions.distrustAll();
     ServedReply stale = failOnTheConnection("GET", "hot");
-    assertArrayEquals("v1".getBytes(), (byte[]) stale.raw);
+    assertArrayEquals("v1".getBytes(UTF_8), (byte[]) stale.raw);
     assertEquals(1, core.cache.staleServed());
     // a write, even one whose reply was lost, ends it
     gateway.onSend(connection, new Object(), argv("SET", "hot", "v2"));
@@ -156,7 +159,7 @@ class ThreadBoundGatewayTest {
   @Test
   void withoutServeStaleAFailedReadFails() {
     makeHot("hot");
-    execute(connection, argv("GET", "hot"), "v1".getBytes());
+    execute(connection, argv("GET", "hot"), "v1".getBytes(UTF_8));
     core.versions.distrustAll();
     assertNull(failOnTheConnection("GET", "hot"));
   }
@@ -164,16 +167,16 @@ class ThreadBoundGatewayTest {
   @Test
   void aReturnedWriteInvalidatesAtOnce() {
     makeHot("hot");
-    execute(connection, argv("GET", "hot"), "v1".getBytes());
+    execute(connection, argv("GET", "hot"), "v1".getBytes(UTF_8));
     assertTrue(servedLocally(connection, "GET", "hot"));
-    execute(connection, argv("SET", "hot", "v2"), "OK".getBytes());
+    execute(connection, argv("SET", "hot", "v2"), "OK".getBytes(UTF_8));
     assertNull(serve(connection, "GET", "hot"));
   }
 
   @Test
   void aWriteOfManyKeysInvalidatesEachOfThem() {
     makeHot("hot");
-    execute(connection, argv("GET", "hot"), "v1".getBytes());
+    execute(connection, argv("GET", "hot"), "v1".getBytes(UTF_8));
     assertTrue(servedLocally(connection, "GET", "hot"));
     // more keys than a thread classifies into its own array: the command gets one of its own
     String[] mset = new String[1 + 2 * 40];
@@ -182,16 +185,16 @@ class ThreadBoundGatewayTest {
       mset[1 + 2 * k] = k == 39 ? "hot" : "other:" + k;
       mset[2 + 2 * k] = "v2";
     }
-    execute(connection, argv(mset), "OK".getBytes());
+    execute(connection, argv(mset), "OK".getBytes(UTF_8));
     assertNull(serve(connection, "GET", "hot"));
-    execute(connection, argv("GET", "hot"), "v2".getBytes());
+    execute(connection, argv("GET", "hot"), "v2".getBytes(UTF_8));
     assertTrue(servedLocally(connection, "GET", "hot"), "the next command is classified anew");
   }
 
   @Test
   void aPipelinedWriteInvalidatesOnceItsOwnReplyIsRead() {
     makeHot("hot");
-    execute(connection, argv("GET", "hot"), "v1".getBytes());
+    execute(connection, argv("GET", "hot"), "v1".getBytes(UTF_8));
     Object pipeline = new Object();
     gateway.onSend(pipeline, new Object(), argv("GET", "other"));
     gateway.onSend(pipeline, new Object(), argv("SET", "hot", "v2"));
@@ -208,16 +211,16 @@ class ThreadBoundGatewayTest {
     makeHot("hot");
     Object abandoned = new Object();
     gateway.onSend(abandoned, new Object(), argv("SET", "other", "x"));
-    execute(connection, argv("GET", "hot"), "v1".getBytes());
+    execute(connection, argv("GET", "hot"), "v1".getBytes(UTF_8));
     assertTrue(servedLocally(connection, "GET", "hot"));
-    execute(connection, argv("SET", "hot", "v2"), "OK".getBytes());
+    execute(connection, argv("SET", "hot", "v2"), "OK".getBytes(UTF_8));
     assertNull(serve(connection, "GET", "hot"));
   }
 
   @Test
   void closingAConnectionWithUnreadRepliesInvalidatesWhatItWrote() {
     makeHot("hot");
-    execute(connection, argv("GET", "hot"), "v1".getBytes());
+    execute(connection, argv("GET", "hot"), "v1".getBytes(UTF_8));
     Object pipeline = new Object();
     gateway.onSend(pipeline, new Object(), argv("MULTI"));
     gateway.onSend(pipeline, new Object(), argv("SET", "hot", "v2"));
@@ -229,7 +232,7 @@ class ThreadBoundGatewayTest {
   @Test
   void aLostConnectionInvalidatesWhatItWrote() {
     makeHot("hot");
-    execute(connection, argv("GET", "hot"), "v1".getBytes());
+    execute(connection, argv("GET", "hot"), "v1".getBytes(UTF_8));
     Object pipeline = new Object();
     gateway.onSend(pipeline, new Object(), argv("SET", "hot", "v2"));
     gateway.onSend(pipeline, new Object(), argv("GET", "other"));
@@ -240,19 +243,19 @@ class ThreadBoundGatewayTest {
   @Test
   void connectionsOfAnotherUserNeverShareEntries() {
     makeHot("hot");
-    execute(connection, argv("GET", "hot"), "v1".getBytes());
+    execute(connection, argv("GET", "hot"), "v1".getBytes(UTF_8));
     Object limited = new Object();
-    execute(limited, argv("AUTH", "limited", "pw"), "OK".getBytes());
+    execute(limited, argv("AUTH", "limited", "pw"), "OK".getBytes(UTF_8));
     assertNull(serve(limited, "GET", "hot"));
     Object admin = new Object();
-    execute(admin, argv("HELLO", "2", "AUTH", "default", "pw"), "OK".getBytes());
+    execute(admin, argv("HELLO", "2", "AUTH", "default", "pw"), "OK".getBytes(UTF_8));
     assertNotNull(serve(admin, "GET", "hot"));
   }
 
   @Test
   void aConnectionIsNotServedWhileItsAuthIsUnansweredNorAfterItFailed() {
     makeHot("hot");
-    execute(connection, argv("GET", "hot"), "v1".getBytes());
+    execute(connection, argv("GET", "hot"), "v1".getBytes(UTF_8));
     assertTrue(servedLocally(connection, "GET", "hot"));
     gateway.onSend(connection, new Object(), argv("AUTH", "default", "wrong"));
     assertNull(serve(connection, "GET", "hot"));
@@ -267,7 +270,7 @@ class ThreadBoundGatewayTest {
     Object client = new Object();
     fillThroughPooledClient(client);
     assertNotNull(serve(client, "GET", "hot"));
-    execute(connection, argv("AUTH", "limited", "pw"), "OK".getBytes());
+    execute(connection, argv("AUTH", "limited", "pw"), "OK".getBytes(UTF_8));
     assertNull(serve(client, "GET", "hot"));
   }
 
@@ -280,7 +283,7 @@ class ThreadBoundGatewayTest {
     gateway.onReplyRead(tx, ReplyOutcome.VALUE);
     gateway.onReplyRead(tx, ReplyOutcome.VALUE);
     // QUEUED is in, but the SET has not run: a fill now still reads v1 from Redis
-    Thread filler = new Thread(() -> execute(connection, argv("GET", "hot"), "v1".getBytes()));
+    Thread filler = new Thread(() -> execute(connection, argv("GET", "hot"), "v1".getBytes(UTF_8)));
     filler.start();
     filler.join();
     assertTrue(servedLocally(connection, "GET", "hot"));
@@ -292,7 +295,7 @@ class ThreadBoundGatewayTest {
   @Test
   void connectionsInWatchOrMultiAreNeverServed() {
     makeHot("hot");
-    execute(connection, argv("GET", "hot"), "v1".getBytes());
+    execute(connection, argv("GET", "hot"), "v1".getBytes(UTF_8));
     Object watcher = new Object();
     gateway.onSend(watcher, new Object(), argv("WATCH", "hot"));
     gateway.onReplyRead(watcher, ReplyOutcome.VALUE);
@@ -303,14 +306,14 @@ class ThreadBoundGatewayTest {
     assertTrue(!servedLocally(watcher, "GET", "hot"));
     gateway.onSend(watcher, new Object(), argv("EXEC"));
     gateway.onReplyRead(watcher, ReplyOutcome.VALUE);
-    execute(watcher, argv("GET", "hot"), "v1".getBytes());
+    execute(watcher, argv("GET", "hot"), "v1".getBytes(UTF_8));
     assertTrue(servedLocally(watcher, "GET", "hot"));
   }
 
   @Test
   void anotherDatabaseOrProtocolNeverSharesEntries() {
     makeHot("hot");
-    execute(connection, argv("GET", "hot"), "db0".getBytes());
+    execute(connection, argv("GET", "hot"), "db0".getBytes(UTF_8));
     Object otherDb = new Object();
     gateway.onSend(otherDb, new Object(), argv("SELECT", "1"));
     gateway.onReplyRead(otherDb, ReplyOutcome.VALUE);
@@ -324,8 +327,8 @@ class ThreadBoundGatewayTest {
   @Test
   void flushAllInvalidatesEverything() {
     makeHot("hot");
-    execute(connection, argv("GET", "hot"), "v1".getBytes());
-    execute(connection, argv("FLUSHALL"), "OK".getBytes());
+    execute(connection, argv("GET", "hot"), "v1".getBytes(UTF_8));
+    execute(connection, argv("FLUSHALL"), "OK".getBytes(UTF_8));
     assertTrue(!servedLocally(connection, "GET", "hot"));
   }
 
@@ -333,14 +336,14 @@ class ThreadBoundGatewayTest {
   void excludedKeysAreReportedHotButNotServed() {
     build(0, new KeyFilter(List.of(Glob.parse("*")), List.of(Glob.parse("session:*"))), true);
     makeHot("session:1");
-    execute(connection, argv("GET", "session:1"), "v".getBytes());
+    execute(connection, argv("GET", "session:1"), "v".getBytes(UTF_8));
     assertTrue(!servedLocally(connection, "GET", "session:1"));
   }
 
   @Test
   void nonDeterministicReadsAreNeverServed() {
     makeHot("set");
-    execute(connection, argv("SRANDMEMBER", "set"), "m".getBytes());
+    execute(connection, argv("SRANDMEMBER", "set"), "m".getBytes(UTF_8));
     assertTrue(!servedLocally(connection, "SRANDMEMBER", "set"));
     execute(connection, argv("TTL", "set"), 10L);
     assertTrue(!servedLocally(connection, "TTL", "set"));
