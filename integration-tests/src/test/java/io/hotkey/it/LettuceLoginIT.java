@@ -1,0 +1,219 @@
+package io.hotkey.it;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.List;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.function.Executable;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+import org.junit.jupiter.params.provider.ValueSource;
+import redis.clients.jedis.Jedis;
+import redis.clients.jedis.util.JedisClusterCRC16;
+
+/**
+ * The agent's tracking connection logs in to a server as the application's Lettuce client does,
+ * with nothing but the client's own configuration (no {@code hotkey.redis.uri}): a password, an ACL
+ * user, TLS with the client's {@code SslOptions} trust and verify mode, a Redis Cluster's masters;
+ * on Lettuce 6.1 (login kept in {@code ConnectionState}), 6.8 and 7.7 (a credentials provider).
+ * Lettuce sends its login in its connection handshake, which no command hook sees. {@code
+ * StalenessApp} reads a hot key through Lettuce while a raw connection SETs it every 5 ms: the
+ * application is tracking and sees every write within the tracking bound, with a 30 s TTL. A
+ * password changed on the server after the client logged in falls back to the TTL with one log
+ * line, and the application never notices. No secret is ever printed.
+ */
+class LettuceLoginIT {
+  private static final String PASSWORD = "app-secret-5f1c";
+  private static final String ROTATED = "rotated-secret-9a7e";
+
+  private static AgentJvm app(String version, RedisServer writeTo, String key, String... extra) {
+    return StalenessIT.app(
+            "lettuce-login-" + version, Clients.lettuceClasspath(version), writeTo, key, extra)
+        .prop("hotkey.cache.ttl", StalenessIT.LONG_TTL);
+  }
+
+  /** Served, correct, tracking {@code server} and fresh within the tracking bound; no secret. */
+  private static void assertTracksAsTheClient(ChildRun c, String server, String heading) {
+    List<Executable> checks = StalenessIT.servedAndCorrect(c);
+    checks.add(StalenessIT.bounded(c, StalenessIT.TRACKING_P99_US, StalenessIT.TRACKING_MAX_US));
+    checks.add(
+        () ->
+            assertTrue(
+                c.result("trackingServers").contains(server + " tracking"),
+                () -> "want " + server + " tracking; tracked: " + c.result("trackingServers")));
+    checks.add(noSecretPrinted(c));
+    Check.all(c, heading, checks.stream());
+  }
+
+  private static Executable noSecretPrinted(ChildRun c) {
+    return () ->
+        assertFalse(
+            Stream.concat(c.stdout().stream(), c.stderr().stream())
+                .anyMatch(line -> line.contains(PASSWORD) || line.contains(ROTATED)),
+            "a password was printed");
+  }
+
+  @ParameterizedTest(name = "lettuce {0}")
+  @ValueSource(strings = {Clients.LETTUCE_6_1, Clients.LETTUCE_6, Clients.LETTUCE_7})
+  void aPasswordProtectedServer(String version) {
+    try (RedisServer redis = RedisServers.startLocal("requirepass", List.of())) {
+      try (Jedis admin = redis.jedis()) {
+        admin.configSet("requirepass", PASSWORD);
+      }
+      ChildRun c =
+          StalenessIT.run(
+              app(
+                  version,
+                  redis,
+                  "login:requirepass",
+                  "--uri",
+                  "redis://" + PASSWORD + "@" + redis.address(),
+                  "--auth",
+                  ":" + PASSWORD));
+      assertTracksAsTheClient(c, redis.address(), "tracking with the client's password");
+      assertEquals("default", c.result("agentUsers"), "the tracking connection's user");
+    }
+  }
+
+  @ParameterizedTest(name = "lettuce {0}")
+  @ValueSource(strings = {Clients.LETTUCE_6_1, Clients.LETTUCE_7})
+  void anAclUser(String version) {
+    try (RedisServer redis = aclServer()) {
+      ChildRun c =
+          StalenessIT.run(
+              app(
+                  version,
+                  redis,
+                  "login:acl",
+                  "--uri",
+                  "redis://app:" + PASSWORD + "@" + redis.address(),
+                  "--auth",
+                  "app:" + PASSWORD));
+      assertTracksAsTheClient(c, redis.address(), "tracking as the client's ACL user");
+      assertEquals("app", c.result("agentUsers"), "the tracking connection's user");
+    }
+  }
+
+  /**
+   * A user {@code app} with every right, and a default user that may not use {@code CLIENT}: a
+   * connection that does not log in as {@code app} cannot track.
+   */
+  private static RedisServer aclServer() {
+    RedisServer redis = RedisServers.startLocal("acl", List.of());
+    try (Jedis admin = redis.jedis()) {
+      admin.aclSetUser("app", "on", ">" + PASSWORD, "~*", "&*", "+@all");
+      admin.aclSetUser("default", "-client");
+    }
+    return redis;
+  }
+
+  static Stream<Arguments> tlsClients() {
+    return Stream.of(
+        // the certificate names localhost only: with CA and NONE the name is not checked
+        Arguments.of(Clients.LETTUCE_6, "localhost", "FULL", true),
+        Arguments.of(Clients.LETTUCE_7, "127.0.0.1", "CA", true),
+        Arguments.of(Clients.LETTUCE_7, "127.0.0.1", "NONE", false));
+  }
+
+  @ParameterizedTest(name = "lettuce {0} rediss://{1} verifyPeer={2} trusting SslOptions: {3}")
+  @MethodSource("tlsClients")
+  void tlsAsTheClientConfiguresIt(
+      String version, String host, String verifyMode, boolean trustsTheCertificate)
+      throws Exception {
+    try (TlsRedis tls = TlsRedis.start("tls-" + verifyMode.toLowerCase())) {
+      AgentJvm app =
+          app(
+              version,
+              tls.server,
+              "login:tls",
+              "--uri",
+              "rediss://" + host + ":" + tls.tlsPort + "?verifyPeer=" + verifyMode);
+      if (trustsTheCertificate) {
+        app.args("--truststore", tls.certificate().toString());
+      }
+      ChildRun c = StalenessIT.run(app);
+      assertTracksAsTheClient(c, host + ":" + tls.tlsPort, "tracking over the client's TLS");
+    }
+  }
+
+  @Test
+  void aClusterIsTrackedOnTheMasterOfTheHotKey() {
+    String version = Clients.LETTUCE_6;
+    try (RedisCluster cluster = RedisServers.startCluster(3)) {
+      String key = "login:cluster";
+      RedisServer owner = masterOf(cluster, key);
+      for (RedisServer node : cluster.nodes()) {
+        try (Jedis admin = node.jedis()) {
+          admin.configSet("requirepass", PASSWORD);
+        }
+      }
+      ChildRun c =
+          StalenessIT.run(
+              app(
+                  version,
+                  owner,
+                  key,
+                  "--uri",
+                  "redis://" + PASSWORD + "@" + cluster.nodes().get(0).address(),
+                  "--cluster",
+                  "true",
+                  "--auth",
+                  ":" + PASSWORD));
+      assertTracksAsTheClient(c, owner.address(), "tracking a cluster's master");
+    }
+  }
+
+  /** The master of {@code key}'s slot, as {@code RedisCluster.form} assigned the slots. */
+  private static RedisServer masterOf(RedisCluster cluster, String key) {
+    int slot = JedisClusterCRC16.getSlot(key);
+    int n = cluster.nodes().size();
+    int i = 0;
+    while (slot >= (i + 1) * 16384 / n) {
+      i++;
+    }
+    return cluster.nodes().get(i);
+  }
+
+  @Test
+  void aPasswordChangedOnTheServerFallsBackToTheTtlWithOneLine() {
+    long ttlMs = 300;
+    try (RedisServer redis = aclServer()) {
+      ChildRun c =
+          StalenessIT.run(
+              app(
+                      Clients.LETTUCE_7,
+                      redis,
+                      "login:rotated",
+                      "--uri",
+                      "redis://app:" + PASSWORD + "@" + redis.address(),
+                      "--auth",
+                      "app:" + PASSWORD,
+                      "--rotate-password",
+                      "app:" + ROTATED)
+                  .prop("hotkey.cache.ttl", ttlMs + "ms"));
+      List<Executable> checks = StalenessIT.servedAndCorrect(c);
+      checks.add(StalenessIT.bounded(c, Long.MAX_VALUE, (ttlMs + 200) * 1000));
+      checks.add(
+          () ->
+              assertTrue(
+                  c.result("trackingServers").contains(redis.address() + " ttl_fallback"),
+                  () -> "tracked: " + c.result("trackingServers")));
+      checks.add(
+          () -> {
+            List<String> lines =
+                c.stderr().stream().filter(l -> l.contains("tracking unavailable on")).toList();
+            assertEquals(1, lines.size(), () -> "tracking unavailable lines: " + lines);
+            assertTrue(
+                lines.get(0).contains("WRONGPASS")
+                    && lines.get(0).contains("the login of the application's client"),
+                lines.get(0));
+          });
+      checks.add(noSecretPrinted(c));
+      Check.all(c, "a rotated password falls back to the TTL", checks.stream());
+    }
+  }
+}
