@@ -30,10 +30,23 @@ class LettuceLoginIT {
   private static final String PASSWORD = "app-secret-5f1c";
   private static final String ROTATED = "rotated-secret-9a7e";
 
-  private static AgentJvm app(String version, RedisServer writeTo, String key, String... extra) {
-    return StalenessIT.app(
-            "lettuce-login-" + version, Clients.lettuceClasspath(version), writeTo, key, extra)
-        .prop("hotkey.cache.ttl", StalenessIT.LONG_TTL);
+  /**
+   * {@code StalenessApp} reading {@code key} through Lettuce {@code version} connected with {@code
+   * uri}, its writer at {@code writeTo} logged in as {@code login} ({@code user:password}; null:
+   * none).
+   */
+  private static AgentJvm app(
+      String version, RedisServer writeTo, String key, String uri, String login) {
+    AgentJvm app =
+        StalenessIT.app(
+                "lettuce-login-" + version,
+                Clients.lettuceClasspath(version),
+                writeTo,
+                key,
+                "--uri",
+                uri)
+            .prop("hotkey.cache.ttl", StalenessIT.LONG_TTL);
+    return login == null ? app : app.args("--auth", login);
   }
 
   /** Served, correct, tracking {@code server} and fresh within the tracking bound; no secret. */
@@ -57,22 +70,25 @@ class LettuceLoginIT {
             "a password was printed");
   }
 
+  /** From now on the server wants {@link #PASSWORD} for its default user. */
+  private static void requirePassword(RedisServer server) {
+    try (Jedis admin = server.jedis()) {
+      admin.configSet("requirepass", PASSWORD);
+    }
+  }
+
   @ParameterizedTest(name = "lettuce {0}")
   @ValueSource(strings = {Clients.LETTUCE_6_1, Clients.LETTUCE_6, Clients.LETTUCE_7})
   void aPasswordProtectedServer(String version) {
     try (RedisServer redis = RedisServers.startLocal("requirepass", List.of())) {
-      try (Jedis admin = redis.jedis()) {
-        admin.configSet("requirepass", PASSWORD);
-      }
+      requirePassword(redis);
       ChildRun c =
           StalenessIT.run(
               app(
                   version,
                   redis,
                   "login:requirepass",
-                  "--uri",
                   "redis://" + PASSWORD + "@" + redis.address(),
-                  "--auth",
                   ":" + PASSWORD));
       assertTracksAsTheClient(c, redis.address(), "tracking with the client's password");
       assertEquals("default", c.result("agentUsers"), "the tracking connection's user");
@@ -89,9 +105,7 @@ class LettuceLoginIT {
                   version,
                   redis,
                   "login:acl",
-                  "--uri",
                   "redis://app:" + PASSWORD + "@" + redis.address(),
-                  "--auth",
                   "app:" + PASSWORD));
       assertTracksAsTheClient(c, redis.address(), "tracking as the client's ACL user");
       assertEquals("app", c.result("agentUsers"), "the tracking connection's user");
@@ -130,8 +144,8 @@ class LettuceLoginIT {
               version,
               tls.server,
               "login:tls",
-              "--uri",
-              "rediss://" + host + ":" + tls.tlsPort + "?verifyPeer=" + verifyMode);
+              "rediss://" + host + ":" + tls.tlsPort + "?verifyPeer=" + verifyMode,
+              null);
       if (trustsTheCertificate) {
         app.args("--truststore", tls.certificate().toString());
       }
@@ -146,23 +160,16 @@ class LettuceLoginIT {
     try (RedisCluster cluster = RedisServers.startCluster(3)) {
       String key = "login:cluster";
       RedisServer owner = masterOf(cluster, key);
-      for (RedisServer node : cluster.nodes()) {
-        try (Jedis admin = node.jedis()) {
-          admin.configSet("requirepass", PASSWORD);
-        }
-      }
+      cluster.nodes().forEach(LettuceLoginIT::requirePassword);
       ChildRun c =
           StalenessIT.run(
               app(
-                  version,
-                  owner,
-                  key,
-                  "--uri",
-                  "redis://" + PASSWORD + "@" + cluster.nodes().get(0).address(),
-                  "--cluster",
-                  "true",
-                  "--auth",
-                  ":" + PASSWORD));
+                      version,
+                      owner,
+                      key,
+                      "redis://" + PASSWORD + "@" + cluster.nodes().get(0).address(),
+                      ":" + PASSWORD)
+                  .args("--cluster", "true"));
       assertTracksAsTheClient(c, owner.address(), "tracking a cluster's master");
     }
   }
@@ -188,12 +195,9 @@ class LettuceLoginIT {
                       Clients.LETTUCE_7,
                       redis,
                       "login:rotated",
-                      "--uri",
                       "redis://app:" + PASSWORD + "@" + redis.address(),
-                      "--auth",
-                      "app:" + PASSWORD,
-                      "--rotate-password",
-                      "app:" + ROTATED)
+                      "app:" + PASSWORD)
+                  .args("--rotate-password", "app:" + ROTATED)
                   .prop("hotkey.cache.ttl", ttlMs + "ms"));
       List<Executable> checks = StalenessIT.servedAndCorrect(c);
       checks.add(StalenessIT.bounded(c, Long.MAX_VALUE, (ttlMs + 200) * 1000));
