@@ -195,9 +195,10 @@ class LettuceLoginIT {
     return cluster.nodes().get(i);
   }
 
+  private static final long SHORT_TTL_MS = 300;
+
   @Test
   void aPasswordChangedOnTheServerFallsBackToTheTtlWithOneLine() {
-    long ttlMs = 300;
     try (RedisServer redis = aclServer()) {
       ChildRun c =
           StalenessIT.run(
@@ -208,26 +209,52 @@ class LettuceLoginIT {
                       "redis://app:" + PASSWORD + "@" + redis.address(),
                       "app:" + PASSWORD)
                   .args("--rotate-password", "app:" + ROTATED)
-                  .prop("hotkey.cache.ttl", ttlMs + "ms"));
-      List<Executable> checks = StalenessIT.servedAndCorrect(c);
-      checks.add(StalenessIT.bounded(c, Long.MAX_VALUE, (ttlMs + 200) * 1000));
-      checks.add(
-          () ->
-              assertTrue(
-                  c.result("trackingServers").contains(redis.address() + " ttl_fallback"),
-                  () -> "tracked: " + c.result("trackingServers")));
-      checks.add(
-          () -> {
-            List<String> lines =
-                c.stderr().stream().filter(l -> l.contains("tracking unavailable on")).toList();
-            assertEquals(1, lines.size(), () -> "tracking unavailable lines: " + lines);
-            assertTrue(
-                lines.get(0).contains("WRONGPASS")
-                    && lines.get(0).contains("the login of the application's client"),
-                lines.get(0));
-          });
-      checks.add(noSecretPrinted(c));
-      Check.all(c, "a rotated password falls back to the TTL", checks.stream());
+                  .prop("hotkey.cache.ttl", SHORT_TTL_MS + "ms"));
+      assertFallsBackToTheTtl(c, redis, "a rotated password falls back to the TTL");
     }
+  }
+
+  @Test
+  void hotkeyRedisUriStillOverridesWhatIsDiscovered() {
+    try (RedisServer redis = RedisServers.startLocal("override", List.of())) {
+      requirePassword(redis);
+      ChildRun c =
+          StalenessIT.run(
+              app(
+                      Clients.LETTUCE_7,
+                      redis,
+                      "login:override",
+                      "redis://" + PASSWORD + "@" + redis.address(),
+                      ":" + PASSWORD)
+                  .prop("hotkey.redis.uri", "redis://:" + ROTATED + "@" + redis.address())
+                  .prop("hotkey.cache.ttl", SHORT_TTL_MS + "ms"));
+      assertFallsBackToTheTtl(c, redis, "hotkey.redis.uri's login, not the client's");
+    }
+  }
+
+  /**
+   * The application read correct values, served locally within the TTL, while tracking {@code
+   * server} fell back to the TTL with one line naming the refused login; no secret printed.
+   */
+  private static void assertFallsBackToTheTtl(ChildRun c, RedisServer server, String heading) {
+    List<Executable> checks = StalenessIT.servedAndCorrect(c);
+    checks.add(StalenessIT.bounded(c, Long.MAX_VALUE, (SHORT_TTL_MS + 200) * 1000));
+    checks.add(
+        () ->
+            assertTrue(
+                c.result("trackingServers").contains(server.address() + " ttl_fallback"),
+                () -> "tracked: " + c.result("trackingServers")));
+    checks.add(
+        () -> {
+          List<String> lines =
+              c.stderr().stream().filter(l -> l.contains("tracking unavailable on")).toList();
+          assertEquals(1, lines.size(), () -> "tracking unavailable lines: " + lines);
+          assertTrue(
+              lines.get(0).contains("WRONGPASS")
+                  && lines.get(0).contains("the login of the application's client"),
+              lines.get(0));
+        });
+    checks.add(noSecretPrinted(c));
+    Check.all(c, heading, checks.stream());
   }
 }
