@@ -251,7 +251,7 @@ class LettuceLoginIT {
           assertEquals(1, lines.size(), () -> "tracking unavailable lines: " + lines);
           assertTrue(
               lines.get(0).contains("WRONGPASS")
-                  && lines.get(0).contains("the login of the application's client"),
+                  && lines.get(0).contains("refused the agent's login"),
               lines.get(0));
         });
     checks.add(noSecretPrinted(c));

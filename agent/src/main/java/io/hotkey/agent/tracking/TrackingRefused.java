@@ -21,8 +21,8 @@ final class TrackingRefused extends Exception {
   static TrackingRefused login(String message) {
     return new TrackingRefused(
         message,
-        "the server refused the login of the application's client, or wants one the agent did"
-            + " not find; set hotkey.redis.uri to give the agent one");
+        "the server refused the agent's login (the application client's, or hotkey.redis.uri's),"
+            + " or wants one the agent did not find; set hotkey.redis.uri to give it one");
   }
 
   /** {@code command} answered {@code error}: a login refused, or a right this user lacks. */
