@@ -30,6 +30,12 @@ public final class Clients {
    */
   public static final String LETTUCE_5 = "5.3.7.RELEASE";
 
+  /**
+   * The last Lettuce line whose {@code ConnectionState} keeps the login itself, before credentials
+   * providers (6.2): only {@code LettuceLoginIT} runs it.
+   */
+  public static final String LETTUCE_6_1 = "6.1.10.RELEASE";
+
   public static final String LETTUCE_6 = "6.8.1.RELEASE";
   public static final String LETTUCE_7 = "7.7.0.RELEASE";
   public static final List<String> LETTUCE = List.of(LETTUCE_6, LETTUCE_7);

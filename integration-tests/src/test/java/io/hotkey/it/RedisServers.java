@@ -213,17 +213,25 @@ public final class RedisServers {
    * write.
    */
   public static RedisServer startPersistent(String label) {
+    return startLocal(
+        label, List.of("--save", "", "--appendonly", "yes", "--appendfsync", "always"));
+  }
+
+  /**
+   * A local {@code redis-server} (embedded binary, then PATH; never Docker) with these further
+   * options (e.g. TLS), answering PING on its plain port.
+   */
+  public static RedisServer startLocal(String label, List<String> options) {
     List<String> tried = new ArrayList<>();
     for (Path binary : binaries(tried, "")) {
       try {
-        return startProcess(
-            binary, List.of("--save", "", "--appendonly", "yes", "--appendfsync", "always"), label);
+        return startProcess(binary, options, label);
       } catch (Throwable t) {
         tried.add(binary + " (" + t + ")");
       }
     }
     throw new IllegalStateException(
-        "could not start a persistent Redis; tried: " + String.join("; ", tried));
+        "could not start Redis (" + label + "); tried: " + String.join("; ", tried));
   }
 
   /**

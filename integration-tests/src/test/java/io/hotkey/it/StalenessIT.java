@@ -25,14 +25,28 @@ class StalenessIT extends RedisTestBase {
   static final String LONG_TTL = "30s";
 
   private static AgentJvm app(String client, String key, String... extra) {
-    boolean lettuce = client.equals("lettuce");
+    List<String> args = new ArrayList<>(List.of("--client", client));
+    args.addAll(List.of(extra));
+    return app(
+        "staleness-" + client,
+        client.equals("lettuce")
+            ? Clients.lettuceClasspath(Clients.LETTUCE_6)
+            : Clients.jedisClasspath(Clients.JEDIS_8),
+        redis,
+        key,
+        args.toArray(new String[0]));
+  }
+
+  /**
+   * {@code StalenessApp} on {@code classpath}, its writer at {@code server}, 600 steps 5 ms apart.
+   */
+  static AgentJvm app(
+      String name, String classpath, RedisServer server, String key, String... extra) {
     List<String> args =
         new ArrayList<>(
             List.of(
-                "--client",
-                client,
                 "--redis",
-                redis.address(),
+                server.address(),
                 "--key",
                 key,
                 "--steps",
@@ -40,22 +54,17 @@ class StalenessIT extends RedisTestBase {
                 "--write-every-ms",
                 "5"));
     args.addAll(List.of(extra));
-    return AgentJvm.app(
-            "staleness-" + client,
-            lettuce
-                ? Clients.lettuceClasspath(Clients.LETTUCE_6)
-                : Clients.jedisClasspath(Clients.JEDIS_8),
-            "io.hotkey.it.app.StalenessApp")
+    return AgentJvm.app(name, classpath, "io.hotkey.it.app.StalenessApp")
         .hotkeyTestDefaults()
         .timeout(Duration.ofMinutes(2))
         .args(args.toArray(new String[0]));
   }
 
-  private static ChildRun run(AgentJvm jvm) {
+  static ChildRun run(AgentJvm jvm) {
     return jvm.run(name -> "");
   }
 
-  private static List<Executable> servedAndCorrect(ChildRun c) {
+  static List<Executable> servedAndCorrect(ChildRun c) {
     List<Executable> checks = new ArrayList<>();
     checks.add(() -> assertEquals(false, c.timedOut(), "timed out"));
     checks.add(() -> assertEquals(0, c.exitCode(), "exit code"));
@@ -73,7 +82,7 @@ class StalenessIT extends RedisTestBase {
     return checks;
   }
 
-  private static Executable bounded(ChildRun c, long p99Us, long maxUs) {
+  static Executable bounded(ChildRun c, long p99Us, long maxUs) {
     return () -> {
       long p99 = c.resultLong("staleness.p99Us");
       long max = c.resultLong("staleness.maxUs");

@@ -5,8 +5,12 @@ import io.hotkey.agent.core.multiplexed.DispatchOutcome;
 import io.hotkey.agent.core.multiplexed.MultiplexedGateway;
 import io.hotkey.agent.core.multiplexed.ReplyTape;
 import io.hotkey.agent.core.threadbound.ThreadBoundGateway;
+import io.hotkey.agent.redis.resp.RedisEndpoint;
+import java.net.PasswordAuthentication;
 import java.nio.ByteBuffer;
 import java.util.List;
+import java.util.concurrent.Callable;
+import javax.net.ssl.SSLSocketFactory;
 
 /**
  * The only entry points instrumentation advice calls. Each one is a no-op until the agent is
@@ -223,7 +227,8 @@ public final class RedisHooks {
 
   /**
    * A command {@link #dispatch} answered {@link DispatchOutcome#FILL} for is written to the
-   * connection of {@code server} (its remote address).
+   * connection of {@code server}: its remote address, or what {@link #channelServer} or {@link
+   * #channelTlsServer} made of it.
    */
   public static void fillWritten(Object reply, Object server) {
     MultiplexedGateway g = multiplexed;
@@ -235,6 +240,38 @@ public final class RedisHooks {
     } catch (Throwable t) {
       g.errors().record("fill write", t);
     }
+  }
+
+  /**
+   * The server a multiplexed client's channel is connected to (its remote address), as the client
+   * logs in to it: the agent's own connection to that server logs in with what {@code credentials}
+   * answers when it opens (on the agent's thread; null: no login). Hand it to {@link #fillWritten}
+   * for that channel's fills. Null when the address is no host and port.
+   */
+  public static RedisEndpoint channelServer(
+      Object remoteAddress, Callable<PasswordAuthentication> credentials) {
+    RedisEndpoint server = ConnectionState.serverAt(remoteAddress);
+    return server == null ? null : server.withCredentialsFrom(credentials);
+  }
+
+  /**
+   * {@link #channelServer} for a channel over TLS: the agent's connection reaches {@code host} (the
+   * name the client checks the certificate against) over TLS with the sockets {@code sockets} makes
+   * (null: the JVM's default), checking the host name only if {@code verifyHostName}.
+   */
+  public static RedisEndpoint channelTlsServer(
+      Object remoteAddress,
+      String host,
+      boolean verifyHostName,
+      Callable<SSLSocketFactory> sockets,
+      Callable<PasswordAuthentication> credentials) {
+    RedisEndpoint server = ConnectionState.serverAt(remoteAddress);
+    if (server == null) {
+      return null;
+    }
+    return RedisEndpoint.of(host == null ? server.host() : host, server.port())
+        .withTls(sockets, verifyHostName)
+        .withCredentialsFrom(credentials);
   }
 
   public static void manualFlush(Object connection, boolean manual) {

@@ -112,17 +112,17 @@ final class NodeTracker implements Runnable {
     int failures = 0;
     while (!owner.stopped()) {
       String lost;
-      boolean refused = false;
+      String remedy = null;
       try {
         lost = track();
         failures = 0;
       } catch (TrackingRefused e) {
         lost = e.getMessage();
-        refused = true;
+        remedy = e.remedy();
       } catch (IOException | RuntimeException e) {
         lost = e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
       }
-      onLost(lost, refused);
+      onLost(lost, remedy);
       failures++;
       pause(failures == 1 ? 0 : Math.min(MAX_BACKOFF_MILLIS, 100L << Math.min(failures - 2, 10)));
     }
@@ -288,7 +288,11 @@ final class NodeTracker implements Runnable {
     wake();
   }
 
-  private void onLost(String reason, boolean refused) {
+  /**
+   * @param remedy what would let the agent track, when the server refused; null when it could not
+   *     be reached
+   */
+  private void onLost(String reason, String remedy) {
     State previous = state;
     if (owner.stopped()) {
       state = State.GAP;
@@ -306,10 +310,7 @@ final class NodeTracker implements Runnable {
               + ": "
               + reason
               + "; other processes' writes are seen only after hotkey.cache.ttl"
-              + (refused
-                  ? " (the server refused; allow CLIENT TRACKING and SUBSCRIBE for this user, or name"
-                      + " another with hotkey.redis.uri; retrying)"
-                  : " until it connects (retrying)"));
+              + (remedy != null ? " (" + remedy + "; retrying)" : " until it connects (retrying)"));
     }
   }
 

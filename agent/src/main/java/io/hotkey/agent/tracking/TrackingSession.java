@@ -81,11 +81,11 @@ final class TrackingSession implements AutoCloseable {
       try {
         Object id = subscriber.call(bytes("CLIENT"), bytes("ID"));
         if (!(id instanceof Long)) {
-          throw new TrackingRefused("CLIENT ID answered " + id);
+          throw TrackingRefused.answered("CLIENT ID", id);
         }
         Object subscribed = subscriber.call(bytes("SUBSCRIBE"), INVALIDATE_CHANNEL);
         if (subscribed instanceof RespError) {
-          throw new TrackingRefused("SUBSCRIBE __redis__:invalidate answered " + subscribed);
+          throw TrackingRefused.answered("SUBSCRIBE __redis__:invalidate", subscribed);
         }
         subscriber.readTimeout(0);
         session = new TrackingSession(node, listener, main, subscriber, (Long) id);
@@ -108,14 +108,14 @@ final class TrackingSession implements AutoCloseable {
       connection = new RespConnection(endpoint, TIMEOUT_MILLIS, TIMEOUT_MILLIS);
     } catch (IOException e) {
       if (e.getMessage() != null && e.getMessage().startsWith("Redis AUTH failed")) {
-        throw new TrackingRefused(e.getMessage());
+        throw TrackingRefused.login(e.getMessage());
       }
       throw e;
     }
     try {
       Object named = connection.call(bytes("CLIENT"), bytes("SETNAME"), bytes(CLIENT_NAME));
       if (named instanceof RespError) {
-        throw new TrackingRefused("CLIENT SETNAME answered " + named);
+        throw TrackingRefused.answered("CLIENT SETNAME", named);
       }
       return connection;
     } catch (IOException | TrackingRefused | RuntimeException e) {
@@ -149,7 +149,7 @@ final class TrackingSession implements AutoCloseable {
     }
     Object reply = call(command);
     if (reply instanceof RespError) {
-      throw new TrackingRefused("CLIENT TRACKING answered " + reply);
+      throw TrackingRefused.answered("CLIENT TRACKING", reply);
     }
   }
 

@@ -11,9 +11,11 @@ import io.hotkey.agent.redis.resp.RedisEndpoint;
 import io.hotkey.agent.redis.resp.RespConnection;
 import io.hotkey.agent.testing.RedisBuild;
 import io.hotkey.agent.testing.RedisProcess;
+import java.net.PasswordAuthentication;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -117,6 +119,47 @@ class InvalidationTrackingTest {
     try (RedisProcess redis =
         RedisProcess.start(RedisBuild.EMBEDDED_6_2, "--requirepass", "right")) {
       assertFallsBackToTheTtl(TrackingServers.endpoint(redis).withCredentials(null, "wrong"));
+    }
+  }
+
+  @Test
+  void credentialsFromTheApplicationsClientAreAskedAgainOnEveryConnect() throws Exception {
+    try (RedisProcess redis =
+            RedisProcess.start(RedisBuild.EMBEDDED_6_2, "--requirepass", "right");
+        RespConnection admin =
+            new RespConnection(
+                TrackingServers.endpoint(redis).withCredentials(null, "right"), 2000, 2000)) {
+      AtomicInteger asked = new AtomicInteger();
+      RedisEndpoint server =
+          TrackingServers.endpoint(redis)
+              .withCredentialsFrom(
+                  () -> {
+                    asked.incrementAndGet();
+                    return new PasswordAuthentication(null, "right".toCharArray());
+                  });
+      tracking = new InvalidationTracking(versions, null);
+      tracking.wantedKeys(List.of(HOT));
+      tracking.admits(server, HOT_KEYS);
+      await("tracking", () -> tracking.admits(server, HOT_KEYS));
+      int before = asked.get();
+      assertTrue(TrackingServers.killAgentConnections(admin) > 0);
+      await("tracking again", () -> tracking.admits(server, HOT_KEYS) && asked.get() > before);
+    }
+  }
+
+  @Test
+  void aCredentialsSourceThatFailsFallsBackToTheTtlWithoutQuotingIt() throws Exception {
+    try (RedisProcess redis =
+        RedisProcess.start(RedisBuild.EMBEDDED_6_2, "--requirepass", "right")) {
+      assertFallsBackToTheTtl(
+          TrackingServers.endpoint(redis)
+              .withCredentialsFrom(
+                  () -> {
+                    throw new IllegalStateException("token endpoint said: secret-token-77");
+                  }));
+      String line = tracking.servers().get(0);
+      assertTrue(line.contains("IllegalStateException"), line);
+      assertFalse(line.contains("secret-token-77"), line);
     }
   }
 

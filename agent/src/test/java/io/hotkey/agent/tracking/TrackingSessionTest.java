@@ -2,8 +2,10 @@ package io.hotkey.agent.tracking;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.hotkey.agent.redis.resp.RedisEndpoint;
 import io.hotkey.agent.redis.resp.RespConnection;
 import io.hotkey.agent.testing.RedisBuild;
 import io.hotkey.agent.testing.RedisProcess;
@@ -13,6 +15,7 @@ import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -105,6 +108,36 @@ class TrackingSessionTest {
       assertEquals(withoutHello ? 2 : 1, agents.size(), agents.toString());
       assertTrue(agents.stream().anyMatch(l -> l.contains(" flags=t")), agents.toString());
     }
+  }
+
+  @Test
+  void aRefusedLoginIsToldApartFromAMissingRight() throws Exception {
+    try (RedisProcess redis =
+        RedisProcess.start(
+            RedisBuild.EMBEDDED_6_2,
+            "--requirepass",
+            "right",
+            "--user",
+            "app",
+            "on",
+            ">right",
+            "~*",
+            "&*",
+            "+@all",
+            "-client")) {
+      RedisEndpoint server = TrackingServers.endpoint(redis);
+      assertRefused(server.withCredentialsFrom(() -> null), "login"); // NOAUTH
+      assertRefused(server.withCredentials(null, "wrong"), "login"); // WRONGPASS
+      assertRefused(server.withCredentials("app", "right"), "allow CLIENT TRACKING"); // NOPERM
+    }
+  }
+
+  private static void assertRefused(RedisEndpoint endpoint, String remedy) {
+    TrackingRefused refused =
+        assertThrows(
+            TrackingRefused.class,
+            () -> TrackingSession.open(endpoint, recorder(new LinkedBlockingQueue<>())).close());
+    assertTrue(refused.remedy().contains(remedy), refused.getMessage() + ": " + refused.remedy());
   }
 
   private static TrackingSession.Listener recorder(BlockingQueue<String> heard) {

@@ -1,8 +1,14 @@
 package io.hotkey.it.app;
 
+import io.lettuce.core.ClientOptions;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisURI;
+import io.lettuce.core.SslOptions;
 import io.lettuce.core.api.StatefulRedisConnection;
+import io.lettuce.core.cluster.ClusterClientOptions;
+import io.lettuce.core.cluster.RedisClusterClient;
+import io.lettuce.core.cluster.api.StatefulRedisClusterConnection;
+import java.io.File;
 import java.time.Duration;
 import java.util.List;
 import java.util.function.Supplier;
@@ -21,6 +27,33 @@ final class LettuceGets {
     RedisClient client =
         RedisClient.create(
             RedisURI.builder().withHost(host).withPort(port).withTimeout(timeout).build());
+    StatefulRedisConnection<String, String> connection = client.connect();
+    closeables.add(connection);
+    closeables.add(client::shutdown);
+    return () -> connection.sync().get(key);
+  }
+
+  /**
+   * As the application configures it: a {@code redis://} or {@code rediss://} URI with its
+   * credentials and verify mode, TLS trusting the PEM certificates of {@code trustedPem} (null: the
+   * JVM's trust store), through a {@code RedisClusterClient} if {@code cluster}.
+   */
+  static Supplier<String> open(
+      String uri, String trustedPem, boolean cluster, String key, List<AutoCloseable> closeables) {
+    SslOptions.Builder tls = SslOptions.builder();
+    if (trustedPem != null) {
+      tls.trustManager(new File(trustedPem));
+    }
+    if (cluster) {
+      RedisClusterClient client = RedisClusterClient.create(RedisURI.create(uri));
+      client.setOptions(ClusterClientOptions.builder().sslOptions(tls.build()).build());
+      StatefulRedisClusterConnection<String, String> connection = client.connect();
+      closeables.add(connection);
+      closeables.add(client::shutdown);
+      return () -> connection.sync().get(key);
+    }
+    RedisClient client = RedisClient.create(RedisURI.create(uri));
+    client.setOptions(ClientOptions.builder().sslOptions(tls.build()).build());
     StatefulRedisConnection<String, String> connection = client.connect();
     closeables.add(connection);
     closeables.add(client::shutdown);

@@ -6,6 +6,8 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicLongArray;
 import java.util.function.Supplier;
@@ -19,8 +21,14 @@ import java.util.function.Supplier;
  * {@code s}. Optional mid-run events: {@code --kill-at-step N} kills the agent's own connections
  * ({@code CLIENT KILL} of every client named {@code hotkey-agent}), {@code --flush-at-step N} makes
  * step N a FLUSHALL (a nil read is then step N). Reports the staleness percentiles, reads, local
- * hits and the agent's tracking state. Usage: {@code --client jedis|lettuce --redis host:port --key
- * k --steps n}.
+ * hits, the agent's tracking state and the users its own connections are logged in as. Usage:
+ * {@code --client jedis|lettuce --redis host:port --key k --steps n}. For a Lettuce application
+ * configured as users configure it: {@code --uri} a Lettuce URI the readers connect with instead
+ * (credentials, {@code rediss://}, verify mode), {@code --truststore} a PEM file their TLS trusts,
+ * {@code --cluster true} through a {@code RedisClusterClient}; {@code --auth user:password} (empty
+ * user: the default user) logs in the writer and the admin connection at {@code --redis}; {@code
+ * --rotate-password user:password} changes a user's password on the server once the readers are
+ * connected (open connections stay logged in, new ones need the new password).
  */
 public final class StalenessApp {
   private static final int READERS = 2;
@@ -39,21 +47,36 @@ public final class StalenessApp {
     int killAt = Integer.parseInt(a.getOrDefault("kill-at-step", "-1"));
     int flushAt = Integer.parseInt(a.getOrDefault("flush-at-step", "-1"));
     String client = a.get("client");
+    String uri = a.get("uri");
     Child.runAndExit(
         () -> {
           List<Supplier<String>> readers = new ArrayList<>();
           List<AutoCloseable> closeables = new ArrayList<>();
           for (int r = 0; r < READERS; r++) {
             readers.add(
-                "lettuce".equals(client)
-                    ? LettuceGets.open(host, port, key, closeables)
-                    : JedisGets.open(host, port, key, closeables));
+                uri != null
+                    ? LettuceGets.open(
+                        uri,
+                        a.get("truststore"),
+                        Boolean.parseBoolean(a.get("cluster")),
+                        key,
+                        closeables)
+                    : "lettuce".equals(client)
+                        ? LettuceGets.open(host, port, key, closeables)
+                        : JedisGets.open(host, port, key, closeables));
           }
           try (RawRedis writer = new RawRedis(host, port);
               RawRedis admin = new RawRedis(host, port)) {
+            logIn(writer, a.get("auth"));
+            logIn(admin, a.get("auth"));
+            if (a.containsKey("rotate-password")) {
+              String[] user = a.get("rotate-password").split(":", 2);
+              admin.call("ACL", "SETUSER", user[0], "resetpass", ">" + user[1]);
+            }
             writer.call("SET", key, "0");
             warmUp(readers.get(0), key);
             run(readers, writer, admin, key, steps, writeEveryMs, killAt, flushAt);
+            result("agentUsers", agentUsers(admin));
           } finally {
             for (AutoCloseable c : closeables) {
               c.close();
@@ -61,6 +84,32 @@ public final class StalenessApp {
           }
         },
         true);
+  }
+
+  /** {@code AUTH} as {@code userAndPassword} ({@code user:password}, or {@code :password}). */
+  private static void logIn(RawRedis connection, String userAndPassword) {
+    if (userAndPassword == null) {
+      return;
+    }
+    String[] login = userAndPassword.split(":", 2);
+    Object reply =
+        login[0].isEmpty()
+            ? connection.call("AUTH", login[1])
+            : connection.call("AUTH", login[0], login[1]);
+    if (!"OK".equals(reply)) {
+      throw new IllegalStateException("AUTH answered " + reply);
+    }
+  }
+
+  /** The users the agent's own connections ({@code name=hotkey-agent}) are logged in as. */
+  private static String agentUsers(RawRedis admin) {
+    Set<String> users = new TreeSet<>();
+    for (String line : String.valueOf(admin.call("CLIENT", "LIST")).split("\n")) {
+      if (line.contains(" name=hotkey-agent ")) {
+        users.add(line.replaceFirst("^.* user=(\\S+).*$", "$1").trim());
+      }
+    }
+    return String.join(",", users);
   }
 
   /** Reads until the agent serves the key locally. */

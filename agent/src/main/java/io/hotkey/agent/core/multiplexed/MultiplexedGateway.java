@@ -16,6 +16,7 @@ import io.hotkey.agent.core.ConnectionState;
 import io.hotkey.agent.core.StaleAnswers;
 import io.hotkey.agent.core.WriteSet;
 import io.hotkey.agent.redis.CommandSpec;
+import io.hotkey.agent.redis.resp.RedisEndpoint;
 import java.nio.ByteBuffer;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -307,12 +308,16 @@ public final class MultiplexedGateway {
 
   /**
    * A fill's command ({@link DispatchOutcome#FILL}) was written to a connection of {@code server}
-   * (its remote address; null if not connected): its reply is read from there.
+   * (its remote address, or the {@link RedisEndpoint} its channel was described as; null if not
+   * connected): its reply is read from there.
    */
   public void onFillWritten(Object reply, Object server) {
     TrackedReply waiting = trackedFor(reply);
     if (waiting != null) {
-      waiting.readThrough(ConnectionState.serverAt(server));
+      waiting.readThrough(
+          server instanceof RedisEndpoint
+              ? (RedisEndpoint) server
+              : ConnectionState.serverAt(server));
     }
   }
 

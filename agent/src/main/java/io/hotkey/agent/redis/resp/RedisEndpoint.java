@@ -1,17 +1,22 @@
 package io.hotkey.agent.redis.resp;
 
 import java.io.IOException;
+import java.net.PasswordAuthentication;
 import java.net.URI;
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.util.concurrent.Callable;
 import javax.net.ssl.SSLSocketFactory;
 
 /**
  * Where and as whom the agent's own connections reach a server: {@code
  * redis://[[user]:password@]host[:port][/db][?protocol=2|3]}, or {@code rediss://} for TLS (the
  * certificate chain and the host name are verified against the JVM's trust store, or the one given
- * to {@link #withTrustStore}). With {@code protocol=3} a connection starts with {@code HELLO 3}.
+ * to {@link #withTrustStore}). With {@code protocol=3} a connection starts with {@code HELLO 3}. An
+ * endpoint described from an application's client ({@link #withCredentialsFrom}, {@link
+ * #withTls(Callable, boolean)}) asks for its credentials and TLS sockets each time a connection
+ * opens, on the connecting thread, so that it logs in and trusts as the client does at that moment.
  */
 public final class RedisEndpoint {
   final String host;
@@ -22,11 +27,19 @@ public final class RedisEndpoint {
   final boolean tls;
   final int protocol;
 
-  /** The TLS sockets' factory; null: the JVM's default. */
-  final SSLSocketFactory tlsSockets;
+  /** Makes the TLS sockets' factory, asked on each connect; null: the JVM's default. */
+  private final Callable<SSLSocketFactory> tlsSockets;
+
+  /** Whether TLS checks that the server's certificate names {@link #host}, as HTTPS does. */
+  final boolean verifyHostName;
+
+  /**
+   * Asked for the login on each connect instead of {@link #user} and {@link #password}; or null.
+   */
+  private final Callable<PasswordAuthentication> credentials;
 
   RedisEndpoint(String host, int port, int database, String user, String password, boolean tls) {
-    this(host, port, database, user, password, tls, 2, null);
+    this(host, port, database, user, password, tls, 2, null, true, null);
   }
 
   private RedisEndpoint(
@@ -37,7 +50,9 @@ public final class RedisEndpoint {
       String password,
       boolean tls,
       int protocol,
-      SSLSocketFactory tlsSockets) {
+      Callable<SSLSocketFactory> tlsSockets,
+      boolean verifyHostName,
+      Callable<PasswordAuthentication> credentials) {
     this.host = host;
     this.port = port;
     this.database = database;
@@ -46,6 +61,8 @@ public final class RedisEndpoint {
     this.tls = tls;
     this.protocol = protocol;
     this.tlsSockets = tlsSockets;
+    this.verifyHostName = verifyHostName;
+    this.credentials = credentials;
   }
 
   /**
@@ -94,7 +111,8 @@ public final class RedisEndpoint {
       }
       protocol = query.charAt(query.length() - 1) - '0';
     }
-    return new RedisEndpoint(uri.getHost(), port, database, user, password, tls, protocol, null);
+    return new RedisEndpoint(
+        uri.getHost(), port, database, user, password, tls, protocol, null, true, null);
   }
 
   /** A plain connection as the default user, to database 0. */
@@ -105,18 +123,65 @@ public final class RedisEndpoint {
   /** This endpoint's database, credentials, protocol and TLS at another address. */
   public RedisEndpoint at(String otherHost, int otherPort) {
     return new RedisEndpoint(
-        otherHost, otherPort, database, user, password, tls, protocol, tlsSockets);
+        otherHost,
+        otherPort,
+        database,
+        user,
+        password,
+        tls,
+        protocol,
+        tlsSockets,
+        verifyHostName,
+        credentials);
   }
 
   /** This address with an ACL user (null: the default user) and password (null: none). */
   public RedisEndpoint withCredentials(String otherUser, String otherPassword) {
     return new RedisEndpoint(
-        host, port, database, otherUser, otherPassword, tls, protocol, tlsSockets);
+        host,
+        port,
+        database,
+        otherUser,
+        otherPassword,
+        tls,
+        protocol,
+        tlsSockets,
+        verifyHostName,
+        null);
+  }
+
+  /**
+   * This endpoint logging in with what {@code source} answers when a connection opens (null: no
+   * login; the user null: the default user), so that it follows credentials that change.
+   */
+  public RedisEndpoint withCredentialsFrom(Callable<PasswordAuthentication> source) {
+    return new RedisEndpoint(
+        host, port, database, null, null, tls, protocol, tlsSockets, verifyHostName, source);
   }
 
   /** This endpoint over TLS, or not. */
   public RedisEndpoint withTls(boolean useTls) {
-    return new RedisEndpoint(host, port, database, user, password, useTls, protocol, tlsSockets);
+    return new RedisEndpoint(
+        host,
+        port,
+        database,
+        user,
+        password,
+        useTls,
+        protocol,
+        tlsSockets,
+        verifyHostName,
+        credentials);
+  }
+
+  /**
+   * This endpoint over TLS with the sockets {@code sockets} makes on each connect (null: the JVM's
+   * default), checking that the server's certificate names this host only if {@code
+   * verifyHostName}.
+   */
+  public RedisEndpoint withTls(Callable<SSLSocketFactory> sockets, boolean verifyHostName) {
+    return new RedisEndpoint(
+        host, port, database, user, password, true, protocol, sockets, verifyHostName, credentials);
   }
 
   /** This endpoint speaking RESP2 (2) or RESP3 (3, {@code HELLO 3} on connect). */
@@ -124,7 +189,17 @@ public final class RedisEndpoint {
     if (version != 2 && version != 3) {
       throw new IllegalArgumentException("RESP protocol " + version + " is not 2 or 3");
     }
-    return new RedisEndpoint(host, port, database, user, password, tls, version, tlsSockets);
+    return new RedisEndpoint(
+        host,
+        port,
+        database,
+        user,
+        password,
+        tls,
+        version,
+        tlsSockets,
+        verifyHostName,
+        credentials);
   }
 
   /**
@@ -134,8 +209,43 @@ public final class RedisEndpoint {
    * @throws IOException when the file cannot be read or holds no certificate
    */
   public RedisEndpoint withTrustStore(Path trustStore) throws IOException {
+    SSLSocketFactory trusting = TrustStores.socketFactory(trustStore);
     return new RedisEndpoint(
-        host, port, database, user, password, tls, protocol, TrustStores.socketFactory(trustStore));
+        host,
+        port,
+        database,
+        user,
+        password,
+        tls,
+        protocol,
+        () -> trusting,
+        verifyHostName,
+        credentials);
+  }
+
+  /** The login for a connection opening now; null: none. */
+  PasswordAuthentication login() throws IOException {
+    if (credentials == null) {
+      return password == null ? null : new PasswordAuthentication(user, password.toCharArray());
+    }
+    try {
+      return credentials.call();
+    } catch (Exception | LinkageError e) {
+      // the class only: a credentials source's message might quote what it failed on
+      throw new IOException("the client's credentials could not be had: " + e.getClass().getName());
+    }
+  }
+
+  /** The factory of TLS sockets for a connection opening now. */
+  SSLSocketFactory tlsSocketFactory() throws IOException {
+    if (tlsSockets == null) {
+      return (SSLSocketFactory) SSLSocketFactory.getDefault();
+    }
+    try {
+      return tlsSockets.call();
+    } catch (Exception | LinkageError e) {
+      throw new IOException("the client's TLS settings could not be used: " + e, e);
+    }
   }
 
   public int protocol() {

@@ -7,13 +7,15 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.InetSocketAddress;
+import java.net.PasswordAuthentication;
 import java.net.Socket;
+import java.nio.ByteBuffer;
+import java.nio.CharBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import javax.net.ssl.SSLParameters;
 import javax.net.ssl.SSLSocket;
-import javax.net.ssl.SSLSocketFactory;
 
 /**
  * One connection over a plain socket, the agent's own (never the application's client): commands as
@@ -69,22 +71,23 @@ public final class RespConnection implements AutoCloseable {
    * credentials.
    */
   private void authenticate(RedisEndpoint endpoint) throws IOException {
+    PasswordAuthentication login = endpoint.login();
     Object reply;
     if (endpoint.protocol == 3) {
       reply =
-          endpoint.password == null
+          login == null
               ? call(bytes("HELLO"), bytes("3"))
               : call(
                   bytes("HELLO"),
                   bytes("3"),
                   bytes("AUTH"),
-                  bytes(endpoint.user == null ? "default" : endpoint.user),
-                  bytes(endpoint.password));
-    } else if (endpoint.password != null) {
+                  bytes(login.getUserName() == null ? "default" : login.getUserName()),
+                  bytes(login.getPassword()));
+    } else if (login != null) {
       reply =
-          endpoint.user == null
-              ? call(bytes("AUTH"), bytes(endpoint.password))
-              : call(bytes("AUTH"), bytes(endpoint.user), bytes(endpoint.password));
+          login.getUserName() == null
+              ? call(bytes("AUTH"), bytes(login.getPassword()))
+              : call(bytes("AUTH"), bytes(login.getUserName()), bytes(login.getPassword()));
     } else {
       return;
     }
@@ -94,16 +97,19 @@ public final class RespConnection implements AutoCloseable {
     }
   }
 
-  /** The TLS handshake over a connected socket, verifying the server's name as HTTPS does. */
+  /**
+   * The TLS handshake over a connected socket, verifying the server's name as HTTPS does unless the
+   * endpoint says not to.
+   */
   private static Socket startTls(Socket plain, RedisEndpoint endpoint) throws IOException {
-    SSLSocketFactory factory =
-        endpoint.tlsSockets != null
-            ? endpoint.tlsSockets
-            : (SSLSocketFactory) SSLSocketFactory.getDefault();
-    SSLSocket tls = (SSLSocket) factory.createSocket(plain, endpoint.host, endpoint.port, true);
-    SSLParameters parameters = tls.getSSLParameters();
-    parameters.setEndpointIdentificationAlgorithm("HTTPS");
-    tls.setSSLParameters(parameters);
+    SSLSocket tls =
+        (SSLSocket)
+            endpoint.tlsSocketFactory().createSocket(plain, endpoint.host, endpoint.port, true);
+    if (endpoint.verifyHostName) {
+      SSLParameters parameters = tls.getSSLParameters();
+      parameters.setEndpointIdentificationAlgorithm("HTTPS");
+      tls.setSSLParameters(parameters);
+    }
     tls.startHandshake();
     return tls;
   }
@@ -279,6 +285,14 @@ public final class RespConnection implements AutoCloseable {
 
   public static byte[] bytes(String text) {
     return text.getBytes(StandardCharsets.UTF_8);
+  }
+
+  /** A password's UTF-8 bytes, as clients send a {@code char[]} password. */
+  private static byte[] bytes(char[] secret) {
+    ByteBuffer encoded = StandardCharsets.UTF_8.encode(CharBuffer.wrap(secret));
+    byte[] out = new byte[encoded.remaining()];
+    encoded.get(out);
+    return out;
   }
 
   @Override

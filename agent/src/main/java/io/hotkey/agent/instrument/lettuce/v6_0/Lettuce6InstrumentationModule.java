@@ -23,9 +23,12 @@ import net.bytebuddy.matcher.ElementMatcher;
  *       RedisStateMachineInstrumentation});
  *   <li>{@code Command.complete/completeExceptionally/cancel}: the end of every command, to release
  *       what an unanswered command left behind ({@link CommandInstrumentation});
- *   <li>{@code DefaultEndpoint.write}: commands written around dispatch ({@link
- *       DefaultEndpointInstrumentation}); {@code RedisChannelHandler.activated/deactivated}:
- *       reconnects.
+ *   <li>{@code DefaultEndpoint.write}: commands written around dispatch, and the channel a fill is
+ *       read from ({@link DefaultEndpointInstrumentation}); {@code
+ *       RedisChannelHandler.activated/deactivated}: reconnects;
+ *   <li>{@code RedisHandshake.initialize} and {@code SslChannelInitializer.initChannel}: how each
+ *       channel logs in and what its TLS trusts, for the agent's own tracking connection ({@link
+ *       RedisHandshakeInstrumentation}, {@link SslChannelInitializerInstrumentation}).
  * </ul>
  *
  * {@code CommandOutput} and {@code CommandArgs}, when they load after the agent, also gain a field
@@ -49,6 +52,8 @@ public final class Lettuce6InstrumentationModule implements InstrumentationModul
     return List.of(
         new RedisChannelHandlerInstrumentation(),
         new DefaultEndpointInstrumentation(),
+        new RedisHandshakeInstrumentation(),
+        new SslChannelInitializerInstrumentation(),
         new RedisStateMachineInstrumentation(),
         new CommandInstrumentation(),
         new CommandOutputInstrumentation(),
@@ -63,13 +68,13 @@ public final class Lettuce6InstrumentationModule implements InstrumentationModul
   /** Created on first use, as the module is before any Lettuce class loads. */
   private static final class Helpers {
     /**
-     * {@link LettuceArguments} and {@link LocalAnswerSpan}, defined next to Lettuce's {@code
-     * ProtocolKeyword}.
+     * {@link LettuceLogins}, {@link LettuceArguments} and {@link LocalAnswerSpan}, defined next to
+     * Lettuce's {@code ProtocolKeyword}.
      */
     static final HelperClasses LETTUCE_ARGUMENTS =
         new HelperClasses(
             "io.lettuce.core.protocol.ProtocolKeyword",
             "io/hotkey/agent/instrument/lettuce/v6_0/",
-            List.of("LettuceArguments", "LocalAnswerSpan"));
+            List.of("LettuceLogins", "LettuceArguments", "LocalAnswerSpan"));
   }
 }
