@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.List;
+import java.util.Locale;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.function.Executable;
@@ -148,7 +149,7 @@ class LettuceLoginIT {
   void tlsAsTheClientConfiguresIt(
       String version, String host, String verifyMode, boolean trustsTheCertificate)
       throws Exception {
-    try (TlsRedis tls = TlsRedis.start("tls-" + verifyMode.toLowerCase())) {
+    try (TlsRedis tls = TlsRedis.start("tls-" + verifyMode.toLowerCase(Locale.ROOT))) {
       AgentJvm app =
           app(
               version,
