@@ -31,6 +31,9 @@ class LiveEndpointIT extends RedisTestBase {
   /** A key Prometheus and the logs must escape: a quote and a backslash. */
   private static final String QUOTED_KEY = "quote\"back\\slash";
 
+  /** Excluded from the cache: hot, but never served. */
+  private static final String NEVER_CACHED = "never-cached:1";
+
   private static final List<String> OUTCOMES =
       List.of(
           "executed",
@@ -114,14 +117,20 @@ class LiveEndpointIT extends RedisTestBase {
 
   @Test
   void apiHotkeysShowsAKeyPromotedByLoadWithItsRateAndTheAgentsFigures() throws Exception {
-    try (LiveService app = LiveService.start(LiveService.app(redis).name("live-api"))) {
+    try (LiveService app =
+        LiveService.start(
+            LiveService.app(redis)
+                .prop("hotkey.cache.exclude", "never-cached:*")
+                .name("live-api"))) {
       app.load(HOT, 600);
       app.load("cold:1", 20);
+      app.load(NEVER_CACHED, 400);
       JsonObject report =
           app.awaitReport(
               r ->
                   hotKey(r, HOT) != null
                       && hotKey(r, HOT).get("rate").getAsDouble() > 300
+                      && hotKey(r, NEVER_CACHED) != null
                       && !r.getAsJsonObject("redis").get("savedPerSecond").isJsonNull()
                       && r.getAsJsonObject("redis").get("savedPerSecond").getAsDouble() > 300,
               Duration.ofSeconds(30));
@@ -142,6 +151,7 @@ class LiveEndpointIT extends RedisTestBase {
           report.getAsJsonObject("redis").get("savedPerSecond").getAsDouble() > 300,
           () -> "redis " + report.get("redis"));
       assertEquals("tracking", report.getAsJsonObject("tracking").get("mode").getAsString());
+      assertHitsAndMissesOfEachHotKey(report);
       assertEquals(200, report.getAsJsonObject("detector").get("threshold").getAsLong());
       assertFalse(report.getAsJsonObject("idempotency").get("enabled").getAsBoolean());
       Map<String, JsonObject> config =
@@ -160,6 +170,53 @@ class LiveEndpointIT extends RedisTestBase {
           () -> "no history point of " + HOT + ": " + history);
       assertEquals(0, app.wrongReads(), "wrong values read");
     }
+  }
+
+  @Test
+  void apiHotkeysCountsEachHotKeysHitsAndMissesOnLettuce() throws Exception {
+    try (LiveService app =
+        LiveService.start(
+            LiveService.lettuceApp(redis)
+                .prop("hotkey.cache.exclude", "never-cached:*")
+                .name("live-api-lettuce"))) {
+      app.load(HOT, 600);
+      app.load(NEVER_CACHED, 400);
+      JsonObject report =
+          app.awaitReport(
+              r ->
+                  hotKey(r, HOT) != null
+                      && hotKey(r, NEVER_CACHED) != null
+                      && hotKey(r, HOT).get("hits").getAsLong() > 300,
+              Duration.ofSeconds(30));
+      assertHitsAndMissesOfEachHotKey(report);
+      assertEquals(0, app.wrongReads(), "wrong values read");
+    }
+  }
+
+  /**
+   * {@link LiveService#HOT}, read under load and served, counts its local answers as hits and at
+   * least its first fill as a miss; {@link #NEVER_CACHED}, hot but excluded, is never a hit. Only
+   * {@code HOT} is served, so its hits are the cache's, read a moment earlier in the same report.
+   */
+  private static void assertHitsAndMissesOfEachHotKey(JsonObject report) {
+    JsonObject hot = hotKey(report, HOT);
+    assertNotNull(hot, () -> "not hot: " + report);
+    long hits = hot.get("hits").getAsLong();
+    long misses = hot.get("misses").getAsLong();
+    assertTrue(hits > 0, () -> "hits " + hot);
+    assertTrue(misses >= 1, () -> "the first fill is a miss: " + hot);
+    // the report writes ratios to three decimals
+    assertEquals((double) hits / (hits + misses), hot.get("hitRatio").getAsDouble(), 0.0005 + 1e-9);
+    long cacheHits = report.getAsJsonObject("cache").get("hits").getAsLong();
+    assertTrue(
+        hits <= cacheHits && cacheHits - hits < 50,
+        () -> "hits " + hits + " of " + HOT + ", " + cacheHits + " of the cache");
+    JsonObject excluded = hotKey(report, NEVER_CACHED);
+    assertNotNull(excluded, () -> "not hot: " + report);
+    assertEquals(
+        0, excluded.get("hits").getAsLong(), () -> "an excluded key was served: " + excluded);
+    assertTrue(excluded.get("misses").getAsLong() > 0, () -> "reads not counted: " + excluded);
+    assertEquals(0.0, excluded.get("hitRatio").getAsDouble(), () -> "ratio " + excluded);
   }
 
   @Test

@@ -2,6 +2,7 @@ package io.hotkey.it;
 
 import static io.hotkey.it.LiveService.HOT;
 import static io.hotkey.it.LiveService.MARKUP_KEY;
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -13,14 +14,22 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The live page in a real headless Chromium against an application under load: it shows the key the
- * load made hot and its rate, which rises when the load does; a key that is markup stays text; the
- * page's script ran (it counts its updates). The screenshot is kept as {@code
- * target/live-page.png}.
+ * load made hot and its rate, which rises when the load does, and its hits and misses; a key that
+ * is markup stays text; the page's script ran (it counts its updates). The screenshot is kept as
+ * {@code target/live-page.png}.
  */
 class LivePageIT extends RedisTestBase {
   private static final Pattern ROW_RATE =
       Pattern.compile("<tr data-key=\"" + Pattern.quote(HOT) + "\" data-rate=\"([0-9.]+)\">");
   private static final Pattern UPDATES = Pattern.compile("data-updates=\"(\\d+)\"");
+
+  /** The hot key's row: its hit ratio (group 1), hits (2) and misses (3). */
+  private static final Pattern ROW_READS =
+      Pattern.compile(
+          "<tr data-key=\""
+              + Pattern.quote(HOT)
+              + "\"[^>]*>.*?<td class=\"num hit-ratio\">([0-9.]+) %</td>"
+              + "<td class=\"num hits\">([0-9,]+) / ([0-9,]+)</td>");
 
   @Test
   void thePageShowsTheHotKeyAndItsRisingRateAndKeepsMarkupAsText() throws Exception {
@@ -45,6 +54,13 @@ class LivePageIT extends RedisTestBase {
       assertTrue(
           after.contains("data-key=\"" + HOT + "\"") && after.contains("class=\"series\""),
           () -> "no chart line for " + HOT + ":\n" + after);
+      Matcher reads = ROW_READS.matcher(after);
+      assertTrue(reads.find(), () -> "no hit ratio, hits and misses for " + HOT + ":\n" + after);
+      long hits = Long.parseLong(reads.group(2).replace(",", ""));
+      long misses = Long.parseLong(reads.group(3).replace(",", ""));
+      double shownRatio = Double.parseDouble(reads.group(1));
+      assertTrue(hits > 0 && misses >= 1, () -> "hits " + hits + ", misses " + misses);
+      assertEquals(100.0 * hits / (hits + misses), shownRatio, 0.05 + 1e-9, "hit ratio shown");
       assertTrue(
           after.contains(">&lt;img src=x onerror=alert(1)&gt;<"),
           () -> "the markup key is not shown as text:\n" + after);

@@ -38,12 +38,22 @@ final class LiveService implements AutoCloseable {
     this.endpoint = endpoint;
   }
 
-  /** The app with the agent at threshold 200/s; {@code configure} adds to it. */
+  /** The app (on Jedis) with the agent at threshold 200/s; {@code configure} adds to it. */
   static AgentJvm app(RedisServer redis) {
     return AgentJvm.app(
             "live-load", Clients.jedisClasspath(Clients.JEDIS_8), "io.hotkey.it.app.LiveLoadApp")
         .hotkeyTestDefaults()
         .args("--redis", redis.address());
+  }
+
+  /** The same app reading through one Lettuce connection. */
+  static AgentJvm lettuceApp(RedisServer redis) {
+    return AgentJvm.app(
+            "live-load-lettuce",
+            Clients.lettuceClasspath(Clients.LETTUCE_7),
+            "io.hotkey.it.app.LiveLoadApp")
+        .hotkeyTestDefaults()
+        .args("--redis", redis.address(), "--client", "lettuce");
   }
 
   /** Starts it with the endpoint on a free port and waits for the endpoint's log line. */

@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
 import com.google.gson.JsonParser;
 import java.io.ByteArrayOutputStream;
@@ -15,6 +14,7 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 
@@ -28,13 +28,15 @@ class StatusCommandIT extends RedisTestBase {
   @Test
   void statusShowsAKeyPromotedByLoadWithItsRateAndTheConfiguration() throws Exception {
     try (LiveService app = underLoad("status")) {
-      Command status = agentCommand("status", String.valueOf(app.jvm().pid()));
+      Command status = statusWithHits(app);
       assertEquals(0, status.exit, status::toString);
-      assertTrue(
-          Pattern.compile("(?m)^" + Pattern.quote(HOT) + " +[0-9,]+ +100% local ")
-              .matcher(status.out)
-              .find(),
-          status::toString);
+      Matcher row = hotRow("(?m)^").matcher(status.out);
+      assertTrue(row.find(), status::toString);
+      long hits = count(row.group(2));
+      long misses = count(row.group(3));
+      assertTrue(hits > 0 && misses >= 1, status::toString);
+      long shownPercent = Long.parseLong(row.group(1));
+      assertTrue(Math.abs(100.0 * hits / (hits + misses) - shownPercent) <= 1, status::toString);
       assertTrue(status.out.contains("in JVM " + app.jvm().pid()), status::toString);
       assertTrue(
           status.out.contains("hotkey.detect.threshold = 200  (system property)"),
@@ -44,9 +46,17 @@ class StatusCommandIT extends RedisTestBase {
       Command json = agentCommand("status", String.valueOf(app.jvm().pid()), "--json");
       assertEquals(0, json.exit, json::toString);
       JsonObject report = JsonParser.parseString(json.out).getAsJsonObject();
-      JsonElement first = report.getAsJsonArray("hotKeys").get(0);
-      assertEquals(HOT, first.getAsJsonObject().get("key").getAsString(), json::toString);
-      assertTrue(first.getAsJsonObject().get("rate").getAsDouble() > 300, json::toString);
+      JsonObject first = report.getAsJsonArray("hotKeys").get(0).getAsJsonObject();
+      assertEquals(HOT, first.get("key").getAsString(), json::toString);
+      assertTrue(first.get("rate").getAsDouble() > 300, json::toString);
+      long jsonHits = first.get("hits").getAsLong();
+      long jsonMisses = first.get("misses").getAsLong();
+      assertTrue(jsonHits >= hits && jsonMisses >= misses, json::toString);
+      // the report writes ratios to three decimals
+      assertEquals(
+          (double) jsonHits / (jsonHits + jsonMisses),
+          first.get("hitRatio").getAsDouble(),
+          0.0005 + 1e-9);
       assertEquals(app.jvm().pid(), report.getAsJsonObject("agent").get("pid").getAsLong());
     }
   }
@@ -66,7 +76,7 @@ class StatusCommandIT extends RedisTestBase {
             "-y",
             "50",
             Jdk.JDK17.java() + " -jar " + ItConfig.agentJar() + " top " + app.jvm().pid());
-        Pattern hotRow = Pattern.compile("\\n" + Pattern.quote(HOT) + " +[0-9,]+ +100% local ");
+        Pattern hotRow = hotRow("\\n");
         String first = tmux.screenWhen(s -> hotRow.matcher(s).find(), Duration.ofSeconds(40));
         assertTrue(hotRow.matcher(first).find(), () -> "the hot key is not on screen:\n" + first);
         assertTrue(first.contains("refreshed every second; Ctrl-C quits"), first);
@@ -99,6 +109,34 @@ class StatusCommandIT extends RedisTestBase {
               + ")",
           lines.get(0));
     }
+  }
+
+  /**
+   * The hot key's row as {@code status} and {@code top} print it: rate, read share, then its hit
+   * ratio (group 1), hits (2) and misses (3), then its scope.
+   */
+  private static Pattern hotRow(String start) {
+    return Pattern.compile(
+        start + Pattern.quote(HOT) + " +[0-9,]+ +100% +([0-9]+)% +([0-9,]+) +([0-9,]+) local ");
+  }
+
+  /**
+   * {@code status} of the app once it shows the hot key with hits, or after 20 s: the first reads
+   * after the promotion go to Redis until the key is filled and tracked.
+   */
+  private static Command statusWithHits(LiveService app) throws Exception {
+    long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
+    while (true) {
+      Command status = agentCommand("status", String.valueOf(app.jvm().pid()));
+      Matcher row = hotRow("(?m)^").matcher(status.out);
+      if ((row.find() && count(row.group(2)) > 0) || System.nanoTime() > deadline) {
+        return status;
+      }
+    }
+  }
+
+  private static long count(String shown) {
+    return Long.parseLong(shown.replace(",", ""));
   }
 
   private static LiveService underLoad(String name) throws Exception {

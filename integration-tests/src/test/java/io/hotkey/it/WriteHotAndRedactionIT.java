@@ -56,10 +56,17 @@ class WriteHotAndRedactionIT extends RedisTestBase {
           status::toString);
       assertTrue(status.out.contains("consider splitting it"), status::toString);
 
-      // reads may have been served before its writes alone reached the threshold, never after
+      // reads may have been served before its writes alone reached the threshold, never after:
+      // they all go to Redis, as misses of the key
       long hits = cacheHits(app);
+      JsonObject before = hotKey(app.report(), COUNTER);
       Thread.sleep(2000);
       assertEquals(hits, cacheHits(app), "a write-hot key was served locally");
+      JsonObject after = hotKey(app.report(), COUNTER);
+      assertEquals(before.get("hits").getAsLong(), after.get("hits").getAsLong(), after::toString);
+      assertTrue(
+          after.get("misses").getAsLong() > before.get("misses").getAsLong() + 100,
+          () -> "reads of the write-hot key not counted as misses: " + before + " then " + after);
       long promotions = countOf(app.jvm().output(), "write-hot key: key=\"counter:7\"");
       assertEquals(1, promotions, "one write-hot line per promotion");
 
@@ -86,10 +93,22 @@ class WriteHotAndRedactionIT extends RedisTestBase {
                 .name("redacted"))) {
       app.load(PERSONAL, 600);
       JsonObject report =
-          app.awaitReport(r -> r.getAsJsonArray("hotKeys").size() > 0, Duration.ofSeconds(30));
+          app.awaitReport(
+              r ->
+                  r.getAsJsonArray("hotKeys").size() > 0
+                      && r.getAsJsonArray("hotKeys")
+                              .get(0)
+                              .getAsJsonObject()
+                              .get("hits")
+                              .getAsLong()
+                          > 0,
+              Duration.ofSeconds(30));
       String shown =
           report.getAsJsonArray("hotKeys").get(0).getAsJsonObject().get("key").getAsString();
       assertTrue(shown.matches("user:#[0-9a-f]{12}"), () -> "redacted key: " + shown);
+      assertTrue(
+          hotKey(report, shown).get("hits").getAsLong() > 0,
+          () -> "the redacted key's reads are not counted: " + report.get("hotKeys"));
       assertTrue(
           app.jvm()
               .awaitAgentLine(

@@ -169,8 +169,9 @@ public final class CaffeineNearCache implements NearCache {
   }
 
   @Override
-  public boolean park(ParkedReads parked, Object connection, Object command) {
-    if (parked.park(connection, command)) {
+  public boolean park(
+      ParkedReads parked, Object connection, Object command, HotKeyReads[] hotKeys) {
+    if (parked.park(connection, command, hotKeys)) {
       return true;
     }
     misses.increment();
@@ -180,7 +181,9 @@ public final class CaffeineNearCache implements NearCache {
   @Override
   public void countResumed(List<Resumption> resumed) {
     for (Resumption read : resumed) {
-      (read.answered() ? hits : misses).increment();
+      boolean answered = read.answered();
+      (answered ? hits : misses).increment();
+      HotKeyReads.count(read.hotKeys, read.hotKeys.length, answered);
     }
   }
 

@@ -18,7 +18,8 @@ final class DisabledNearCache implements NearCache {
   public void putWritten(CacheKey key, Object raw, int[] keyHashes, long[] stamp) {}
 
   @Override
-  public boolean park(ParkedReads parked, Object connection, Object command) {
+  public boolean park(
+      ParkedReads parked, Object connection, Object command, HotKeyReads[] hotKeys) {
     return false;
   }
 

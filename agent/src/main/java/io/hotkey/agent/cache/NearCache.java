@@ -35,12 +35,14 @@ public interface NearCache {
 
   /**
    * Parks a read on a running fill's queue (from {@link #lookupNoWait}); a refused read is a miss.
+   *
+   * @param hotKeys the read counters of its keys, counted when it is handed back
    */
-  boolean park(ParkedReads parked, Object connection, Object command);
+  boolean park(ParkedReads parked, Object connection, Object command, HotKeyReads[] hotKeys);
 
   /**
-   * Counts the reads a {@link ParkedReads} queue handed back: hits if they got an answer, else
-   * misses.
+   * Counts the reads a {@link ParkedReads} queue handed back, in the cache's figures and in their
+   * keys' {@link HotKeyReads}: hits if they got an answer, else misses.
    */
   void countResumed(List<Resumption> resumed);
 

@@ -138,12 +138,23 @@ final class StatusView {
     for (ReportDocument key : hotKeys) {
       keyWidth = Math.max(keyWidth, terminalSafe(key.text("key")).length());
     }
-    int fixed = 10 + 6 + 6 + 9 + 22 + 5;
+    int fixed = 10 + 6 + 5 + 11 + 9 + 6 + 9 + 22 + 8;
     if (width > 0) {
       keyWidth = Math.max(12, Math.min(keyWidth, width - fixed));
     }
-    String row = "%-" + keyWidth + "s %10s %6s %-6s %-9s %s";
-    lines.add(String.format(row, "KEY", "RATE/S", "READS", "SCOPE", "WRITE-HOT", "HOT SINCE"));
+    String row = "%-" + keyWidth + "s %10s %6s %5s %11s %9s %-6s %-9s %s";
+    lines.add(
+        String.format(
+            row,
+            "KEY",
+            "RATE/S",
+            "READS",
+            "HIT%",
+            "HITS",
+            "MISSES",
+            "SCOPE",
+            "WRITE-HOT",
+            "HOT SINCE"));
     int shown = 0;
     boolean anyWriteHot = false;
     for (ReportDocument key : hotKeys) {
@@ -165,10 +176,14 @@ final class StatusView {
               cut(terminalSafe(key.text("key")), keyWidth),
               count(key.number("rate")),
               percent(key.number("readShare")),
+              key.hasNumber("hitRatio") ? percent(key.number("hitRatio")) : "-",
+              key.hasNumber("hits") ? count(key.number("hits")) : "-",
+              key.hasNumber("misses") ? count(key.number("misses")) : "-",
               terminalSafe(key.text("scope")),
               key.flag("writeHot") ? "yes" : "",
               since));
     }
+    lines.add("hits: reads answered locally since the key became hot; misses: reads sent to Redis");
     if (anyWriteHot) {
       lines.add(
           "write-hot: never served locally; consider splitting it (N sub-keys, writes routed by"

@@ -1,5 +1,6 @@
 package io.hotkey.agent.core;
 
+import io.hotkey.agent.cache.HotKeyReads;
 import io.hotkey.agent.redis.CommandSpec;
 import java.util.Arrays;
 
@@ -28,6 +29,14 @@ public final class ClassifiedCommand {
   int[] hashes = ownHashes;
 
   long keyPositions;
+
+  /**
+   * The read counters of its hot keys, the first {@link #hotKeyCount}, as {@link
+   * CommandClassifier#servableRead} noted them.
+   */
+  private HotKeyReads[] hotKeys = new HotKeyReads[4];
+
+  int hotKeyCount;
 
   /** Points {@link #hashes} at an array for {@code keys} keys. */
   void reserve(int keys) {
@@ -60,6 +69,29 @@ public final class ClassifiedCommand {
   /** {@code KeyHashes.hash} of the {@code n}th key, in argv order. */
   public int hash(int n) {
     return hashes[n];
+  }
+
+  void noteHotKey(HotKeyReads reads) {
+    if (hotKeyCount == hotKeys.length) {
+      hotKeys = Arrays.copyOf(hotKeys, 2 * hotKeyCount);
+    }
+    hotKeys[hotKeyCount++] = reads;
+  }
+
+  /**
+   * Counts what became of the read for each of its hot keys: answered locally ({@code hit}), or
+   * sent to Redis.
+   */
+  public void countHotKeyReads(boolean hit) {
+    HotKeyReads.count(hotKeys, hotKeyCount, hit);
+  }
+
+  /**
+   * The read counters of its hot keys, in a new array for a read whose outcome is known later (a
+   * parked read).
+   */
+  public HotKeyReads[] keptHotKeys() {
+    return Arrays.copyOf(hotKeys, hotKeyCount);
   }
 
   /** One bit per argv index below 64 that holds a key (see {@code CacheKey}). */

@@ -1,5 +1,6 @@
 package io.hotkey.agent.core;
 
+import io.hotkey.agent.cache.HotKeyReads;
 import io.hotkey.agent.detect.HotKeyDetector;
 import io.hotkey.agent.detect.KeyHashes;
 import io.hotkey.agent.redis.CommandSpec;
@@ -9,8 +10,9 @@ import io.hotkey.agent.redis.RedisCommandTable;
  * The step every command takes whichever client sent it: looked up in the command table, its keys
  * located and hashed ({@link #classify}), counted as a read or a write and its keys recorded with
  * the detector ({@link #record}), and, for a cacheable read, asked whether every key it reads may
- * be served locally ({@link #servable}). Shared by both gateways, which differ only in what they do
- * with the result.
+ * be served locally ({@link #servableRead}), its hot keys noted so that the gateway counts the
+ * read's outcome in their {@link HotKeyReads}. Shared by both gateways, which differ only in what
+ * they do with the result.
  */
 public final class CommandClassifier {
   private final HotKeyDetector detector;
@@ -74,9 +76,37 @@ public final class CommandClassifier {
   }
 
   /**
-   * Whether every key of the command may be served locally now: hot, and accepted by the cache's
-   * filters (none is when the cache is off).
+   * Whether every key of a cacheable read may be served locally now: hot, and accepted by the
+   * cache's filters (none is when the cache is off). Notes the read counters of its hot keys in
+   * {@code command}, for the gateway to count what became of the read ({@link
+   * ClassifiedCommand#countHotKeyReads}); when it may not be served, counts it at once as a miss of
+   * each.
    */
+  public boolean servableRead(byte[][] argv, ClassifiedCommand command) {
+    command.hotKeyCount = 0;
+    HotKeyTable table = hotKeys.table();
+    if (table.isEmpty()) {
+      return false;
+    }
+    CommandSpec spec = command.spec;
+    int[] hashes = command.hashes;
+    boolean servable = true;
+    for (int n = 0; n < command.keyCount; n++) {
+      HotKeyTable.Entry hot = table.find(argv[spec.keyIndex(argv, n)], hashes[n]);
+      if (hot == null) {
+        servable = false;
+      } else {
+        servable &= hot.servable;
+        command.noteHotKey(hot.reads);
+      }
+    }
+    if (!servable) {
+      command.countHotKeyReads(false);
+    }
+    return servable;
+  }
+
+  /** Whether every key of the command may be served locally now (see {@link #servableRead}). */
   public boolean servable(byte[][] argv, ClassifiedCommand command) {
     CommandSpec spec = command.spec;
     int[] hashes = command.hashes;

@@ -1,11 +1,13 @@
 package io.hotkey.agent.core;
 
+import io.hotkey.agent.cache.HotKeyReads;
 import io.hotkey.agent.detect.HotKeyListener;
 import io.hotkey.agent.detect.KeyHashes;
 import io.hotkey.agent.detect.KeyRate;
 import io.hotkey.config.KeyFilter;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -19,7 +21,8 @@ import java.util.function.Consumer;
  * when the cache is on, among those hot here or, by the fleet's shared aggregate, everywhere. A hot
  * key written at {@code hotkey.detect.write-threshold} or more is write-hot: logged once with the
  * advice to split it, and never served (every read would miss after the next write anyway); it
- * stays write-hot until demoted.
+ * stays write-hot until demoted. With the cache on, each key hot here or across the fleet has its
+ * {@link HotKeyReads} from the moment it becomes hot until it is hot nowhere.
  */
 public final class HotKeyRegistry implements HotKeyListener {
   /** Told about every promotion and demotion, e.g. to add and remove per-key meters. */
@@ -37,7 +40,8 @@ public final class HotKeyRegistry implements HotKeyListener {
   private final List<Observer> observers = new CopyOnWriteArrayList<>();
   private final List<Consumer<List<byte[]>>> servableListeners = new CopyOnWriteArrayList<>();
   private Map<String, FleetHotKey> fleetHot = Map.of();
-  private volatile ServableKeys servable = ServableKeys.EMPTY;
+  private volatile HotKeyTable table = HotKeyTable.EMPTY;
+  private volatile Map<String, HotKeyReads> readsByName = Map.of();
   private List<byte[]> servableKeys = List.of();
   private volatile List<String> hotKeyNames = List.of();
   private volatile List<String> writeHotKeyNames = List.of();
@@ -83,7 +87,7 @@ public final class HotKeyRegistry implements HotKeyListener {
     publish();
     List<byte[]> refused = new ArrayList<>();
     for (byte[] key : servableBefore) {
-      if (!servable.contains(key, KeyHashes.hash(key))) {
+      if (!isServable(key, KeyHashes.hash(key))) {
         refused.add(key);
       }
     }
@@ -147,7 +151,21 @@ public final class HotKeyRegistry implements HotKeyListener {
   }
 
   boolean isServable(byte[] key, int hash) {
-    return servable.contains(key, hash);
+    HotKeyTable.Entry hot = table.find(key, hash);
+    return hot != null && hot.servable;
+  }
+
+  /** The hot keys as reads look them up. */
+  HotKeyTable table() {
+    return table;
+  }
+
+  /**
+   * The reads of the hot key the logs print as {@code printableKey} since it became hot; null when
+   * it is not hot or the cache is off (nothing is counted then).
+   */
+  public HotKeyReads reads(String printableKey) {
+    return readsByName.get(printableKey);
   }
 
   /** Printable names of the keys hot right now, as the logs show them. */
@@ -226,31 +244,56 @@ public final class HotKeyRegistry implements HotKeyListener {
   }
 
   private void publish() {
+    List<HotKeyTable.Entry> entries = new ArrayList<>();
+    Map<String, HotKeyReads> reads = new HashMap<>();
     List<byte[]> cacheable = new ArrayList<>();
-    for (KeyRate key : hot.values()) {
-      // a truncated key cannot be matched exactly, so it is reported but never served
-      if (cacheEnabled
-          && !key.truncated()
-          && !writeHot.containsKey(AgentLog.printable(key.key()))
-          && cacheFilter.accepts(new String(key.key(), StandardCharsets.UTF_8))) {
-        cacheable.add(key.key());
+    if (cacheEnabled) {
+      for (Map.Entry<String, KeyRate> entry : hot.entrySet()) {
+        KeyRate key = entry.getValue();
+        byte[] bytes = key.key();
+        // a truncated key cannot be matched exactly, so it is reported but never served
+        boolean servable =
+            !key.truncated() && !writeHot.containsKey(entry.getKey()) && accepted(bytes);
+        entries.add(
+            new HotKeyTable.Entry(
+                bytes, key.keyLength(), key.hash(), servable, readsOf(entry.getKey(), reads)));
+        if (servable) {
+          cacheable.add(bytes);
+        }
+      }
+      for (Map.Entry<String, FleetHotKey> entry : fleetHot.entrySet()) {
+        byte[] key = entry.getValue().key();
+        if (hot.containsKey(entry.getKey())) {
+          continue;
+        }
+        boolean servable = !writeHot.containsKey(entry.getKey()) && accepted(key);
+        entries.add(
+            new HotKeyTable.Entry(
+                key, key.length, KeyHashes.hash(key), servable, readsOf(entry.getKey(), reads)));
+        if (servable) {
+          cacheable.add(key);
+        }
       }
     }
-    for (Map.Entry<String, FleetHotKey> entry : fleetHot.entrySet()) {
-      byte[] key = entry.getValue().key();
-      if (cacheEnabled
-          && !hot.containsKey(entry.getKey())
-          && !writeHot.containsKey(entry.getKey())
-          && cacheFilter.accepts(new String(key, StandardCharsets.UTF_8))) {
-        cacheable.add(key);
-      }
-    }
-    servable = ServableKeys.of(cacheable, KeyHashes::hash);
+    table = HotKeyTable.of(entries);
+    readsByName = Map.copyOf(reads);
     hotKeyNames = List.copyOf(hot.keySet());
     writeHotKeyNames = List.copyOf(writeHot.keySet());
     servableKeys = List.copyOf(cacheable);
     for (Consumer<List<byte[]>> listener : servableListeners) {
       listener.accept(servableKeys);
     }
+  }
+
+  private boolean accepted(byte[] key) {
+    return cacheFilter.accepts(new String(key, StandardCharsets.UTF_8));
+  }
+
+  /** A key that stays hot keeps counting in the reads it had; one that just became hot starts. */
+  private HotKeyReads readsOf(String name, Map<String, HotKeyReads> into) {
+    HotKeyReads kept = readsByName.get(name);
+    HotKeyReads reads = kept != null ? kept : new HotKeyReads();
+    into.put(name, reads);
+    return reads;
   }
 }

@@ -1,5 +1,6 @@
 package io.hotkey.agent.metrics;
 
+import io.hotkey.agent.cache.HotKeyReads;
 import io.hotkey.agent.cache.NearCache;
 import io.hotkey.agent.core.AgentErrors;
 import io.hotkey.agent.core.AgentLog;
@@ -129,6 +130,14 @@ public final class AgentMeters {
    */
   public long promotedAtMillis(String printableKey) {
     return promotedAtMillis.getOrDefault(printableKey, 0L);
+  }
+
+  /**
+   * The reads of the hot key (as {@link AgentLog#printable} shows it) since it became hot, answered
+   * locally or sent to Redis; null when it is not hot or the cache is off.
+   */
+  public HotKeyReads hotKeyReads(String printableKey) {
+    return hotKeys.reads(printableKey);
   }
 
   /** Threshold, window and the sampling actually used (auto resolved). */

@@ -1,5 +1,6 @@
 package io.hotkey.agent.report;
 
+import io.hotkey.agent.cache.HotKeyReads;
 import io.hotkey.agent.core.AgentLog;
 import io.hotkey.agent.core.HotKeyRegistry;
 import io.hotkey.agent.detect.DetectorSettings;
@@ -73,12 +74,14 @@ public final class AgentReport {
     json.name("scope").value(SCOPE_LOCAL);
     json.name("fleetHotKeys").beginArray();
     for (HotKeyRegistry.FleetHotKey key : meters.fleetHotKeys()) {
+      String name = AgentLog.printable(key.key());
       json.beginObject()
           .name("key")
-          .value(AgentLog.printable(key.key()))
+          .value(name)
           .name("fleetRatePerSecond")
-          .value(key.fleetRatePerSecond())
-          .endObject();
+          .value(key.fleetRatePerSecond());
+      writeReads(json, meters.hotKeyReads(name));
+      json.endObject();
     }
     json.endArray();
     json.name("tracking")
@@ -198,9 +201,35 @@ public final class AgentReport {
       } else {
         json.value(promotedAt);
       }
+      writeReads(json, meters.hotKeyReads(name));
       json.endObject();
     }
     json.endArray();
+  }
+
+  /**
+   * A hot key's reads since it became hot: {@code hits} (answered locally), {@code misses} (sent to
+   * Redis) and {@code hitRatio}, read once so that the ratio is theirs; all null when nothing is
+   * counted (the cache is off), the ratio null before the first read.
+   */
+  private static void writeReads(JsonWriter json, HotKeyReads reads) {
+    if (reads == null) {
+      json.name("hits").nullValue().name("misses").nullValue().name("hitRatio").nullValue();
+      return;
+    }
+    long hits = reads.hits();
+    long misses = reads.misses();
+    json.name("hits").value(hits).name("misses").value(misses);
+    hitRatio(json, hits, misses);
+  }
+
+  private static void hitRatio(JsonWriter json, long hits, long misses) {
+    json.name("hitRatio");
+    if (hits + misses == 0) {
+      json.nullValue();
+    } else {
+      json.value((double) hits / (hits + misses));
+    }
   }
 
   private void writeCache(JsonWriter json, LiveSampler.CounterRates rates) {
@@ -226,12 +255,7 @@ public final class AgentReport {
         .value(meters.cacheRefreshes())
         .name("staleServed")
         .value(meters.cacheStaleServed());
-    json.name("hitRatio");
-    if (hits + misses == 0) {
-      json.nullValue();
-    } else {
-      json.value((double) hits / (hits + misses));
-    }
+    hitRatio(json, hits, misses);
     rate(json, "hitsPerSecond", rates, r -> r.hitsPerSecond);
     rate(json, "missesPerSecond", rates, r -> r.missesPerSecond);
     json.endObject();

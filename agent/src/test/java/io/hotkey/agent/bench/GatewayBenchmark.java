@@ -7,9 +7,16 @@ import io.hotkey.agent.core.AgentErrors;
 import io.hotkey.agent.core.FieldReply;
 import io.hotkey.agent.core.HotKeyRegistry;
 import io.hotkey.agent.core.RedisGateway;
+import io.hotkey.agent.core.ReplyOutcome;
+import io.hotkey.agent.core.ServedReply;
+import io.hotkey.agent.core.multiplexed.DispatchOutcome;
 import io.hotkey.agent.core.multiplexed.MultiplexedGateway;
+import io.hotkey.agent.core.multiplexed.ReplyTape;
+import io.hotkey.agent.core.threadbound.ThreadBoundGateway;
 import io.hotkey.agent.detect.DetectorSettings;
 import io.hotkey.agent.detect.HotKeyDetector;
+import io.hotkey.agent.detect.KeyHashes;
+import io.hotkey.agent.detect.KeyRate;
 import io.hotkey.config.Glob;
 import io.hotkey.config.KeyFilter;
 import java.io.ByteArrayOutputStream;
@@ -39,10 +46,11 @@ import org.openjdk.jmh.annotations.Warmup;
  * end, for the cold-key benchmark's mix (uniform keys out of 100k, 90% {@code GET key}, 10% {@code
  * SET key value}), each command with a reply object of its own as Lettuce allocates one, carrying
  * the field the agent adds to Lettuce's reply class (the {@code ByIdentity} variant measures
- * replies without it, as when the agent is attached after Lettuce loaded). Run it with {@link
- * BenchMain}, e.g. {@code -Dexec.args="GatewayBenchmark -f 2 -wi 5 -i 6 -r 2s"}: its first seconds,
- * and sometimes a whole fork, run several times slower while the JIT settles, so look at the
- * iterations, not only the mean.
+ * replies without it, as when the agent is attached after Lettuce loaded). The {@code hot} methods
+ * measure a served hit instead: a GET of one of ten hot keys answered from the local cache, through
+ * either gateway. Run it with {@link BenchMain}, e.g. {@code -Dexec.args="GatewayBenchmark -f 2 -wi
+ * 5 -i 6 -r 2s"}: its first seconds, and sometimes a whole fork, run several times slower while the
+ * JIT settles, so look at the iterations, not only the mean.
  */
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.NANOSECONDS)
@@ -63,6 +71,8 @@ public class GatewayBenchmark {
   /** One gateway as the agent builds it, its detector ticked in the background. */
   @State(Scope.Benchmark)
   public static class Agent {
+    RedisGateway core;
+    HotKeyRegistry registry;
     MultiplexedGateway gateway;
     DetectorTicker ticker;
     byte[][] keys = new byte[KEYS][];
@@ -72,7 +82,7 @@ public class GatewayBenchmark {
     @Setup(Level.Trial)
     public void setUp() {
       KeyVersions versions = new KeyVersions();
-      HotKeyRegistry registry =
+      registry =
           new HotKeyRegistry(
               true, new KeyFilter(List.of(Glob.parse("*")), List.of()), Double.POSITIVE_INFINITY);
       HotKeyDetector detector =
@@ -80,21 +90,21 @@ public class GatewayBenchmark {
               DetectorSettings.of(Duration.ofSeconds(1), 1000, 100, Duration.ofSeconds(10)),
               System::nanoTime,
               registry);
-      gateway =
+      core =
           new RedisGateway(
-                  detector,
-                  registry,
-                  new CaffeineNearCache(
-                      64 << 20,
-                      256 << 10,
-                      Duration.ofSeconds(5),
-                      0,
-                      Duration.ZERO,
-                      versions,
-                      FillGate.OPEN),
+              detector,
+              registry,
+              new CaffeineNearCache(
+                  64 << 20,
+                  256 << 10,
+                  Duration.ofSeconds(5),
+                  0,
+                  Duration.ZERO,
                   versions,
-                  new AgentErrors(0))
-              .multiplexed();
+                  FillGate.OPEN),
+              versions,
+              new AgentErrors(0));
+      gateway = core.multiplexed();
       for (int i = 0; i < KEYS; i++) {
         byte[] key = ("product:" + i).getBytes(StandardCharsets.US_ASCII);
         keys[i] = key;
@@ -106,6 +116,30 @@ public class GatewayBenchmark {
     @TearDown(Level.Trial)
     public void tearDown() throws InterruptedException {
       ticker.close();
+    }
+  }
+
+  /** Keys read by the {@code hot} methods, all of them hot. */
+  static final int HOT_KEYS = 10;
+
+  /**
+   * {@link Agent} with {@link #HOT_KEYS} keys promoted before the measurement (the detector would
+   * promote them too, a second later), so that nearly every GET is a hit: a miss fills the entry
+   * again once per TTL.
+   */
+  @State(Scope.Benchmark)
+  public static class Serving extends Agent {
+    ThreadBoundGateway threadBound;
+    byte[][] hotKeys = new byte[HOT_KEYS][];
+
+    @Setup(Level.Trial)
+    public void promoteHotKeys() {
+      threadBound = core.threadBound();
+      for (int i = 0; i < HOT_KEYS; i++) {
+        byte[] key = ("hot:" + i).getBytes(StandardCharsets.US_ASCII);
+        hotKeys[i] = key;
+        registry.onPromoted(new KeyRate(key, key.length, KeyHashes.hash(key), 1000, 0, 1000));
+      }
     }
   }
 
@@ -217,5 +251,61 @@ public class GatewayBenchmark {
       }
     }
     return gateway.onCommandDone(reply);
+  }
+
+  /** A GET of a hot key on Lettuce, answered by replaying its entry's recorded reply. */
+  @Benchmark
+  @Threads(1)
+  public Object hotGet1Thread(Serving agent) {
+    return hotGet(agent);
+  }
+
+  @Benchmark
+  @Threads(2)
+  public Object hotGet2Threads(Serving agent) {
+    return hotGet(agent);
+  }
+
+  /** A GET of a hot key on Jedis, answered with a fresh copy of its entry's raw reply. */
+  @Benchmark
+  @Threads(2)
+  public Object hotGetThreadBound2Threads(Serving agent) {
+    ThreadBoundGateway gateway = agent.threadBound;
+    byte[][] argv = {GET, agent.hotKeys[ThreadLocalRandom.current().nextInt(HOT_KEYS)]};
+    ServedReply served = gateway.beginRead("jedis", agent.connection, null, argv, argv);
+    if (served == null) {
+      // the fill of its entry: the first read of a key, then one per TTL
+      gateway.onSend(agent.connection, argv, argv);
+      gateway.onReplyRead(agent.connection, ReplyOutcome.VALUE);
+      gateway.onRawReply(VALUE);
+    }
+    gateway.endRead(false);
+    return served;
+  }
+
+  private static Object hotGet(Serving agent) {
+    Object command = new Object();
+    Object reply = new FieldReply();
+    MultiplexedGateway gateway = agent.gateway;
+    DispatchOutcome outcome = gateway.resumption(command);
+    if (outcome == null) {
+      byte[][] argv = {GET, agent.hotKeys[ThreadLocalRandom.current().nextInt(HOT_KEYS)]};
+      outcome = gateway.dispatch("lettuce", agent.connection, command, reply, argv, false);
+    }
+    ReplyTape.Cursor tape = outcome.replay();
+    Object value = null;
+    if (tape != null) {
+      while (tape.next()) {
+        if (tape.op() == ReplyTape.OP_BULK) {
+          value = tape.bytes();
+        }
+      }
+    } else if (outcome.sends()) {
+      // the fill of its entry: the first read of a key, then one per TTL
+      gateway.onReplyBytes(reply, REPLY.duplicate(), false);
+    }
+    // a hit completes the command too, and the done hook asks about its reply
+    gateway.onCommandDone(reply);
+    return value;
   }
 }

@@ -35,6 +35,13 @@ class StatusViewTest {
   }
 
   private static String hotKey(String key, double rate) {
+    return hotKey(key, rate, "\"hits\":12345,\"misses\":67,\"hitRatio\":0.9946");
+  }
+
+  /**
+   * @param reads the key's {@code hits}, {@code misses} and {@code hitRatio} members
+   */
+  private static String hotKey(String key, double rate, String reads) {
     return "{\"key\":\""
         + key
         + "\",\"scope\":\"local\",\"rate\":"
@@ -42,6 +49,8 @@ class StatusViewTest {
         + ",\"readShare\":0.99,\"reads\":99,\"writes\":1,\"truncated\":false,\"keyLength\":10,"
         + "\"promotedAt\":"
         + (NOW - 65_000)
+        + ","
+        + reads
         + "}";
   }
 
@@ -64,11 +73,35 @@ class StatusViewTest {
     assertTrue(text.contains("redis     90/s commands saved (900 since start)"), text);
     assertTrue(text.contains("cache     3 entries, 2.0 KB of 64.0 MB, hit ratio 90%"), text);
     assertTrue(
-        text.matches("(?s).*\nproduct:42 +2,570 +99% local +\\d\\d:\\d\\d:\\d\\d \\(1m 5s\\)\n.*"),
+        text.matches(
+            "(?s).*\nKEY +RATE/S +READS +HIT% +HITS +MISSES +SCOPE +WRITE-HOT +HOT SINCE\n"
+                + "product:42 +2,570 +99% +99% +12,345 +67 local +\\d\\d:\\d\\d:\\d\\d \\(1m 5s\\)\n.*"),
         text);
     assertTrue(text.contains("idempotency  executed 5, missing key 1"), text);
     assertTrue(text.contains("  hotkey.detect.threshold = 1000  (default)"), text);
     assertTrue(text.contains("  hotkey.cache.exclude = \"\"  (default)"), text);
+  }
+
+  @Test
+  void aKeyWithoutReadCountsShowsDashes() {
+    String text =
+        String.join(
+            "\n",
+            StatusView.render(
+                ReportDocument.parse(
+                    report(
+                        hotKey(
+                                "product:42",
+                                2570.4,
+                                "\"hits\":null,\"misses\":null,\"hitRatio\":null")
+                            + ","
+                            + hotKey("product:43", 10, "\"hits\":0,\"misses\":0,\"hitRatio\":null"),
+                        "1.0")),
+                0,
+                20,
+                false));
+    assertTrue(text.matches("(?s).*\nproduct:42 +2,570 +99% +- +- +- local .*"), text);
+    assertTrue(text.matches("(?s).*\nproduct:43 +10 +99% +- +0 +0 local .*"), text);
   }
 
   @Test

@@ -5,6 +5,7 @@ import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisURI;
 import io.lettuce.core.SslOptions;
 import io.lettuce.core.api.StatefulRedisConnection;
+import io.lettuce.core.api.sync.RedisCommands;
 import io.lettuce.core.cluster.ClusterClientOptions;
 import io.lettuce.core.cluster.RedisClusterClient;
 import io.lettuce.core.cluster.api.StatefulRedisClusterConnection;
@@ -13,7 +14,10 @@ import java.time.Duration;
 import java.util.List;
 import java.util.function.Supplier;
 
-/** One Lettuce connection reading one key through the sync API, with a command timeout. */
+/**
+ * One Lettuce connection reading one key through the sync API, with a command timeout; or the calls
+ * of {@link LiveLoadApp}.
+ */
 final class LettuceGets {
   private LettuceGets() {}
 
@@ -58,5 +62,14 @@ final class LettuceGets {
     closeables.add(connection);
     closeables.add(client::shutdown);
     return () -> connection.sync().get(key);
+  }
+
+  /** {@link LiveLoadApp}'s calls on one connection's sync API, open until the JVM ends. */
+  static LiveLoadApp.KeyValues keyValues(String host, int port) {
+    RedisCommands<String, String> sync =
+        RedisClient.create(RedisURI.builder().withHost(host).withPort(port).build())
+            .connect()
+            .sync();
+    return new LiveLoadApp.KeyValues(sync::get, sync::set);
   }
 }

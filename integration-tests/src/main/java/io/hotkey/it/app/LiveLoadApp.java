@@ -12,13 +12,15 @@ import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
-import redis.clients.jedis.UnifiedJedis;
+import java.util.function.BiConsumer;
+import java.util.function.Function;
 
 /**
  * The live-operations tests' child: a service that reads Redis keys through a pooled client at
  * rates the test sets and changes while it runs, so that the agent's endpoint, page and {@code
- * status} have a key to show and a rate that moves. It knows nothing of the agent. Needs Jedis 4+
- * (a pooled {@code UnifiedJedis}).
+ * status} have a key to show and a rate that moves. It knows nothing of the agent. Reads through a
+ * pooled Jedis client ({@code UnifiedJedis}, Jedis 4+), or with {@code --client lettuce} through
+ * one Lettuce connection's sync API.
  *
  * <ul>
  *   <li>{@code GET /load?key=K&rate=N}: sets {@code K} to a known value, then reads it N times a
@@ -34,7 +36,26 @@ import redis.clients.jedis.UnifiedJedis;
 public final class LiveLoadApp {
   private static final long TICK_MILLIS = 10;
 
-  private final UnifiedJedis redis;
+  /** The two calls the app makes, on the client it was started with. */
+  static final class KeyValues {
+    private final Function<String, String> get;
+    private final BiConsumer<String, String> set;
+
+    KeyValues(Function<String, String> get, BiConsumer<String, String> set) {
+      this.get = get;
+      this.set = set;
+    }
+
+    String get(String key) {
+      return get.apply(key);
+    }
+
+    void set(String key, String value) {
+      set.accept(key, value);
+    }
+  }
+
+  private final KeyValues redis;
   private final Map<String, Long> ratePerSecond = new ConcurrentHashMap<>();
   private final Map<String, Long> writesPerSecond = new ConcurrentHashMap<>();
   private final Map<String, Double> owed = new HashMap<>();
@@ -42,14 +63,20 @@ public final class LiveLoadApp {
   private final AtomicLong reads = new AtomicLong();
   private final AtomicLong wrong = new AtomicLong();
 
-  private LiveLoadApp(UnifiedJedis redis) {
+  private LiveLoadApp(KeyValues redis) {
     this.redis = redis;
   }
 
   public static void main(String[] args) throws Exception {
     Map<String, String> options = Child.parseArgs(args);
     String[] hostPort = options.get("redis").split(":");
-    LiveLoadApp app = new LiveLoadApp(PooledReads.open(hostPort[0], Integer.parseInt(hostPort[1])));
+    String host = hostPort[0];
+    int port = Integer.parseInt(hostPort[1]);
+    LiveLoadApp app =
+        new LiveLoadApp(
+            "lettuce".equals(options.get("client"))
+                ? LettuceGets.keyValues(host, port)
+                : PooledReads.keyValues(host, port));
     Thread load = new Thread(app::readForever, "load");
     load.setDaemon(true);
     if (options.containsKey("exit-after-millis")) {

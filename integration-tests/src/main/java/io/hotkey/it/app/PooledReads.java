@@ -32,6 +32,12 @@ final class PooledReads {
     }
   }
 
+  /** {@link LiveLoadApp}'s calls on a pooled client. */
+  static LiveLoadApp.KeyValues keyValues(String host, int port) {
+    UnifiedJedis client = open(host, port);
+    return new LiveLoadApp.KeyValues(client::get, client::set);
+  }
+
   static void run(
       String host,
       int port,

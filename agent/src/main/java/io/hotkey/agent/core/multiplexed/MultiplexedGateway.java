@@ -137,19 +137,20 @@ public final class MultiplexedGateway {
         || !classified.cacheableRead()
         || classified.keyCount() == 0
         || classified.spec().blocking(argv)
-        || !classifier.servable(argv, classified)) {
+        || !classifier.servableRead(argv, classified)) {
       return DispatchOutcome.SEND;
     }
+    // each outcome counts the read for its hot keys here, parked reads once handed back
     state = state != null ? state : connectionState(thread, connection);
     String namespace = state.servableNamespace(client, null);
     if (namespace == null) {
-      return DispatchOutcome.SEND;
+      return missed(classified);
     }
     int[] hashes = classified.keptHashes();
     if (inFlight.blocksEverything() || thread.writesInFlight.blocks(hashes)) {
-      return parkBehindSets(namespace, argv, hashes, connection, command)
+      return parkBehindSets(namespace, argv, hashes, connection, command, classified)
           ? DispatchOutcome.PARKED
-          : DispatchOutcome.SEND;
+          : missed(classified);
     }
     String beforeLoss = state.namespaceBeforeLoss();
     if (beforeLoss != null) {
@@ -158,6 +159,7 @@ public final class MultiplexedGateway {
           cache.stale(new CacheKey(beforeLoss, argv, classified.keyPositions(), hashes), hashes);
       if (stale != null) {
         StaleAnswers.logged("the connection has no channel");
+        classified.countHotKeyReads(true);
         return new ReplyTape.Cursor((List<?>) stale.shared());
       }
     }
@@ -165,18 +167,26 @@ public final class MultiplexedGateway {
         cache.lookupNoWait(
             new CacheKey(namespace, argv, classified.keyPositions(), hashes), hashes);
     if (found instanceof ReadFill) {
+      classified.countHotKeyReads(false);
       track(reply).startFill((ReadFill) found, cache.maxEntryBytes());
       return DispatchOutcome.FILL;
     }
     if (found instanceof ParkedReads) {
-      return cache.park((ParkedReads) found, connection, command)
+      return cache.park((ParkedReads) found, connection, command, classified.keptHotKeys())
           ? DispatchOutcome.PARKED
-          : DispatchOutcome.SEND;
+          : missed(classified);
     }
     if (found == null) {
-      return DispatchOutcome.SEND;
+      return missed(classified);
     }
+    classified.countHotKeyReads(true);
     return new ReplyTape.Cursor((List<?>) ((CachedReply) found).shared());
+  }
+
+  /** A servable read that goes to Redis after all: a miss of each of its hot keys. */
+  private static DispatchOutcome missed(ClassifiedCommand read) {
+    read.countHotKeyReads(false);
+    return DispatchOutcome.SEND;
   }
 
   /**
@@ -243,12 +253,19 @@ public final class MultiplexedGateway {
    * {@code GET key} behind a {@link SetRun} of the key, else sent.
    */
   private boolean parkBehindSets(
-      String namespace, byte[][] argv, int[] hashes, Object connection, Object command) {
+      String namespace,
+      byte[][] argv,
+      int[] hashes,
+      Object connection,
+      Object command,
+      ClassifiedCommand read) {
     if (!SetRun.isGet(argv)) {
       return false;
     }
     SetRun run = inFlight.run(hashes[0]);
-    return run != null && run.parkGet(namespace, argv[1], connection, command, inFlight, versions);
+    return run != null
+        && run.parkGet(
+            namespace, argv[1], connection, command, read.keptHotKeys(), inFlight, versions);
   }
 
   /**

@@ -1,6 +1,7 @@
 package io.hotkey.agent.core.multiplexed;
 
 import io.hotkey.agent.cache.CacheKey;
+import io.hotkey.agent.cache.HotKeyReads;
 import io.hotkey.agent.cache.KeyVersions;
 import io.hotkey.agent.cache.NearCache;
 import io.hotkey.agent.cache.ParkedReads;
@@ -114,6 +115,7 @@ final class SetRun {
       byte[] readKey,
       Object connection,
       Object command,
+      HotKeyReads[] hotKeys,
       InFlightWrites inFlight,
       KeyVersions versions) {
     return !closed
@@ -121,7 +123,7 @@ final class SetRun {
         && Arrays.equals(key, readKey)
         && inFlight.onlyWrites(hash, joined - answered)
         && versions.advancedBy(startStamp, hash, answered)
-        && parked.park(connection, command, joined);
+        && parked.park(connection, command, hotKeys, joined);
   }
 
   /**

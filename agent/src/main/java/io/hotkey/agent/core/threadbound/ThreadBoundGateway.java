@@ -192,12 +192,13 @@ public final class ThreadBoundGateway {
     thread.readArguments = arguments;
     if (!command.cacheableRead()
         || command.keyCount() == 0
-        || !classifier.servable(argv, command)) {
+        || !classifier.servableRead(argv, command)) {
       return null;
     }
     ConnectionState state = connectionState(thread, connection);
     String namespace = state.servableNamespace(client, endpointSource);
     if (namespace == null) {
+      command.countHotKeyReads(false);
       return null;
     }
     int[] hashes = command.keptHashes();
@@ -205,6 +206,7 @@ public final class ThreadBoundGateway {
     thread.readKey = key;
     thread.readKeyHashes = hashes;
     Object found = cache.lookup(key, hashes);
+    command.countHotKeyReads(found instanceof CachedReply);
     if (found instanceof ReadFill) {
       // a pooled client's fill is read through a connection it borrows: that one must be of its
       // identity

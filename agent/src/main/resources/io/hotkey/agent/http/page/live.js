@@ -136,6 +136,8 @@ function renderHotKeys(report) {
         el("td", percent(key.readShare), "num"),
         el("td", number(key.reads), "num"),
         el("td", number(key.writes), "num"),
+        el("td", percent(key.hitRatio), "num hit-ratio"),
+        el("td", key.hits === null ? "–" : number(key.hits) + " / " + number(key.misses), "num hits"),
         el("td", key.scope),
         el("td", since)
       );

@@ -5,11 +5,14 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.hotkey.agent.cache.HotKeyReads;
 import io.hotkey.agent.cache.NearCache;
 import io.hotkey.agent.cache.ParkedReads;
 import io.hotkey.agent.cache.Resumption;
 import io.hotkey.agent.core.CoreFixture;
 import io.hotkey.agent.core.FieldReply;
+import io.hotkey.config.Glob;
+import io.hotkey.config.KeyFilter;
 import java.io.ByteArrayOutputStream;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
@@ -452,12 +455,59 @@ class MultiplexedGatewayTest {
     assertNotNull(get.outcome.replay());
   }
 
+  /** Hits and misses of the hot key {@code key} since it became hot. */
+  private List<Long> readsOf(String key) {
+    HotKeyReads reads = core.registry.reads(key);
+    assertNotNull(reads, key + " has no read counters");
+    return List.of(reads.hits(), reads.misses());
+  }
+
+  @Test
+  void eachHotKeyCountsItsReadsOnceTheirOutcomeIsKnown() {
+    makeHot("hot");
+    assertEquals(List.of(0L, 0L), readsOf("hot"), "counted from the promotion on");
+    Command fill = new Command("GET", "hot").dispatch(connection);
+    Command waiting = new Command("GET", "hot").dispatch(connection);
+    assertTrue(waiting.parked());
+    assertEquals(List.of(0L, 1L), readsOf("hot"), "the fill, and nothing yet for the parked read");
+    fill.answer("v1");
+    assertEquals(List.of(1L, 1L), readsOf("hot"), "the parked read got the fill's answer");
+    assertEquals("v1", new Command("GET", "hot").dispatch(connection).answered());
+    // a SET's own thread parks its GET behind it, answered with the SET's value
+    Command set = new Command("SET", "hot", "v2").dispatch(connection);
+    Command behindSet = new Command("GET", "hot").dispatch(connection);
+    set.answer("OK");
+    assertEquals("v2", behindSet.answered());
+    // parked behind a fill that fails: sent to Redis when handed back
+    new Command("DEL", "hot").dispatch(connection).answer(null);
+    Command failing = new Command("GET", "hot").dispatch(connection);
+    Command sentLater = new Command("GET", "hot").dispatch(connection);
+    assertTrue(sentLater.parked());
+    failing.fail();
+    assertTrue(sentLater.sent());
+    assertEquals(List.of(3L, 3L), readsOf("hot"));
+  }
+
+  @Test
+  void aHotKeyThatIsNeverServedCountsEveryReadAsAMiss() {
+    core =
+        new CoreFixture(
+            0, new KeyFilter(List.of(Glob.parse("*")), List.of(Glob.parse("session:*"))), true);
+    cache = core.cache;
+    gateway = core.gateways.multiplexed();
+    makeHot("session:1");
+    for (int i = 0; i < 3; i++) {
+      assertTrue(new Command("GET", "session:1").dispatch(connection).sent());
+    }
+    assertEquals(List.of(0L, 3L), readsOf("session:1"));
+  }
+
   @Test
   void settlingTwiceHandsTheParkedReadsBackOnce() {
     ParkedReads parked = new ParkedReads();
     Object conn = new Object();
     Object command = new Object();
-    assertTrue(parked.park(conn, command));
+    assertTrue(parked.park(conn, command, new HotKeyReads[0]));
     List<Resumption> resumed = parked.settle("answer");
     assertEquals(1, resumed.size());
     assertEquals("answer", resumed.get(0).answer());
@@ -465,7 +515,8 @@ class MultiplexedGatewayTest {
     assertSame(command, resumed.get(0).command());
     assertTrue(parked.handBack(Integer.MAX_VALUE, mark -> "late").isEmpty());
     assertTrue(parked.settle("again").isEmpty());
-    assertTrue(!parked.park(conn, command), "no read parks after the reply ended");
+    assertTrue(
+        !parked.park(conn, command, new HotKeyReads[0]), "no read parks after the reply ended");
     assertTrue(new ParkedReads().settle("nothing parked").isEmpty());
   }
 }

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.hotkey.agent.cache.HotKeyReads;
 import io.hotkey.agent.core.CoreFixture;
 import io.hotkey.agent.core.RedisHooks;
 import io.hotkey.agent.core.ReplyOutcome;
@@ -338,6 +339,50 @@ class ThreadBoundGatewayTest {
     makeHot("session:1");
     execute(connection, argv("GET", "session:1"), "v".getBytes(UTF_8));
     assertTrue(!servedLocally(connection, "GET", "session:1"));
+  }
+
+  /** Hits and misses of the hot key {@code key} since it became hot. */
+  private long[] readsOf(String key) {
+    HotKeyReads reads = core.registry.reads(key);
+    assertNotNull(reads, key + " has no read counters");
+    return new long[] {reads.hits(), reads.misses()};
+  }
+
+  @Test
+  void eachHotKeyCountsItsLocalAnswersAsHitsAndItsReadsSentToRedisAsMisses() {
+    makeHot("hot");
+    makeHot("other");
+    assertArrayEquals(new long[] {0, 0}, readsOf("hot"), "counted from the promotion on");
+    execute(connection, argv("GET", "hot"), "v1".getBytes()); // the fill
+    for (int i = 0; i < 3; i++) {
+      assertTrue(servedLocally(connection, "GET", "hot"));
+    }
+    execute(connection, argv("SET", "hot", "v2"), "OK".getBytes());
+    execute(connection, argv("GET", "hot"), "v2".getBytes()); // invalidated: a fill again
+    assertTrue(servedLocally(connection, "GET", "hot"));
+    // a read of a hot and a cold key goes to Redis: a miss of the hot one, nothing for the cold
+    execute(connection, argv("MGET", "cold", "hot"), List.of("c", "v2"));
+    assertArrayEquals(new long[] {4, 3}, readsOf("hot"));
+    assertArrayEquals(new long[] {0, 0}, readsOf("other"), "another key's reads");
+    assertNull(core.registry.reads("cold"), "a cold key has no counters");
+  }
+
+  @Test
+  void aHotKeyThatIsNeverServedCountsEveryReadAsAMiss() {
+    build(0, new KeyFilter(List.of(Glob.parse("*")), List.of(Glob.parse("session:*"))), true);
+    makeHot("session:1");
+    for (int i = 0; i < 3; i++) {
+      execute(connection, argv("GET", "session:1"), "v".getBytes());
+    }
+    assertArrayEquals(new long[] {0, 3}, readsOf("session:1"));
+  }
+
+  @Test
+  void withTheCacheOffNoReadIsCounted() {
+    build(0, CoreFixture.EVERY_KEY, false);
+    makeHot("hot");
+    execute(connection, argv("GET", "hot"), "v1".getBytes());
+    assertNull(core.registry.reads("hot"));
   }
 
   @Test

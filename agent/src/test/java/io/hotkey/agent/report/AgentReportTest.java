@@ -1,0 +1,104 @@
+package io.hotkey.agent.report;
+
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.hotkey.agent.core.CoreFixture;
+import io.hotkey.agent.core.HotKeyRegistry;
+import io.hotkey.agent.core.ReplyOutcome;
+import io.hotkey.agent.core.threadbound.ThreadBoundGateway;
+import io.hotkey.agent.metrics.AgentMeters;
+import io.hotkey.config.HotkeyConfig;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Each hot key's reads as the report shows them: hits and misses since it became hot and their
+ * ratio, for keys hot here and across the fleet; null when the cache is off. Reads go through the
+ * real gateway, as the Jedis adapter drives it.
+ */
+class AgentReportTest {
+  private static final InetSocketAddress SERVER = new InetSocketAddress("127.0.0.1", 6379);
+  private final Object connection = new Object();
+
+  private static String report(CoreFixture core) {
+    AgentMeters meters =
+        new AgentMeters(
+            core.gateways, core.cache, core.registry, core.detector, core.errors, null, null, null);
+    return new AgentReport(HotkeyConfig.defaults(), meters).json();
+  }
+
+  private static byte[][] get(String key) {
+    return new byte[][] {
+      "GET".getBytes(StandardCharsets.UTF_8), key.getBytes(StandardCharsets.UTF_8)
+    };
+  }
+
+  private void makeHot(CoreFixture core, String key) {
+    ThreadBoundGateway gateway = core.gateways.threadBound();
+    for (int i = 0; i < 200; i++) {
+      gateway.onSend(connection, new Object(), get(key));
+      gateway.onReplyRead(connection, ReplyOutcome.VALUE);
+    }
+    core.promote(key);
+  }
+
+  /** One read as the Jedis adapter runs it; whether it was answered locally. */
+  private boolean read(CoreFixture core, String key) {
+    ThreadBoundGateway gateway = core.gateways.threadBound();
+    byte[][] argv = get(key);
+    boolean served = gateway.beginRead("test", connection, SERVER, argv, argv) != null;
+    if (!served) {
+      gateway.onSend(connection, argv, argv);
+      gateway.onReplyRead(connection, ReplyOutcome.VALUE);
+      gateway.onRawReply("v".getBytes(StandardCharsets.UTF_8));
+    }
+    gateway.endRead(false);
+    return served;
+  }
+
+  /** The members of the hot key named {@code key} in the report's JSON, from its name on. */
+  private static String hotKey(String json, String key) {
+    int at = json.indexOf("{\"key\":\"" + key + "\"");
+    assertTrue(at >= 0, () -> key + " not in " + json);
+    return json.substring(at, json.indexOf('}', at) + 1);
+  }
+
+  @Test
+  void aHotKeyShowsItsHitsMissesAndHitRatioSinceItBecameHot() {
+    CoreFixture core = new CoreFixture(0, CoreFixture.EVERY_KEY, true);
+    makeHot(core, "hot");
+    assertTrue(!read(core, "hot"), "the fill");
+    for (int i = 0; i < 3; i++) {
+      assertTrue(read(core, "hot"));
+    }
+    String hot = hotKey(report(core), "hot");
+    assertTrue(hot.endsWith(",\"hits\":3,\"misses\":1,\"hitRatio\":0.75}"), hot);
+  }
+
+  @Test
+  void aFleetHotKeyShowsItsReadsTooAndNoRatioBeforeItsFirst() {
+    CoreFixture core = new CoreFixture(0, CoreFixture.EVERY_KEY, true);
+    core.registry.onFleetHotKeys(
+        List.of(
+            new HotKeyRegistry.FleetHotKey("product:7".getBytes(StandardCharsets.UTF_8), 5000)));
+    String fleet = hotKey(report(core), "product:7");
+    assertTrue(
+        fleet.equals(
+            "{\"key\":\"product:7\",\"fleetRatePerSecond\":5000.0,\"hits\":0,\"misses\":0,"
+                + "\"hitRatio\":null}"),
+        fleet);
+  }
+
+  @Test
+  void withTheCacheOffNoKeysReadsAreCounted() {
+    CoreFixture core = new CoreFixture(0, CoreFixture.EVERY_KEY, false);
+    makeHot(core, "hot");
+    read(core, "hot");
+    String hot = hotKey(report(core), "hot");
+    assertNotNull(hot);
+    assertTrue(hot.endsWith(",\"hits\":null,\"misses\":null,\"hitRatio\":null}"), hot);
+  }
+}
