@@ -9,6 +9,7 @@ import io.hotkey.agent.core.ReplyOutcome;
 import io.hotkey.agent.core.threadbound.ThreadBoundGateway;
 import io.hotkey.agent.metrics.AgentMeters;
 import io.hotkey.config.HotkeyConfig;
+import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
@@ -20,7 +21,8 @@ import org.junit.jupiter.api.Test;
  * real gateway, as the Jedis adapter drives it.
  */
 class AgentReportTest {
-  private static final InetSocketAddress SERVER = new InetSocketAddress("127.0.0.1", 6379);
+  private static final InetSocketAddress SERVER =
+      new InetSocketAddress(InetAddress.getLoopbackAddress(), 6379);
   private final Object connection = new Object();
 
   private static String report(CoreFixture core) {

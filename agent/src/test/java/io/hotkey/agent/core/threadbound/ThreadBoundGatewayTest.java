@@ -353,12 +353,12 @@ class ThreadBoundGatewayTest {
     makeHot("hot");
     makeHot("other");
     assertArrayEquals(new long[] {0, 0}, readsOf("hot"), "counted from the promotion on");
-    execute(connection, argv("GET", "hot"), "v1".getBytes()); // the fill
+    execute(connection, argv("GET", "hot"), "v1".getBytes(UTF_8)); // the fill
     for (int i = 0; i < 3; i++) {
       assertTrue(servedLocally(connection, "GET", "hot"));
     }
-    execute(connection, argv("SET", "hot", "v2"), "OK".getBytes());
-    execute(connection, argv("GET", "hot"), "v2".getBytes()); // invalidated: a fill again
+    execute(connection, argv("SET", "hot", "v2"), "OK".getBytes(UTF_8));
+    execute(connection, argv("GET", "hot"), "v2".getBytes(UTF_8)); // invalidated: a fill again
     assertTrue(servedLocally(connection, "GET", "hot"));
     // a read of a hot and a cold key goes to Redis: a miss of the hot one, nothing for the cold
     execute(connection, argv("MGET", "cold", "hot"), List.of("c", "v2"));
@@ -372,7 +372,7 @@ class ThreadBoundGatewayTest {
     build(0, new KeyFilter(List.of(Glob.parse("*")), List.of(Glob.parse("session:*"))), true);
     makeHot("session:1");
     for (int i = 0; i < 3; i++) {
-      execute(connection, argv("GET", "session:1"), "v".getBytes());
+      execute(connection, argv("GET", "session:1"), "v".getBytes(UTF_8));
     }
     assertArrayEquals(new long[] {0, 3}, readsOf("session:1"));
   }
@@ -381,7 +381,7 @@ class ThreadBoundGatewayTest {
   void withTheCacheOffNoReadIsCounted() {
     build(0, CoreFixture.EVERY_KEY, false);
     makeHot("hot");
-    execute(connection, argv("GET", "hot"), "v1".getBytes());
+    execute(connection, argv("GET", "hot"), "v1".getBytes(UTF_8));
     assertNull(core.registry.reads("hot"));
   }
 
