@@ -140,7 +140,9 @@ public final class MultiplexedGateway {
         || !classifier.servableRead(argv, classified)) {
       return DispatchOutcome.SEND;
     }
-    // each outcome counts the read for its hot keys here, parked reads once handed back
+    // each outcome below counts the read for its hot keys (a parked read once handed back), in
+    // place: the same lines as a method of their own bring dispatch under the size C2 inlines into
+    // its caller, which compiles the cold path otherwise (docs/performance-history.md)
     state = state != null ? state : connectionState(thread, connection);
     String namespace = state.servableNamespace(client, null);
     if (namespace == null) {
