@@ -6,18 +6,17 @@ import com.github.benmanes.caffeine.cache.Expiry;
 import io.hotkey.agent.idempotency.HttpAnswer;
 import java.time.Duration;
 import java.util.concurrent.ConcurrentMap;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.LongSupplier;
 
 /**
  * Records of this JVM only: Caffeine bounded in (estimated) bytes; an issued record expires after
  * its ttl, an in-progress one when its lease ends, a completed one after the ttl. Every operation
- * is atomic through {@code asMap().compute}. Caffeine's upkeep (eviction, expiry) runs on a daemon
- * thread of the store's own, not on the request's thread nor the application's common pool; a
- * record is checked for expiry whenever it is read, so late upkeep never serves a dead record.
- * Under memory pressure Caffeine may evict a record early (least valuable first); an evicted record
+ * is atomic through {@code asMap().compute}. Caffeine's upkeep (eviction, expiry) runs on the
+ * request's thread, in the small batches Caffeine amortises it in: handing it to a thread of its
+ * own woke that thread on every write, which cost a request more than the upkeep itself. A record
+ * is checked for expiry whenever it is read, so late upkeep never serves a dead record. Under
+ * memory pressure Caffeine may evict a record early (least valuable first); an evicted record
  * simply lets the next request with that key run again, or makes its token unknown.
  */
 public final class MemoryRecordStore implements RecordStore {
@@ -28,27 +27,15 @@ public final class MemoryRecordStore implements RecordStore {
   private final LongSupplier nanoClock;
   private final AtomicLong tokens = new AtomicLong();
 
-  private final ExecutorService upkeep;
-
   public MemoryRecordStore(long maxBytes) {
-    this(maxBytes, System::nanoTime, upkeepThread());
+    this(maxBytes, System::nanoTime);
   }
 
   /**
-   * Upkeep on the caller's thread, so that a test sees it done when a call returns.
-   *
    * @param nanoClock monotonic nanoseconds; tests pass a fake clock
    */
   public MemoryRecordStore(long maxBytes, LongSupplier nanoClock) {
-    this(maxBytes, nanoClock, null);
-  }
-
-  /**
-   * @param upkeep where Caffeine's upkeep runs; null: on the caller's thread
-   */
-  private MemoryRecordStore(long maxBytes, LongSupplier nanoClock, ExecutorService upkeep) {
     this.nanoClock = nanoClock;
-    this.upkeep = upkeep;
     this.records =
         Caffeine.newBuilder()
             .maximumWeight(maxBytes)
@@ -73,7 +60,7 @@ public final class MemoryRecordStore implements RecordStore {
                   }
                 })
             .ticker(nanoClock::getAsLong)
-            .executor(upkeep == null ? Runnable::run : upkeep)
+            .executor(Runnable::run)
             .build();
     this.map = records.asMap();
   }
@@ -197,18 +184,6 @@ public final class MemoryRecordStore implements RecordStore {
   @Override
   public void close() {
     records.invalidateAll();
-    if (upkeep != null) {
-      upkeep.shutdown();
-    }
-  }
-
-  private static ExecutorService upkeepThread() {
-    return Executors.newSingleThreadExecutor(
-        task -> {
-          Thread thread = new Thread(task, "hotkey-idempotency-upkeep");
-          thread.setDaemon(true);
-          return thread;
-        });
   }
 
   /** Issued (no fingerprint), in progress (no response) or completed. Immutable. */
