@@ -4,19 +4,21 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.function.Executable;
+import org.junit.jupiter.api.io.TempDir;
 import redis.clients.jedis.Jedis;
 
 /**
  * A key no instance reads often enough to call it hot (100/s each, local threshold 200/s) but the
  * fleet together does (300/s, fleet threshold 250/s): every instance serves it locally within a few
- * windows of 1 s, and none logs it as locally hot; a key only one instance reads as often stays
- * cold and keeps reaching Redis.
+ * windows of 1 s after they all start reading, and none logs it as locally hot; a key only one
+ * instance reads as often stays cold and keeps reaching Redis.
  */
 class FleetIT extends RedisTestBase {
   static final int INSTANCES = 3;
@@ -24,7 +26,9 @@ class FleetIT extends RedisTestBase {
 
   static final String COLD_KEY = "fleet:cold";
 
-  private static AgentJvm instance(int n, String client, String key) {
+  @TempDir Path readyDir;
+
+  private AgentJvm instance(int n, String client, String key) {
     return AgentJvm.app(
             "fleet-" + n + "-" + client,
             client.equals("lettuce")
@@ -46,7 +50,11 @@ class FleetIT extends RedisTestBase {
             "--rate",
             "100",
             "--seconds",
-            "8")
+            "8",
+            "--ready-dir",
+            readyDir.toString(),
+            "--instances",
+            Integer.toString(INSTANCES))
         .args(n == 0 ? new String[] {"--cold-key", COLD_KEY} : new String[0]);
   }
 
@@ -80,8 +88,8 @@ class FleetIT extends RedisTestBase {
       checks.add(
           () -> {
             long served = c.resultLong("servedAfterMs");
-            // a window to measure, up to half of one to the next read of the sum, and the JVMs'
-            // staggered starts
+            // up to a window until the first whole one, a window to measure, up to half of one to
+            // the next read of the sum, then the tracking registration
             assertTrue(
                 served >= 0 && served <= 3 * WINDOW_MS + 1_000,
                 () -> "served locally after " + served + " ms of reading (-1: never)");

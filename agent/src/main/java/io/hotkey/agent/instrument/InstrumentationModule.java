@@ -21,6 +21,13 @@ public interface InstrumentationModule {
   List<TypeInstrumentation> typeInstrumentations();
 
   /**
+   * The library's packages, in internal form (e.g. {@code io/lettuce/core/}): the first of their
+   * classes to load starts the agent on a thread of its own, so that the start overlaps the
+   * application's own until a class needs transforming (which waits for it).
+   */
+  List<String> libraryPackages();
+
+  /**
    * Classes compiled against the library that its advice calls: defined next to it in each loader
    * the module applies to, before the first transformed class of that loader can run.
    */

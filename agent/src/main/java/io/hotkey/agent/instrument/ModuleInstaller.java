@@ -9,6 +9,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Consumer;
 import net.bytebuddy.matcher.ElementMatcher;
 
@@ -20,8 +21,10 @@ import net.bytebuddy.matcher.ElementMatcher;
  *   <li>every class load passes a filter that reads the class's name only: a class a module names
  *       is a candidate; so is, for a module that matches subtypes, a class that {@link
  *       IgnoredTypes} does not rule out in a loader that has the supertype;
- *   <li>the first candidate starts the agent ({@link Startup}) and Byte Buddy ({@link
- *       ModuleWeaver}); until then neither is loaded;
+ *   <li>the first class of a module's library ({@link InstrumentationModule#libraryPackages()})
+ *       starts the agent ({@link Startup}) and Byte Buddy ({@link ModuleWeaver}) on a thread of
+ *       their own, and the first candidate waits for that start (or makes it, if no library class
+ *       came first); until then neither is loaded;
  *   <li>each candidate is then checked against its module's class-loader matcher (class presence)
  *       before any type matcher, and transformed.
  * </ol>
@@ -118,10 +121,16 @@ public final class ModuleInstaller {
   static final class Candidates {
     private final Set<String> names = new HashSet<>();
     private final List<String> supertypes = new ArrayList<>();
+    private final List<String> libraryPackages = new ArrayList<>();
     private volatile List<ElementMatcher<ClassLoader>> supertypeLoaders;
 
     Candidates(List<InstrumentationModule> modules) {
       for (InstrumentationModule module : modules) {
+        for (String library : module.libraryPackages()) {
+          if (!libraryPackages.contains(library)) {
+            libraryPackages.add(library);
+          }
+        }
         for (TypeInstrumentation type : module.typeInstrumentations()) {
           if (type.matchesSubtypes()) {
             supertypes.add(type.typeName());
@@ -147,6 +156,15 @@ public final class ModuleInstaller {
       return false;
     }
 
+    boolean isLibraryClass(String internalName) {
+      for (String library : libraryPackages) {
+        if (internalName.startsWith(library)) {
+          return true;
+        }
+      }
+      return false;
+    }
+
     /** Built on first use: only a JVM that loads a class no module names needs them. */
     private List<ElementMatcher<ClassLoader>> supertypeLoaders() {
       List<ElementMatcher<ClassLoader>> matchers = supertypeLoaders;
@@ -161,16 +179,48 @@ public final class ModuleInstaller {
     }
   }
 
-  /** Starts the agent and builds the weaver once, on the first candidate. */
+  /**
+   * Starts the agent and builds the weaver once: ahead, on a thread of its own, or on the first
+   * candidate, whichever comes first.
+   */
   static final class LazyWeaver {
     private final List<InstrumentationModule> modules;
     private final Startup startup;
+    private final AtomicBoolean startedAhead = new AtomicBoolean();
     private volatile ModuleWeaver weaver;
     private volatile boolean failed;
 
     LazyWeaver(List<InstrumentationModule> modules, Startup startup) {
       this.modules = modules;
       this.startup = startup;
+    }
+
+    /**
+     * Starts on a daemon thread, once; what that thread loads meanwhile is left as it is, as on a
+     * thread that starts the agent for a candidate.
+     */
+    void startAhead() {
+      if (hasBegun() || !startedAhead.compareAndSet(false, true)) {
+        return;
+      }
+      try {
+        Thread start =
+            new Thread(
+                () -> {
+                  Gate.BUSY.set(Boolean.TRUE);
+                  ModuleWeaver unused = get();
+                },
+                "hotkey-start");
+        start.setDaemon(true);
+        start.start();
+      } catch (Throwable t) {
+        // the first candidate starts it then, as without a library class first
+      }
+    }
+
+    /** True once the start was made, failed, or handed to its own thread. */
+    boolean hasBegun() {
+      return weaver != null || failed || startedAhead.get();
     }
 
     /** Null when the start failed. */
@@ -233,6 +283,9 @@ public final class ModuleInstaller {
         Consumer<ClassLoader> watcher = watched.get(className);
         if (watcher != null) {
           watcher.accept(loader);
+        }
+        if (!weaver.hasBegun() && candidates.isLibraryClass(className)) {
+          weaver.startAhead();
         }
         if (!candidates.test(loader, className)) {
           return null;

@@ -2,17 +2,24 @@ package io.hotkey.it.app;
 
 import static io.hotkey.it.app.Child.result;
 
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Supplier;
+import java.util.stream.Stream;
 
 /**
  * One instance of a fleet: reads one key at a steady {@code --rate} per second for {@code
  * --seconds}, below the agent's local threshold, and reports when the agent started answering it
  * locally ({@code servedAfterMs}, -1 never), its local answers and its reads. With {@code
- * --cold-key c} it reads that key too, as often. Usage: {@code --client jedis|lettuce --redis
- * host:port --key k [--cold-key c] --rate n --seconds s}.
+ * --cold-key c} it reads that key too, as often. The instances start reading together: each one,
+ * once connected, leaves a file in {@code --ready-dir} and waits until {@code --instances} files
+ * are there, so that JVMs which start at different speeds do not make the fleet's rate ramp up
+ * slowly. Usage: {@code --client jedis|lettuce --redis host:port --key k [--cold-key c] --rate n
+ * --seconds s --ready-dir d --instances n}.
  */
 public final class FleetApp {
   private FleetApp() {}
@@ -41,6 +48,7 @@ public final class FleetApp {
                       ? LettuceGets.open(host, port, coldKey, closeables)
                       : JedisGets.open(host, port, coldKey, closeables);
           try {
+            awaitTheFleet(Path.of(a.get("ready-dir")), Integer.parseInt(a.get("instances")));
             read(reader, coldReader, rate, seconds);
           } finally {
             for (AutoCloseable c : closeables) {
@@ -49,6 +57,24 @@ public final class FleetApp {
           }
         },
         true);
+  }
+
+  private static void awaitTheFleet(Path readyDir, int instances)
+      throws IOException, InterruptedException {
+    Files.createFile(readyDir.resolve("ready-" + ProcessHandle.current().pid()));
+    long deadline = System.nanoTime() + 60_000_000_000L;
+    while (countFiles(readyDir) < instances) {
+      if (System.nanoTime() - deadline > 0) {
+        throw new IllegalStateException("the other instances were not ready within 60 s");
+      }
+      Thread.sleep(5);
+    }
+  }
+
+  private static long countFiles(Path dir) throws IOException {
+    try (Stream<Path> files = Files.list(dir)) {
+      return files.count();
+    }
   }
 
   private static void read(

@@ -24,6 +24,11 @@ public final class JdkHttpServerInstrumentationModule implements Instrumentation
   }
 
   @Override
+  public List<String> libraryPackages() {
+    return List.of("com/sun/net/httpserver/", "sun/net/httpserver/");
+  }
+
+  @Override
   public List<TypeInstrumentation> typeInstrumentations() {
     return List.of(new JdkHttpServerInstrumentation());
   }

@@ -27,6 +27,11 @@ public final class ServletInstrumentationModule implements InstrumentationModule
   }
 
   @Override
+  public List<String> libraryPackages() {
+    return List.of("jakarta/servlet/", "javax/servlet/");
+  }
+
+  @Override
   public List<TypeInstrumentation> typeInstrumentations() {
     return List.of(
         new ServletInstrumentation("jakarta", "Servlet", "service"),

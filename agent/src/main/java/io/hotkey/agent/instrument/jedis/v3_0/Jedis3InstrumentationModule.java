@@ -27,6 +27,11 @@ public final class Jedis3InstrumentationModule implements InstrumentationModule 
   }
 
   @Override
+  public List<String> libraryPackages() {
+    return List.of("redis/clients/jedis/");
+  }
+
+  @Override
   public List<TypeInstrumentation> typeInstrumentations() {
     return List.of(new Jedis3ConnectionInstrumentation());
   }

@@ -25,6 +25,11 @@ public final class Jedis4InstrumentationModule implements InstrumentationModule 
   }
 
   @Override
+  public List<String> libraryPackages() {
+    return List.of("redis/clients/jedis/");
+  }
+
+  @Override
   public List<TypeInstrumentation> typeInstrumentations() {
     return List.of(new JedisConnectionInstrumentation(), new UnifiedJedisInstrumentation());
   }

@@ -48,6 +48,11 @@ public final class Lettuce6InstrumentationModule implements InstrumentationModul
   }
 
   @Override
+  public List<String> libraryPackages() {
+    return List.of("io/lettuce/core/");
+  }
+
+  @Override
   public List<TypeInstrumentation> typeInstrumentations() {
     return List.of(
         new RedisChannelHandlerInstrumentation(),
