@@ -1,10 +1,13 @@
 package io.hotkey.it;
 
+import io.hotkey.it.app.results.ResultFamily;
+import io.hotkey.it.app.results.ResultName;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 
@@ -21,6 +24,8 @@ public final class ChildRun {
   private final Path stdoutFile;
   private final Path stderrFile;
   private final Throwable handlerFailure;
+
+  /** By name, the text of each RESULT line's value; {@code null} for a line without one. */
   private final Map<String, String> results = new LinkedHashMap<>();
 
   ChildRun(
@@ -49,7 +54,9 @@ public final class ChildRun {
     for (String line : stdout) {
       if (line.startsWith("RESULT ")) {
         int eq = line.indexOf('=');
-        if (eq > 0) {
+        if (eq < 0) {
+          results.put(line.substring(7), null);
+        } else {
           results.put(line.substring(7, eq), unescape(line.substring(eq + 1)));
         }
       }
@@ -94,18 +101,19 @@ public final class ChildRun {
     return syncs;
   }
 
+  /** Goes once every test reads its results by ResultName. */
   public Map<String, String> results() {
     return results;
   }
 
-  /** A RESULT value, or null. */
+  /** A RESULT value, or null. Goes once every test reads its results by ResultName. */
   public String result(String key) {
     return results.get(key);
   }
 
   /**
    * A numeric RESULT value; Long.MIN_VALUE when missing or not a number (so assertions fail
-   * visibly).
+   * visibly). Goes once every test reads its results by ResultName.
    */
   public long resultLong(String key) {
     try {
@@ -113,6 +121,41 @@ public final class ChildRun {
     } catch (RuntimeException e) {
       return Long.MIN_VALUE;
     }
+  }
+
+  /**
+   * The value the child reported as {@code name}; {@code null} only for a {@link
+   * ResultName#nullable() nullable} one reported without a value.
+   *
+   * @throws AssertionError naming the result and the child's logs, when the child did not report
+   *     it, reported it without a value it must have, or reported a value of another type
+   */
+  public <T> T result(ResultName<T> name) {
+    if (!results.containsKey(name.name())) {
+      throw new AssertionError("no RESULT " + name + " from " + summary());
+    }
+    String text = results.get(name.name());
+    if (text == null) {
+      if (name.nullable()) {
+        return null;
+      }
+      throw new AssertionError("RESULT " + name + " without a value from " + summary());
+    }
+    try {
+      return name.parse(text);
+    } catch (IllegalArgumentException e) {
+      throw new AssertionError(
+          "RESULT " + name + "=" + text + " from " + summary() + ": " + e.getMessage(), e);
+    }
+  }
+
+  /** Every result of {@code family} the child reported, by member, in the members' order. */
+  public <T> Map<String, T> results(ResultFamily<T> family) {
+    Map<String, T> found = new TreeMap<>();
+    for (String name : results.keySet()) {
+      family.memberOf(name).ifPresent(member -> found.put(member, result(family.of(member))));
+    }
+    return found;
   }
 
   /**
