@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.hotkey.it.app.results.FleetResults;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -79,7 +80,7 @@ class FleetIT extends RedisTestBase {
                   "a key only one instance reads, below the fleet threshold, was promoted"));
       checks.add(
           () -> {
-            long served = c.resultLong("servedAfterMs");
+            long served = c.result(FleetResults.SERVED_AFTER_MS);
             // a window to measure, up to half of one to the next read of the sum, and the JVMs'
             // staggered starts
             assertTrue(
@@ -89,8 +90,11 @@ class FleetIT extends RedisTestBase {
       checks.add(
           () ->
               assertTrue(
-                  c.resultLong("hits") > c.resultLong("reads") / 3,
-                  () -> c.resultLong("hits") + " local answers of " + c.resultLong("reads")));
+                  c.result(FleetResults.HITS) > c.result(FleetResults.READS) / 3,
+                  () ->
+                      c.result(FleetResults.HITS)
+                          + " local answers of "
+                          + c.result(FleetResults.READS)));
       Check.all(c, "fleet instance", checks.stream());
     }
   }

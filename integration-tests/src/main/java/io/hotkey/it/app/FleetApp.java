@@ -2,6 +2,7 @@ package io.hotkey.it.app;
 
 import static io.hotkey.it.app.Child.result;
 
+import io.hotkey.it.app.results.FleetResults;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -10,9 +11,9 @@ import java.util.function.Supplier;
 /**
  * One instance of a fleet: reads one key at a steady {@code --rate} per second for {@code
  * --seconds}, below the agent's local threshold, and reports when the agent started answering it
- * locally ({@code servedAfterMs}, -1 never), its local answers and its reads. With {@code
- * --cold-key c} it reads that key too, as often. Usage: {@code --client jedis|lettuce --redis
- * host:port --key k [--cold-key c] --rate n --seconds s}.
+ * locally, its local answers and its reads ({@link FleetResults}). With {@code --cold-key c} it
+ * reads that key too, as often. Usage: {@code --client jedis|lettuce --redis host:port --key k
+ * [--cold-key c] --rate n --seconds s}.
  */
 public final class FleetApp {
   private FleetApp() {}
@@ -78,9 +79,9 @@ public final class FleetApp {
         }
       }
     }
-    result("servedAfterMs", servedAfterMs);
-    result("reads", reads);
-    result("hits", hits() - hitsBefore);
+    result(FleetResults.SERVED_AFTER_MS, servedAfterMs);
+    result(FleetResults.READS, reads);
+    result(FleetResults.HITS, hits() - hitsBefore);
   }
 
   private static long hits() {

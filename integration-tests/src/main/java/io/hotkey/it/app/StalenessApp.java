@@ -2,6 +2,7 @@ package io.hotkey.it.app;
 
 import static io.hotkey.it.app.Child.result;
 
+import io.hotkey.it.app.results.StalenessResults;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -123,13 +124,13 @@ public final class StalenessApp {
       if (Child.allHot(List.of(key))) {
         long hits = hits();
         if (hitsBefore >= 0 && hits - hitsBefore > 100) {
-          result("warmup.served", true);
+          result(StalenessResults.SERVED_AFTER_WARMUP, true);
           return;
         }
         hitsBefore = hits;
       }
     }
-    result("warmup.served", false);
+    result(StalenessResults.SERVED_AFTER_WARMUP, false);
   }
 
   private static void run(
@@ -191,7 +192,7 @@ public final class StalenessApp {
       acked.set(step, System.nanoTime());
       current.set(step);
       if (step == killAt) {
-        result("killed", killAgentConnections(admin));
+        result(StalenessResults.KILLED, killAgentConnections(admin));
         killedAt = System.nanoTime();
       }
     }
@@ -209,18 +210,16 @@ public final class StalenessApp {
       total += reads[r];
       max = Math.max(max, maxPerReader[r]);
     }
-    result("reads", total);
-    result("wrongValues", wrong[0] + wrong[1]);
-    result("hits", hits() - hitsBefore);
-    result("staleness.p50Us", percentileUs(all, total, 0.50));
-    result("staleness.p99Us", percentileUs(all, total, 0.99));
-    result("staleness.maxUs", total == 0 ? -1 : max / 1000);
+    result(StalenessResults.READS, total);
+    result(StalenessResults.WRONG_VALUES, wrong[0] + wrong[1]);
+    result(StalenessResults.HITS, hits() - hitsBefore);
+    result(StalenessResults.P50_US, percentileUs(all, total, 0.50));
+    result(StalenessResults.P99_US, percentileUs(all, total, 0.99));
+    result(StalenessResults.MAX_US, total == 0 ? -1 : max / 1000);
     if (killedAt != 0) {
-      result("retrackedAfterMs", waitForTracking(killedAt));
+      result(StalenessResults.RETRACKED_AFTER_MS, waitForTracking(killedAt));
     }
-    Object servers = Child.jmx("TrackingServers");
-    result(
-        "trackingServers", servers instanceof String[] array ? String.join(";", array) : servers);
+    result(StalenessResults.TRACKING_SERVERS, Child.jmxTexts("TrackingServers"));
   }
 
   /** Milliseconds from the kill until every tracked server is tracked again, or -1 after 20 s. */
@@ -237,13 +236,13 @@ public final class StalenessApp {
     return -1;
   }
 
-  private static int killAgentConnections(RawRedis admin) {
-    int killed = 0;
+  private static long killAgentConnections(RawRedis admin) {
+    long killed = 0;
     for (String line : String.valueOf(admin.call("CLIENT", "LIST")).split("\n")) {
       if (line.contains(" name=hotkey-agent ")) {
         String id = line.replaceFirst("^id=(\\d+) .*$", "$1").trim();
         Object reply = admin.call("CLIENT", "KILL", "ID", id);
-        killed += reply instanceof Long l ? l.intValue() : 0;
+        killed += reply instanceof Long l ? l : 0;
       }
     }
     return killed;
