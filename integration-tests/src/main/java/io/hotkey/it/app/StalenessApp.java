@@ -77,7 +77,7 @@ public final class StalenessApp {
             writer.call("SET", key, "0");
             warmUp(readers.get(0), key);
             run(readers, writer, admin, key, steps, writeEveryMs, killAt, flushAt);
-            result("agentUsers", agentUsers(admin));
+            result(StalenessResults.AGENT_USERS, agentUsers(admin));
           } finally {
             for (AutoCloseable c : closeables) {
               c.close();
@@ -102,15 +102,18 @@ public final class StalenessApp {
     }
   }
 
-  /** The users the agent's own connections ({@code name=hotkey-agent}) are logged in as. */
-  private static String agentUsers(RawRedis admin) {
+  /**
+   * The users the agent's own connections ({@code name=hotkey-agent}) are logged in as, each once,
+   * sorted.
+   */
+  private static List<String> agentUsers(RawRedis admin) {
     Set<String> users = new TreeSet<>();
     for (String line : String.valueOf(admin.call("CLIENT", "LIST")).split("\n")) {
       if (line.contains(" name=hotkey-agent ")) {
         users.add(line.replaceFirst("^.* user=(\\S+).*$", "$1").trim());
       }
     }
-    return String.join(",", users);
+    return List.copyOf(users);
   }
 
   /** Reads until the agent serves the key locally. */

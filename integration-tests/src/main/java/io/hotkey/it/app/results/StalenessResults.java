@@ -38,5 +38,8 @@ public final class StalenessResults {
   /** The agent's TrackingServers: {@code <address> tracking ...}, one per server. */
   public static final ResultName<List<String>> TRACKING_SERVERS = texts("trackingServers");
 
+  /** The users the agent's own connections are logged in as, each once, sorted. */
+  public static final ResultName<List<String>> AGENT_USERS = texts("agentUsers");
+
   private StalenessResults() {}
 }
