@@ -101,28 +101,6 @@ public final class ChildRun {
     return syncs;
   }
 
-  /** Goes once every test reads its results by ResultName. */
-  public Map<String, String> results() {
-    return results;
-  }
-
-  /** A RESULT value, or null. Goes once every test reads its results by ResultName. */
-  public String result(String key) {
-    return results.get(key);
-  }
-
-  /**
-   * A numeric RESULT value; Long.MIN_VALUE when missing or not a number (so assertions fail
-   * visibly). Goes once every test reads its results by ResultName.
-   */
-  public long resultLong(String key) {
-    try {
-      return Long.parseLong(results.get(key));
-    } catch (RuntimeException e) {
-      return Long.MIN_VALUE;
-    }
-  }
-
   /**
    * The value the child reported as {@code name}; {@code null} only for a {@link
    * ResultName#nullable() nullable} one reported without a value.

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.hotkey.it.app.results.LettuceScenarioResults;
 import io.hotkey.it.app.results.ReadYourWritesResults;
+import io.hotkey.it.app.results.ResultName;
 import io.hotkey.it.app.results.RunResults;
 import java.util.List;
 import java.util.stream.Stream;
@@ -253,6 +254,12 @@ class LettuceIT extends RedisTestBase {
                         + " reads reached Redis"));
   }
 
+  /** No mismatch reported as {@code mismatches}; else the message is its {@code examples}. */
+  static Executable noMismatches(
+      ChildRun c, ResultName<Long> mismatches, ResultName<List<String>> examples) {
+    return () -> assertEquals(0, c.result(mismatches), () -> String.valueOf(c.result(examples)));
+  }
+
   @ParameterizedTest(name = "lettuce {0}")
   @ValueSource(strings = {Clients.LETTUCE_7})
   void anInternalFailureNeverReachesTheApplication(String version) {
@@ -267,21 +274,12 @@ class LettuceIT extends RedisTestBase {
     Check.all(
         c,
         "lettuce failure isolation",
-        () ->
-            assertEquals(
-                0,
-                c.result(LettuceScenarioResults.SERVE_MISMATCHES),
-                () -> String.valueOf(c.result(LettuceScenarioResults.SERVE_EXAMPLES))),
-        () ->
-            assertEquals(
-                0,
-                c.result(LettuceScenarioResults.JSON_MISMATCHES),
-                () -> String.valueOf(c.result(LettuceScenarioResults.JSON_EXAMPLES))),
-        () ->
-            assertEquals(
-                0,
-                c.result(LettuceScenarioResults.FINAL_MISMATCHES),
-                () -> String.valueOf(c.result(LettuceScenarioResults.FINAL_EXAMPLES))),
+        noMismatches(
+            c, LettuceScenarioResults.SERVE_MISMATCHES, LettuceScenarioResults.SERVE_EXAMPLES),
+        noMismatches(
+            c, LettuceScenarioResults.JSON_MISMATCHES, LettuceScenarioResults.JSON_EXAMPLES),
+        noMismatches(
+            c, LettuceScenarioResults.FINAL_MISMATCHES, LettuceScenarioResults.FINAL_EXAMPLES),
         () -> assertTrue(c.stderrContains("internal error"), () -> "no internal error line"),
         () ->
             assertTrue(
@@ -316,11 +314,8 @@ class LettuceIT extends RedisTestBase {
         c,
         "lettuce cluster",
         () -> assertTrue(c.promoted("lt:str"), () -> "not promoted"),
-        () ->
-            assertEquals(
-                0,
-                c.result(LettuceScenarioResults.CLUSTER_MISMATCHES),
-                () -> String.valueOf(c.result(LettuceScenarioResults.CLUSTER_EXAMPLES))),
+        noMismatches(
+            c, LettuceScenarioResults.CLUSTER_MISMATCHES, LettuceScenarioResults.CLUSTER_EXAMPLES),
         () ->
             assertTrue(
                 reached < reads / 20, () -> reached + " of " + reads + " reads reached Redis"));

@@ -70,23 +70,6 @@ public final class Child {
     System.out.flush();
   }
 
-  /** A result named by a bare string: goes once every app names its results with a ResultName. */
-  public static synchronized void result(String key, Object value) {
-    System.out.println("RESULT " + key + "=" + escape(String.valueOf(value)));
-    System.out.flush();
-  }
-
-  /** Goes with {@link #result(String, Object)}. */
-  public static void reportJmx(String prefix) {
-    reportJmx(JmxResults.at(prefix));
-  }
-
-  /** Goes with {@link #result(String, Object)}. */
-  public static boolean warmUp(
-      String name, Collection<String> keys, Runnable round, long maxMillis, long fallbackMillis) {
-    return warmUp(WarmUpResults.named(name), keys, round, maxMillis, fallbackMillis);
-  }
-
   /** The line that reports {@code value} as {@code name}. */
   public static <T> String resultLine(ResultName<T> name, T value) {
     return value == null
