@@ -127,7 +127,7 @@ public final class ChildRun {
     }
   }
 
-  /** Every result of {@code family} the child reported, by member, in the members' order. */
+  /** Every result of {@code family} the child reported, by member (sorted). */
   public <T> Map<String, T> results(ResultFamily<T> family) {
     Map<String, T> found = new TreeMap<>();
     for (String name : results.keySet()) {
