@@ -4,10 +4,8 @@ import io.hotkey.it.app.results.ResultFamily;
 import io.hotkey.it.app.results.ResultName;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.TreeMap;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 
@@ -25,8 +23,7 @@ public final class ChildRun {
   private final Path stderrFile;
   private final Throwable handlerFailure;
 
-  /** By name, the text of each RESULT line's value; {@code null} for a line without one. */
-  private final Map<String, String> results = new LinkedHashMap<>();
+  private final ResultLines results;
 
   ChildRun(
       String label,
@@ -51,30 +48,7 @@ public final class ChildRun {
     this.stdoutFile = stdoutFile;
     this.stderrFile = stderrFile;
     this.handlerFailure = handlerFailure;
-    for (String line : stdout) {
-      if (line.startsWith("RESULT ")) {
-        int eq = line.indexOf('=');
-        if (eq < 0) {
-          results.put(line.substring(7), null);
-        } else {
-          results.put(line.substring(7, eq), unescape(line.substring(eq + 1)));
-        }
-      }
-    }
-  }
-
-  private static String unescape(String s) {
-    StringBuilder b = new StringBuilder();
-    for (int i = 0; i < s.length(); i++) {
-      char c = s.charAt(i);
-      if (c == '\\' && i + 1 < s.length()) {
-        char n = s.charAt(++i);
-        b.append(n == 'n' ? '\n' : n == 'r' ? '\r' : n);
-      } else {
-        b.append(c);
-      }
-    }
-    return b.toString();
+    this.results = new ResultLines(stdout, this::summary);
   }
 
   public int exitCode() {
@@ -109,31 +83,12 @@ public final class ChildRun {
    *     it, reported it without a value it must have, or reported a value of another type
    */
   public <T> T result(ResultName<T> name) {
-    if (!results.containsKey(name.name())) {
-      throw new AssertionError("no RESULT " + name + " from " + summary());
-    }
-    String text = results.get(name.name());
-    if (text == null) {
-      if (name.nullable()) {
-        return null;
-      }
-      throw new AssertionError("RESULT " + name + " without a value from " + summary());
-    }
-    try {
-      return name.parse(text);
-    } catch (IllegalArgumentException e) {
-      throw new AssertionError(
-          "RESULT " + name + "=" + text + " from " + summary() + ": " + e.getMessage(), e);
-    }
+    return results.get(name);
   }
 
   /** Every result of {@code family} the child reported, by member (sorted). */
   public <T> Map<String, T> results(ResultFamily<T> family) {
-    Map<String, T> found = new TreeMap<>();
-    for (String name : results.keySet()) {
-      family.memberOf(name).ifPresent(member -> found.put(member, result(family.of(member))));
-    }
-    return found;
+    return results.get(family);
   }
 
   /**
