@@ -4,6 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.hotkey.it.app.results.BasicResults;
+import io.hotkey.it.app.results.RunResults;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -28,12 +30,12 @@ class AgentFailureIsolationIT extends RedisTestBase {
         "agent failures isolated",
         () -> assertFalse(c.timedOut(), () -> "timed out"),
         () -> assertEquals(0, c.exitCode(), () -> "exit code"),
-        () -> assertEquals("true", c.result("done"), () -> "scenario did not complete"),
+        () -> assertTrue(c.result(RunResults.DONE), () -> "scenario did not complete"),
         () ->
             assertEquals(
                 0,
-                c.resultLong("basic.errors"),
-                () -> "wrong values: " + c.result("basic.errorSamples")),
+                c.result(BasicResults.ERRORS),
+                () -> "wrong values: " + c.result(BasicResults.ERROR_SAMPLES)),
         () -> assertTrue(c.agentActiveLine(), () -> "agent not active"),
         () ->
             assertTrue(
@@ -41,7 +43,7 @@ class AgentFailureIsolationIT extends RedisTestBase {
                 () -> "no '[hotkey] internal error in <where> (<n> so far): <exception>' line"),
         () ->
             assertTrue(
-                c.resultLong("basic.jmx.AgentErrors") > 0,
-                () -> "JMX AgentErrors=" + c.result("basic.jmx.AgentErrors")));
+                c.result(BasicResults.JMX.agentErrors()) > 0,
+                () -> "JMX AgentErrors=" + c.result(BasicResults.JMX.agentErrors())));
   }
 }

@@ -4,6 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.hotkey.it.app.results.AttachResults;
+import io.hotkey.it.app.results.ReadYourWritesResults;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
@@ -49,8 +51,7 @@ class AttachIT extends RedisTestBase {
     checks.add(() -> assertEquals(0, c.exitCode(), () -> "exit code; attach said " + attachOutput));
     checks.add(
         () ->
-            assertEquals(
-                "false", c.result("attach.agentBefore"), () -> "agent active before attach"));
+            assertFalse(c.result(AttachResults.AGENT_BEFORE), () -> "agent active before attach"));
     checks.add(
         () ->
             assertTrue(
@@ -62,7 +63,7 @@ class AttachIT extends RedisTestBase {
                 c.stderrContains("(already loaded, retransformed)"),
                 () -> "Jedis' loaded classes were not retransformed"));
     checks.add(() -> assertTrue(c.promoted("attach:key"), () -> "never promoted"));
-    checks.add(() -> assertEquals(0, c.resultLong("attach.wrong"), () -> "wrong values read"));
+    checks.add(() -> assertEquals(0, c.result(AttachResults.WRONG), () -> "wrong values read"));
     checks.add(
         () -> {
           long reached = getCalls.get("served") - getCalls.get("measured");
@@ -92,7 +93,7 @@ class AttachIT extends RedisTestBase {
                   }
                   return snaps.onSync(name);
                 });
-    long reads = c.resultLong("ryw.reads");
+    long reads = c.result(ReadYourWritesResults.READS);
     long redisGets = snaps.calls("get", "ryw", "ryw-done");
     System.out.println(
         "[it] attach lettuce "
@@ -100,11 +101,11 @@ class AttachIT extends RedisTestBase {
             + ": reads="
             + reads
             + " writes="
-            + c.result("ryw.writes")
+            + c.result(ReadYourWritesResults.WRITES)
             + " GETs that reached Redis="
             + redisGets
             + " violations="
-            + c.result("ryw.violations"));
+            + c.result(ReadYourWritesResults.VIOLATIONS));
     Check.all(
         c,
         "attach lettuce",
@@ -112,10 +113,8 @@ class AttachIT extends RedisTestBase {
             Stream.<Executable>of(
                 () -> assertEquals(0, c.exitCode(), () -> "exit code; attach said " + attachOutput),
                 () ->
-                    assertEquals(
-                        "false",
-                        c.result("attach.agentBefore"),
-                        () -> "agent active before attach"),
+                    assertFalse(
+                        c.result(AttachResults.AGENT_BEFORE), () -> "agent active before attach"),
                 () ->
                     assertTrue(
                         attachOutput.stream().anyMatch(l -> l.startsWith("attached Hotkey Agent")),
@@ -134,7 +133,11 @@ class AttachIT extends RedisTestBase {
                     assertFalse(
                         c.stderrContains("instrumented io.lettuce.core.protocol.CommandArgs"),
                         () -> "CommandArgs was extended, so getFirstEncodedKey was not what ran"),
-                () -> assertEquals("0", c.result("ryw.jmx.AgentErrors"), () -> "agent errors")),
+                () ->
+                    assertEquals(
+                        0,
+                        c.result(ReadYourWritesResults.JMX.agentErrors()),
+                        () -> "agent errors")),
             LettuceIT.readYourWritesChecks(c, reads, redisGets)));
   }
 

@@ -5,6 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.hotkey.it.app.results.BasicResults;
+import io.hotkey.it.app.results.RunResults;
 import java.util.List;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -34,12 +36,12 @@ class BadConfigIT extends RedisTestBase {
         "bad configuration",
         () -> assertFalse(c.timedOut(), () -> "timed out"),
         () -> assertEquals(0, c.exitCode(), () -> "exit code"),
-        () -> assertEquals("true", c.result("done"), () -> "not done"),
+        () -> assertTrue(c.result(RunResults.DONE), () -> "not done"),
         () ->
             assertEquals(
                 0,
-                c.resultLong("basic.errors"),
-                () -> "wrong values: " + c.result("basic.errorSamples")),
+                c.result(BasicResults.ERRORS),
+                () -> "wrong values: " + c.result(BasicResults.ERROR_SAMPLES)),
         () ->
             assertTrue(
                 errorLine >= 0, () -> "no '[hotkey] configuration error, agent inactive:' line"),
@@ -63,7 +65,7 @@ class BadConfigIT extends RedisTestBase {
                 () -> "inactive agent promoted a key"),
         () ->
             assertEquals(
-                c.resultLong("basic.gets"),
+                c.result(BasicResults.GETS),
                 used.calls("get"),
                 () ->
                     "every GET must reach Redis when the agent is inactive; commandstats " + used));

@@ -4,6 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.hotkey.it.app.results.HotReadResults;
+import io.hotkey.it.app.results.RunResults;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -65,12 +67,11 @@ class CacheConfigIT extends RedisTestBase {
     List<Executable> checks = new ArrayList<>();
     checks.add(() -> assertFalse(c.timedOut(), () -> "timed out"));
     checks.add(() -> assertEquals(0, c.exitCode(), () -> "exit code"));
-    checks.add(() -> assertEquals("true", c.result("done"), () -> "not done"));
+    checks.add(() -> assertTrue(c.result(RunResults.DONE), () -> "not done"));
     for (String k : keys) {
       checks.add(
           () ->
-              assertEquals(
-                  0, c.resultLong("hotread." + k + ".mismatches"), () -> k + ": wrong values"));
+              assertEquals(0, c.result(HotReadResults.mismatches(k)), () -> k + ": wrong values"));
       checks.add(
           () ->
               assertTrue(c.promoted(k), () -> k + " not promoted (detection goes on regardless)"));

@@ -1,8 +1,9 @@
 package io.hotkey.it;
 
+import io.hotkey.it.app.results.ResultFamily;
+import io.hotkey.it.app.results.ResultName;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.regex.Pattern;
@@ -21,7 +22,8 @@ public final class ChildRun {
   private final Path stdoutFile;
   private final Path stderrFile;
   private final Throwable handlerFailure;
-  private final Map<String, String> results = new LinkedHashMap<>();
+
+  private final ResultLines results;
 
   ChildRun(
       String label,
@@ -46,28 +48,7 @@ public final class ChildRun {
     this.stdoutFile = stdoutFile;
     this.stderrFile = stderrFile;
     this.handlerFailure = handlerFailure;
-    for (String line : stdout) {
-      if (line.startsWith("RESULT ")) {
-        int eq = line.indexOf('=');
-        if (eq > 0) {
-          results.put(line.substring(7, eq), unescape(line.substring(eq + 1)));
-        }
-      }
-    }
-  }
-
-  private static String unescape(String s) {
-    StringBuilder b = new StringBuilder();
-    for (int i = 0; i < s.length(); i++) {
-      char c = s.charAt(i);
-      if (c == '\\' && i + 1 < s.length()) {
-        char n = s.charAt(++i);
-        b.append(n == 'n' ? '\n' : n == 'r' ? '\r' : n);
-      } else {
-        b.append(c);
-      }
-    }
-    return b.toString();
+    this.results = new ResultLines(stdout, this::summary);
   }
 
   public int exitCode() {
@@ -94,25 +75,20 @@ public final class ChildRun {
     return syncs;
   }
 
-  public Map<String, String> results() {
-    return results;
-  }
-
-  /** A RESULT value, or null. */
-  public String result(String key) {
-    return results.get(key);
-  }
-
   /**
-   * A numeric RESULT value; Long.MIN_VALUE when missing or not a number (so assertions fail
-   * visibly).
+   * The value the child reported as {@code name}; {@code null} only for a {@link
+   * ResultName#nullable() nullable} one reported without a value.
+   *
+   * @throws AssertionError naming the result and the child's logs, when the child did not report
+   *     it, reported it without a value it must have, or reported a value of another type
    */
-  public long resultLong(String key) {
-    try {
-      return Long.parseLong(results.get(key));
-    } catch (RuntimeException e) {
-      return Long.MIN_VALUE;
-    }
+  public <T> T result(ResultName<T> name) {
+    return results.get(name);
+  }
+
+  /** Every result of {@code family} the child reported, by member (sorted). */
+  public <T> Map<String, T> results(ResultFamily<T> family) {
+    return results.get(family);
   }
 
   /**

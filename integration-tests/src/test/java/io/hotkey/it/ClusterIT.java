@@ -4,6 +4,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.hotkey.it.app.results.JedisClusterResults;
+import io.hotkey.it.app.results.RunResults;
+import java.util.List;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
@@ -72,20 +75,20 @@ class ClusterIT {
         "cluster",
         () -> assertFalse(c.timedOut(), () -> "timed out"),
         () -> assertEquals(0, c.exitCode(), () -> "exit code"),
-        () -> assertEquals("true", c.result("done"), () -> "not done"),
+        () -> assertTrue(c.result(RunResults.DONE), () -> "not done"),
         () -> assertTrue(c.promoted(key), () -> key + " not promoted"),
         () -> assertTrue(c.promoted(hash), () -> hash + " not promoted"),
-        () -> assertEquals("cluster-value", c.result("cluster.initial"), () -> "initial"),
-        () -> assertEquals(0, c.resultLong("cluster.mismatches"), () -> "wrong values"),
+        () -> assertEquals("cluster-value", c.result(JedisClusterResults.INITIAL), () -> "initial"),
+        () -> assertEquals(0, c.result(JedisClusterResults.MISMATCHES), () -> "wrong values"),
         () -> {
-          long n = c.resultLong("cluster.get.n");
+          long n = c.result(JedisClusterResults.GETS);
           long reached = snaps.calls("get", "reads", "reads-done");
           assertTrue(
               n > 0 && reached < n * 0.05,
               () -> reached + " of " + n + " GETs of a hot key reached the cluster");
         },
         () -> {
-          long n = c.resultLong("cluster.hget.n");
+          long n = c.result(JedisClusterResults.HGETS);
           long reached = snaps.calls("hget", "reads", "reads-done");
           assertTrue(
               n > 0 && reached < n * 0.05,
@@ -93,24 +96,35 @@ class ClusterIT {
         },
         () ->
             assertEquals(
-                "cluster-written", c.result("cluster.write.readBack"), () -> "read after write"),
+                "cluster-written",
+                c.result(JedisClusterResults.WRITE_READ_BACK),
+                () -> "read after write"),
         () ->
             assertEquals(
-                "field-written", c.result("cluster.hset.readBack"), () -> "read after hset"),
+                "field-written",
+                c.result(JedisClusterResults.HSET_READ_BACK),
+                () -> "read after hset"),
         () ->
             assertEquals(
                 "ok",
-                c.result("redirect.abandonedPipeline"),
+                c.result(JedisClusterResults.AFTER_ABANDONED_PIPELINE),
                 "write after an abandoned cluster pipeline"),
-        () -> assertEquals("ok", c.result("redirect.ask"), "write redirected with ASK"),
-        () -> assertEquals("ok", c.result("redirect.moved"), "write redirected with MOVED"),
+        () ->
+            assertEquals(
+                "ok", c.result(JedisClusterResults.ASK_REDIRECTED), "write redirected with ASK"),
+        () ->
+            assertEquals(
+                "ok",
+                c.result(JedisClusterResults.MOVED_REDIRECTED),
+                "write redirected with MOVED"),
         () -> {
           // each master a hot key was read from is tracked, under the address the client used
-          String servers = c.result("trackingServers");
+          List<String> servers = c.result(JedisClusterResults.TRACKING_SERVERS);
           assertTrue(
-              servers.contains(" tracking") && !servers.contains("fallback"),
+              servers.stream().anyMatch(server -> server.contains(" tracking"))
+                  && servers.stream().noneMatch(server -> server.contains("fallback")),
               () -> "tracked servers: " + servers);
-          for (String server : servers.split(";")) {
+          for (String server : servers) {
             String address = server.substring(0, server.indexOf(' '));
             assertTrue(
                 cluster.addresses().contains(address),

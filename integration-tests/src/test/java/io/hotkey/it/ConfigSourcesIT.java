@@ -3,6 +3,7 @@ package io.hotkey.it;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.hotkey.it.app.results.BasicResults;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
@@ -42,8 +43,8 @@ class ConfigSourcesIT extends RedisTestBase {
         () ->
             assertEquals(
                 0,
-                c.resultLong("basic.errors"),
-                () -> "wrong values: " + c.result("basic.errorSamples")),
+                c.result(BasicResults.ERRORS),
+                () -> "wrong values: " + c.result(BasicResults.ERROR_SAMPLES)),
         () ->
             assertTrue(
                 c.stderrMatches("^\\[hotkey\\] active: .*threshold=200/s .*sampling=1/4 cache=on"),
@@ -80,8 +81,8 @@ class ConfigSourcesIT extends RedisTestBase {
         () ->
             assertEquals(
                 0,
-                c.resultLong("basic.errors"),
-                () -> "wrong values: " + c.result("basic.errorSamples")),
+                c.result(BasicResults.ERRORS),
+                () -> "wrong values: " + c.result(BasicResults.ERROR_SAMPLES)),
         () ->
             assertTrue(
                 c.stderrMatches("^\\[hotkey\\] active: .*threshold=200/s .*sampling=1/1 cache=off"),

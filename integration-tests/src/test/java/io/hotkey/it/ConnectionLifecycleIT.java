@@ -3,9 +3,10 @@ package io.hotkey.it;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.hotkey.it.app.results.JedisRandomResults;
+import io.hotkey.it.app.results.LifecycleResults;
+import io.hotkey.it.app.results.RunResults;
 import java.util.Map;
-import java.util.TreeMap;
-import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.function.Executable;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -18,7 +19,8 @@ import org.junit.jupiter.params.provider.MethodSource;
  * unread, a timeout in the middle, a thread that died), every write made afterwards on the thread
  * is seen by the next read; and a connection that changes its user or database, or a pool of
  * another user, is never served what the other identity read. The child apps compare each answer
- * with what Redis itself gives a raw connection and report one {@code case.*} line per check.
+ * with what Redis itself gives a raw connection and report one {@link LifecycleResults#OUTCOME} per
+ * check.
  */
 class ConnectionLifecycleIT extends RedisTestBase {
 
@@ -90,26 +92,29 @@ class ConnectionLifecycleIT extends RedisTestBase {
         "random sequences" + replay,
         () -> assertEquals(false, c.timedOut(), "timed out"),
         () -> assertEquals(0, c.exitCode(), "exit code"),
-        () -> assertEquals("true", c.result("done"), "not done"),
+        () -> assertTrue(c.result(RunResults.DONE), "not done"),
         () ->
             assertEquals(
                 0,
-                c.resultLong("random.violations"),
+                c.result(JedisRandomResults.VIOLATIONS),
                 () ->
-                    c.result("random.violations")
+                    c.result(JedisRandomResults.VIOLATIONS)
                         + " violations"
                         + replay
                         + ": "
-                        + c.result("random.examples")),
+                        + c.result(JedisRandomResults.EXAMPLES)),
         () ->
             assertTrue(
-                c.resultLong("random.reads") > 1000,
-                () -> "too few reads: " + c.result("random.reads")),
+                c.result(JedisRandomResults.READS) > 1000,
+                () -> "too few reads: " + c.result(JedisRandomResults.READS)),
         () ->
             assertTrue(
-                Long.parseLong(c.result("end.jmx.CacheHits")) > c.resultLong("random.reads") / 10,
-                () -> "the cache was hardly used: " + c.result("end.jmx.CacheHits") + " hits"),
-        () -> assertEquals("0", c.result("end.jmx.AgentErrors"), "agent errors"));
+                c.result(RunResults.END_JMX.cacheHits()) > c.result(JedisRandomResults.READS) / 10,
+                () ->
+                    "the cache was hardly used: "
+                        + c.result(RunResults.END_JMX.cacheHits())
+                        + " hits"),
+        () -> assertEquals(0, c.result(RunResults.END_JMX.agentErrors()), "agent errors"));
   }
 
   private static AgentJvm jedis(String version, String scenario) {
@@ -124,38 +129,37 @@ class ConnectionLifecycleIT extends RedisTestBase {
   }
 
   /**
-   * Every {@code case.X} is "ok", each one was served locally before (where it says), and there are
+   * Every case's outcome is "ok", each one was served locally before (where it says), and there are
    * as many as expected.
    */
   private static void assertEveryCaseOk(ChildRun c, int expectedCases) {
-    Map<String, String> cases =
-        new TreeMap<>(
-            c.results().entrySet().stream()
-                .filter(e -> e.getKey().startsWith("case."))
-                .collect(Collectors.toMap(Map.Entry::getKey, Map.Entry::getValue)));
-    Map<String, String> outcomes = new TreeMap<>(cases);
-    outcomes.keySet().removeIf(k -> k.endsWith(".servedLocally"));
+    Map<String, String> outcomes = c.results(LifecycleResults.OUTCOME);
+    Map<String, Boolean> served = c.results(LifecycleResults.SERVED_LOCALLY);
     Stream<Executable> ran =
         Stream.of(
             () -> assertEquals(false, c.timedOut(), "timed out"),
             () -> assertEquals(0, c.exitCode(), "exit code"),
-            () -> assertEquals("true", c.result("done"), "not done"),
+            () -> assertTrue(c.result(RunResults.DONE), "not done"),
             () ->
                 assertEquals(
                     expectedCases, outcomes.size(), () -> "cases reported: " + outcomes.keySet()),
-            () -> assertEquals("0", c.result("end.jmx.AgentErrors"), "agent errors"));
+            () -> assertEquals(0, c.result(RunResults.END_JMX.agentErrors()), "agent errors"));
     Stream<Executable> each =
-        outcomes.entrySet().stream().map(e -> () -> assertEquals("ok", e.getValue(), e.getKey()));
-    Stream<Executable> served =
-        cases.entrySet().stream()
-            .filter(e -> e.getKey().endsWith(".servedLocally"))
+        outcomes.entrySet().stream()
+            .map(
+                e ->
+                    () ->
+                        assertEquals(
+                            "ok", e.getValue(), LifecycleResults.OUTCOME.of(e.getKey()).name()));
+    Stream<Executable> servedBefore =
+        served.entrySet().stream()
             .map(
                 e ->
                     () ->
                         assertTrue(
-                            Boolean.parseBoolean(e.getValue()),
-                            e.getKey()
+                            e.getValue(),
+                            LifecycleResults.SERVED_LOCALLY.of(e.getKey())
                                 + ": the key was never served locally, so the case proves nothing"));
-    Check.all(c, "lifecycle cases", Stream.of(ran, each, served).flatMap(s -> s));
+    Check.all(c, "lifecycle cases", Stream.of(ran, each, servedBefore).flatMap(s -> s));
   }
 }

@@ -3,6 +3,8 @@ package io.hotkey.it;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.hotkey.it.app.results.ExternalWriteResults;
+import io.hotkey.it.app.results.RunResults;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.function.Executable;
@@ -58,13 +60,13 @@ class CrossJvmStalenessIT extends RedisTestBase {
     List<Executable> checks = new ArrayList<>();
     checks.add(() -> assertEquals(false, c.timedOut(), () -> "timed out"));
     checks.add(() -> assertEquals(0, c.exitCode(), () -> "exit code"));
-    checks.add(() -> assertEquals("true", c.result("done"), () -> "not done"));
+    checks.add(() -> assertTrue(c.result(RunResults.DONE), () -> "not done"));
     checks.add(() -> assertTrue(c.promoted(key), () -> "never promoted"));
     for (int r = 1; r <= ROUNDS; r++) {
       int round = r;
       checks.add(
           () -> {
-            long seen = c.resultLong("external." + round + ".seenAfterMs");
+            long seen = c.result(ExternalWriteResults.seenAfterMs(round));
             assertTrue(
                 seen >= 0 && seen <= TTL_MS + SLACK_MS,
                 () ->
@@ -83,17 +85,17 @@ class CrossJvmStalenessIT extends RedisTestBase {
           () ->
               assertEquals(
                   0,
-                  c.resultLong("external." + round + ".regressions"),
+                  c.result(ExternalWriteResults.regressions(round)),
                   () -> "round " + round + ": the old value came back after the new one was seen"));
       checks.add(
           () ->
               assertEquals(
                   0,
-                  c.resultLong("external." + round + ".holdWrong"),
+                  c.result(ExternalWriteResults.holdWrong(round)),
                   () -> "round " + round + ": wrong values while holding"));
       checks.add(
           () -> {
-            long holdReads = c.resultLong("external." + round + ".holdReads");
+            long holdReads = c.result(ExternalWriteResults.holdReads(round));
             long reached = snaps.calls("get", "hold-" + round, "hold-done-" + round);
             assertTrue(
                 holdReads > 0 && reached < Math.max(5, holdReads / 10),

@@ -4,6 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.hotkey.it.app.results.CoolDownResults;
+import io.hotkey.it.app.results.RunResults;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import redis.clients.jedis.Jedis;
@@ -39,18 +41,18 @@ class DemotionIT extends RedisTestBase {
                 "--max-wait-ms",
                 "8000")
             .run(snaps);
-    long demotedAfter = c.resultLong("cooldown.demotedViaJmxAfterMs");
+    long demotedAfter = c.result(CoolDownResults.DEMOTED_AFTER_MS);
     Check.all(
         c,
         "demotion",
         () -> assertFalse(c.timedOut(), () -> "timed out"),
         () -> assertEquals(0, c.exitCode(), () -> "exit code"),
-        () -> assertEquals("true", c.result("done"), () -> "not done"),
-        () -> assertEquals(0, c.resultLong("cooldown.wrong"), () -> "wrong values"),
+        () -> assertTrue(c.result(RunResults.DONE), () -> "not done"),
+        () -> assertEquals(0, c.result(CoolDownResults.WRONG), () -> "wrong values"),
         () -> assertTrue(c.promoted(key), () -> "never promoted"),
         () ->
-            assertEquals(
-                "true", c.result("cooldown.warmup.hotViaJmx"), () -> "JMX never showed it hot"),
+            assertTrue(
+                c.result(CoolDownResults.WARMUP.hotViaJmx()), () -> "JMX never showed it hot"),
         () ->
             assertTrue(
                 demotedAfter >= 0 && demotedAfter <= 6000,

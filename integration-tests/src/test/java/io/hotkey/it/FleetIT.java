@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.hotkey.it.app.results.FleetResults;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -87,7 +88,7 @@ class FleetIT extends RedisTestBase {
                   "a key only one instance reads, below the fleet threshold, was promoted"));
       checks.add(
           () -> {
-            long served = c.resultLong("servedAfterMs");
+            long served = c.result(FleetResults.SERVED_AFTER_MS);
             // up to a window until the first whole one, a window to measure, up to half of one to
             // the next read of the sum, then the tracking registration
             assertTrue(
@@ -97,8 +98,11 @@ class FleetIT extends RedisTestBase {
       checks.add(
           () ->
               assertTrue(
-                  c.resultLong("hits") > c.resultLong("reads") / 3,
-                  () -> c.resultLong("hits") + " local answers of " + c.resultLong("reads")));
+                  c.result(FleetResults.HITS) > c.result(FleetResults.READS) / 3,
+                  () ->
+                      c.result(FleetResults.HITS)
+                          + " local answers of "
+                          + c.result(FleetResults.READS)));
       Check.all(c, "fleet instance", checks.stream());
     }
   }

@@ -3,6 +3,10 @@ package io.hotkey.it;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.hotkey.it.app.results.CoreResults;
+import io.hotkey.it.app.results.CoreResults.CoreRead;
+import io.hotkey.it.app.results.ResultName;
+import io.hotkey.it.app.results.RunResults;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -88,9 +92,10 @@ class HotKeyCoreIT extends RedisTestBase {
                     + " hot-read phase: "
                     + r.snaps.delta("reads", "reads-done")
                     + " (child issued get="
-                    + (r.child.resultLong("reads.get.n") + r.child.resultLong("reads.getBytes.n"))
+                    + (r.child.result(CoreResults.readCount(CoreRead.GET))
+                        + r.child.result(CoreResults.readCount(CoreRead.GET_BYTES)))
                     + ", each other read="
-                    + r.child.resultLong("reads.hget.n")
+                    + r.child.result(CoreResults.readCount(CoreRead.HGET))
                     + ")");
           }
           try (Jedis j = redis.jedis()) {
@@ -112,7 +117,7 @@ class HotKeyCoreIT extends RedisTestBase {
         "child ran its scenario",
         () -> assertEquals(false, c.timedOut(), () -> "timed out"),
         () -> assertEquals(0, c.exitCode(), () -> "exit code"),
-        () -> assertEquals("true", c.result("done"), () -> "scenario did not finish"));
+        () -> assertTrue(c.result(RunResults.DONE), () -> "scenario did not finish"));
   }
 
   @ParameterizedTest(name = "jedis {0} on {1}")
@@ -127,33 +132,31 @@ class HotKeyCoreIT extends RedisTestBase {
     }
     checks.add(
         () ->
-            assertEquals(
-                "true",
-                c.result("afterWarmup.jmx.registered"),
+            assertTrue(
+                c.result(CoreResults.AFTER_WARMUP_JMX.registered()),
                 () -> "MBean io.hotkey:type=HotkeyAgent not registered in the child"));
     checks.add(
         () ->
-            assertEquals(
-                "true",
-                c.result("core.warmup.hotViaJmx"),
+            assertTrue(
+                c.result(CoreResults.WARMUP.hotViaJmx()),
                 () ->
                     "JMX HotKeys never listed all five keys during warm-up: HotKeys="
-                        + c.result("afterWarmup.jmx.HotKeys")));
+                        + c.result(CoreResults.AFTER_WARMUP_JMX.hotKeys())));
     checks.add(
         () ->
             assertTrue(
-                c.resultLong("afterWarmup.jmx.HotKeyCount") >= 5,
-                () -> "HotKeyCount=" + c.result("afterWarmup.jmx.HotKeyCount")));
+                c.result(CoreResults.AFTER_WARMUP_JMX.hotKeyCount()) >= 5,
+                () -> "HotKeyCount=" + c.result(CoreResults.AFTER_WARMUP_JMX.hotKeyCount())));
     checks.add(
         () ->
             assertTrue(
-                c.resultLong("afterReads.jmx.Commands") > 0,
-                () -> "Commands=" + c.result("afterReads.jmx.Commands")));
+                c.result(CoreResults.AFTER_READS_JMX.commands()) > 0,
+                () -> "Commands=" + c.result(CoreResults.AFTER_READS_JMX.commands())));
     checks.add(
         () ->
             assertTrue(
-                c.resultLong("afterReads.jmx.CacheHits") > 0,
-                () -> "CacheHits=" + c.result("afterReads.jmx.CacheHits")));
+                c.result(CoreResults.AFTER_READS_JMX.cacheHits()) > 0,
+                () -> "CacheHits=" + c.result(CoreResults.AFTER_READS_JMX.cacheHits())));
     Check.all(c, "detection", checks.stream());
   }
 
@@ -163,62 +166,63 @@ class HotKeyCoreIT extends RedisTestBase {
     Run r = run(version, jdk);
     ChildRun c = r.child;
     assertRanToCompletion(c);
-    Map<String, String> expected =
+    Map<CoreRead, String> expected =
         Map.of(
-            "get",
+            CoreRead.GET,
             "value-1",
-            "getBytes",
+            CoreRead.GET_BYTES,
             "value-1",
-            "hget",
+            CoreRead.HGET,
             "v1",
-            "hgetall",
+            CoreRead.HGETALL,
             "{f1=v1, f2=v2, f3=v3}",
-            "lrange",
+            CoreRead.LRANGE,
             "[a, b, c, d]",
-            "smembers",
+            CoreRead.SMEMBERS,
             "[x, y, z]",
-            "zrange",
+            CoreRead.ZRANGE,
             "[m1, m2, m3]");
     List<Executable> checks = new ArrayList<>();
     expected.forEach(
         (cmd, value) -> {
           checks.add(
-              () -> assertEquals(value, c.result("first." + cmd + ".value"), () -> "first " + cmd));
+              () ->
+                  assertEquals(value, c.result(CoreResults.firstValue(cmd)), () -> "first " + cmd));
           checks.add(
               () ->
                   assertEquals(
                       value,
-                      c.result("reads." + cmd + ".value"),
+                      c.result(CoreResults.lastValue(cmd)),
                       () -> cmd + " of a hot key: value differs from what Redis holds"));
           checks.add(
               () ->
                   assertEquals(
                       0,
-                      c.resultLong("reads." + cmd + ".mismatches"),
+                      c.result(CoreResults.readMismatches(cmd)),
                       () ->
                           cmd
                               + ": answers that differed from Redis' (incl. after the app mutated a returned object)"));
         });
     // commandstats: the Redis command each read maps to
-    Map<String, List<String>> byCommand =
+    Map<String, List<CoreRead>> byCommand =
         Map.of(
             "get",
-            List.of("get", "getBytes"),
+            List.of(CoreRead.GET, CoreRead.GET_BYTES),
             "hget",
-            List.of("hget"),
+            List.of(CoreRead.HGET),
             "hgetall",
-            List.of("hgetall"),
+            List.of(CoreRead.HGETALL),
             "lrange",
-            List.of("lrange"),
+            List.of(CoreRead.LRANGE),
             "smembers",
-            List.of("smembers"),
+            List.of(CoreRead.SMEMBERS),
             "zrange",
-            List.of("zrange"));
+            List.of(CoreRead.ZRANGE));
     byCommand.forEach(
         (cmd, reads) ->
             checks.add(
                 () -> {
-                  long n = reads.stream().mapToLong(x -> c.resultLong("reads." + x + ".n")).sum();
+                  long n = reads.stream().mapToLong(x -> c.result(CoreResults.readCount(x))).sum();
                   long reached = r.snaps.calls(cmd, "reads", "reads-done");
                   assertTrue(
                       n > 0 && reached < n * MAX_REDIS_SHARE,
@@ -242,19 +246,18 @@ class HotKeyCoreIT extends RedisTestBase {
     ChildRun c = run(version, jdk).child;
     assertRanToCompletion(c);
     List<Executable> checks = new ArrayList<>();
-    for (String cmd :
-        List.of("get", "getBytes", "hget", "hgetall", "lrange", "smembers", "zrange")) {
+    for (CoreRead cmd : CoreRead.values()) {
       checks.add(
           () ->
               assertEquals(
-                  c.result("first." + cmd + ".class"),
-                  c.result("reads." + cmd + ".class"),
+                  c.result(CoreResults.firstClass(cmd)),
+                  c.result(CoreResults.lastClass(cmd)),
                   () -> cmd + ": a locally served answer has another type than Redis' answer"));
       checks.add(
           () ->
               assertEquals(
                   0,
-                  c.resultLong("reads." + cmd + ".immutable"),
+                  c.result(CoreResults.immutableAnswers(cmd)),
                   () -> cmd + ": locally served answers were immutable, Redis' are not"));
     }
     Check.all(c, "same type, fresh object", checks.stream());
@@ -266,22 +269,25 @@ class HotKeyCoreIT extends RedisTestBase {
     Run r = run(version, jdk);
     ChildRun c = r.child;
     assertRanToCompletion(c);
-    long n = c.resultLong("pooled.n");
+    long n = c.result(CoreResults.POOLED_READS);
     long reached = r.snaps.calls("get", "pooled", "pooled-done");
     Check.all(
         c,
         "JedisPooled",
-        () -> assertEquals(0, c.resultLong("pooled.mismatches"), () -> "mismatches"),
-        () -> assertEquals("pooled-written", c.result("pooled.readBack"), () -> "write then read"),
+        () -> assertEquals(0, c.result(CoreResults.POOLED_MISMATCHES), () -> "mismatches"),
+        () ->
+            assertEquals(
+                "pooled-written", c.result(CoreResults.POOLED_READ_BACK), () -> "write then read"),
         () ->
             assertEquals(
                 "pooled-written",
-                c.result("pooled.readBackViaJedis"),
+                c.result(CoreResults.POOLED_READ_BACK_VIA_JEDIS),
                 () ->
                     "a write through "
-                        + c.result("pooled.client")
+                        + c.result(CoreResults.POOLED_CLIENT)
                         + " was not seen by a Jedis of the same JVM"),
-        () -> assertEquals("value-1", c.result("pooled.restored"), () -> "write then read"),
+        () ->
+            assertEquals("value-1", c.result(CoreResults.POOLED_RESTORED), () -> "write then read"),
         () ->
             assertTrue(
                 n > 0 && reached < n * MAX_REDIS_SHARE + 2,
@@ -299,21 +305,21 @@ class HotKeyCoreIT extends RedisTestBase {
         "pipelines and transactions",
         () ->
             assertEquals(
-                c.resultLong("pipeline.n"),
+                c.result(CoreResults.PIPELINE_GETS),
                 r.snaps.calls("get", "pipeline", "pipeline-done"),
                 () ->
                     "pipelined GETs of a hot key that reached Redis (want all); delta "
                         + r.snaps.delta("pipeline", "pipeline-done")),
-        () -> assertEquals(0, c.resultLong("pipeline.mismatches"), () -> "pipelined values"),
+        () -> assertEquals(0, c.result(CoreResults.PIPELINE_MISMATCHES), () -> "pipelined values"),
         () ->
             assertEquals(
-                c.resultLong("multi.n"),
+                c.result(CoreResults.MULTI_GETS),
                 r.snaps.calls("get", "multi", "multi-done"),
                 () ->
                     "GETs inside MULTI/EXEC that reached Redis (want all); delta "
                         + r.snaps.delta("multi", "multi-done")),
         () -> assertEquals(1, r.snaps.calls("exec", "multi", "multi-done"), () -> "one EXEC"),
-        () -> assertEquals(0, c.resultLong("multi.mismatches"), () -> "transaction values"));
+        () -> assertEquals(0, c.result(CoreResults.MULTI_MISMATCHES), () -> "transaction values"));
   }
 
   @ParameterizedTest(name = "jedis {0} on {1}")
@@ -328,11 +334,11 @@ class HotKeyCoreIT extends RedisTestBase {
         () ->
             assertEquals(
                 0,
-                c.resultLong("srandmember.notAMember"),
+                c.result(CoreResults.SRANDMEMBER_NOT_A_MEMBER),
                 () -> "SRANDMEMBER answered a non-member"),
         () ->
             assertEquals(
-                c.resultLong("srandmember.n"),
+                c.result(CoreResults.SRANDMEMBER_CALLS),
                 r.snaps.calls("srandmember", "srandmember", "srandmember-done"),
                 () ->
                     "SRANDMEMBER of a hot key must always reach Redis; delta "
@@ -345,23 +351,24 @@ class HotKeyCoreIT extends RedisTestBase {
     Run r = run(version, jdk);
     ChildRun c = r.child;
     assertRanToCompletion(c);
-    Map<String, String> want = new java.util.LinkedHashMap<>();
-    want.put("write.pipeline.readBack", "pipeline-written");
-    want.put("write.pipeline.readBackOther", "pipeline-written");
-    want.put("write.multi.readBack", "multi-written");
-    want.put("write.multi.readBackOther", "multi-written");
-    want.put("write.set.readBack", "direct-written");
-    want.put("write.set.readBackOther", "direct-written");
-    want.put("write.set.readBackBytes", "direct-written");
-    want.put("write.append.readBack", "direct-written-appended");
-    want.put("write.setrange.readBack", "Direct-written-appended");
-    want.put("write.eval.readBack", "eval-written");
-    want.put("write.hset.readBack", "f1-written");
-    want.put("write.hset.readBackAll", r.redisAfter.get("hash"));
-    want.put("write.rpush.readBack", r.redisAfter.get("list"));
-    want.put("write.sadd.readBack", r.redisAfter.get("set"));
-    want.put("write.zadd.readBack", r.redisAfter.get("zset"));
-    want.put("write.del.readBack", "null");
+    Map<ResultName<String>, String> want = new java.util.LinkedHashMap<>();
+    want.put(CoreResults.PIPELINED_SET_READ_BACK, "pipeline-written");
+    want.put(CoreResults.PIPELINED_SET_READ_BACK_OTHER, "pipeline-written");
+    want.put(CoreResults.MULTI_SET_READ_BACK, "multi-written");
+    want.put(CoreResults.MULTI_SET_READ_BACK_OTHER, "multi-written");
+    want.put(CoreResults.SET_READ_BACK, "direct-written");
+    want.put(CoreResults.SET_READ_BACK_OTHER, "direct-written");
+    want.put(CoreResults.SET_READ_BACK_BYTES, "direct-written");
+    want.put(CoreResults.APPEND_READ_BACK, "direct-written-appended");
+    want.put(CoreResults.SETRANGE_READ_BACK, "Direct-written-appended");
+    want.put(CoreResults.EVAL_READ_BACK, "eval-written");
+    want.put(CoreResults.HSET_READ_BACK, "f1-written");
+    want.put(CoreResults.HSET_READ_BACK_ALL, r.redisAfter.get("hash"));
+    want.put(CoreResults.RPUSH_READ_BACK, r.redisAfter.get("list"));
+    want.put(CoreResults.SADD_READ_BACK, r.redisAfter.get("set"));
+    want.put(CoreResults.ZADD_READ_BACK, r.redisAfter.get("zset"));
+    // nil: nothing answered in place of the deleted key
+    want.put(CoreResults.DEL_READ_BACK, null);
     List<Executable> checks = new ArrayList<>();
     want.forEach(
         (k, v) ->

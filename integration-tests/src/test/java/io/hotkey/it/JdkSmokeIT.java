@@ -4,6 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.hotkey.it.app.results.BasicResults;
+import io.hotkey.it.app.results.RunResults;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Stream;
@@ -45,28 +47,27 @@ class JdkSmokeIT extends RedisTestBase {
         "smoke",
         () -> assertFalse(c.timedOut(), () -> "timed out"),
         () -> assertEquals(0, c.exitCode(), () -> "exit code"),
-        () -> assertEquals("true", c.result("done"), () -> "not done"),
+        () -> assertTrue(c.result(RunResults.DONE), () -> "not done"),
         () ->
             assertTrue(
-                c.result("java.version") != null
-                    && c.result("java.version").startsWith(jdk.major()),
-                () -> "ran on " + c.result("java.version")),
+                c.result(RunResults.JAVA_VERSION).startsWith(jdk.major()),
+                () -> "ran on " + c.result(RunResults.JAVA_VERSION)),
         () ->
             assertEquals(
                 0,
-                c.resultLong("basic.errors"),
-                () -> "wrong values: " + c.result("basic.errorSamples")),
+                c.result(BasicResults.ERRORS),
+                () -> "wrong values: " + c.result(BasicResults.ERROR_SAMPLES)),
         () -> assertTrue(c.agentActiveLine(), () -> "no '[hotkey] active:' line"),
         () -> assertFalse(c.stderrContains("[hotkey] internal error"), () -> "internal errors"),
         () -> assertTrue(c.promoted("basic:str"), () -> "basic:str not promoted"),
         () ->
             assertTrue(
-                used.calls("get") < c.resultLong("basic.gets") / 2,
+                used.calls("get") < c.result(BasicResults.GETS) / 2,
                 () ->
                     "hot GETs were not served locally: "
                         + used.calls("get")
                         + " of "
-                        + c.result("basic.gets")
+                        + c.result(BasicResults.GETS)
                         + " reached Redis"));
   }
 

@@ -4,6 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.hotkey.it.app.results.BasicResults;
+import io.hotkey.it.app.results.RunResults;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
@@ -31,26 +33,26 @@ class Jedis3IT extends RedisTestBase {
         "jedis 3",
         () -> assertFalse(c.timedOut(), () -> "timed out"),
         () -> assertEquals(0, c.exitCode(), () -> "exit code"),
-        () -> assertEquals("true", c.result("done"), () -> "not done"),
+        () -> assertTrue(c.result(RunResults.DONE), () -> "not done"),
         () ->
             assertEquals(
                 0,
-                c.resultLong("basic.errors"),
-                () -> "wrong values: " + c.result("basic.errorSamples")),
+                c.result(BasicResults.ERRORS),
+                () -> "wrong values: " + c.result(BasicResults.ERROR_SAMPLES)),
         () -> assertTrue(c.agentActiveLine(), () -> "no active line"),
         () -> assertTrue(c.promoted("basic:str"), () -> "basic:str not promoted"),
         () ->
             assertTrue(
-                c.resultLong("basic.jmx.Commands") >= c.resultLong("basic.gets"),
+                c.result(BasicResults.JMX.commands()) >= c.result(BasicResults.GETS),
                 () ->
                     "JMX Commands="
-                        + c.result("basic.jmx.Commands")
+                        + c.result(BasicResults.JMX.commands())
                         + " < GETs issued "
-                        + c.result("basic.gets")),
+                        + c.result(BasicResults.GETS)),
         () -> assertTrue(used.calls("set") >= 4, () -> "writes reach Redis: " + used),
         () ->
             assertTrue(
-                used.calls("get") <= c.resultLong("basic.gets"),
+                used.calls("get") <= c.result(BasicResults.GETS),
                 () -> "more GETs reached Redis than the app sent; commandstats " + used));
     // Local serving is not expected on 3.x; say what happened without requiring either.
     System.out.println(
@@ -59,7 +61,7 @@ class Jedis3IT extends RedisTestBase {
             + ": "
             + used.calls("get")
             + " of "
-            + c.result("basic.gets")
+            + c.result(BasicResults.GETS)
             + " GETs reached Redis");
   }
 }

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.hotkey.it.app.results.LettuceScenarioResults;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -34,13 +35,15 @@ class Lettuce5IT extends RedisTestBase {
         () ->
             assertEquals(
                 0,
-                c.resultLong("compat.mismatches"),
+                c.result(LettuceScenarioResults.COMPAT_MISMATCHES),
                 () ->
                     "values differ from Redis' or a write was not seen: "
-                        + c.result("compat.examples")),
+                        + c.result(LettuceScenarioResults.COMPAT_EXAMPLES)),
         () ->
             assertEquals(
-                0, c.resultLong("compat.sharedObjects"), () -> "a result object was shared"));
+                0,
+                c.result(LettuceScenarioResults.COMPAT_SHARED_OBJECTS),
+                () -> "a result object was shared"));
     return c;
   }
 
@@ -55,7 +58,7 @@ class Lettuce5IT extends RedisTestBase {
     compat(
         AgentJvm.lettuceApp(Clients.LETTUCE_5).withoutAgent().name("lettuce5-no-agent"),
         withoutAgent);
-    long reads = c.resultLong("compat.reads");
+    long reads = c.result(LettuceScenarioResults.COMPAT_READS);
     long reached = withAgent.calls(LettuceIT.READS, FROM, TO);
     CommandStats agent = withAgent.delta(FROM, TO);
     CommandStats plain = withoutAgent.delta(FROM, TO);
@@ -71,9 +74,9 @@ class Lettuce5IT extends RedisTestBase {
             + ", without "
             + plain
             + "; jmx Commands="
-            + c.result("compat.jmx.Commands")
+            + c.result(LettuceScenarioResults.COMPAT_JMX.commands())
             + " HotKeyCount="
-            + c.result("compat.jmx.HotKeyCount"));
+            + c.result(LettuceScenarioResults.COMPAT_JMX.hotKeyCount()));
     Check.all(
         c,
         "lettuce 5 with the agent",
@@ -87,14 +90,23 @@ class Lettuce5IT extends RedisTestBase {
                 c.stderrMatches("^\\[hotkey\\] hot key promoted"), () -> "a key was promoted"),
         () -> assertFalse(c.stderrContains("internal error"), () -> "an internal error line"),
         () ->
-            assertEquals(
-                "true", c.result("compat.jmx.registered"), () -> "no MBean: agent not active"),
+            assertTrue(
+                c.result(LettuceScenarioResults.COMPAT_JMX.registered()),
+                () -> "no MBean: agent not active"),
         () ->
             assertEquals(
-                "0", c.result("compat.jmx.Commands"), () -> "Lettuce 5 commands were counted"),
-        () -> assertEquals("0", c.result("compat.jmx.HotKeyCount"), () -> "hot keys"),
-        () -> assertEquals("0", c.result("compat.jmx.CacheHits"), () -> "cache hits"),
-        () -> assertEquals("0", c.result("compat.jmx.AgentErrors"), () -> "agent errors"),
+                0,
+                c.result(LettuceScenarioResults.COMPAT_JMX.commands()),
+                () -> "Lettuce 5 commands were counted"),
+        () ->
+            assertEquals(
+                0, c.result(LettuceScenarioResults.COMPAT_JMX.hotKeyCount()), () -> "hot keys"),
+        () ->
+            assertEquals(
+                0, c.result(LettuceScenarioResults.COMPAT_JMX.cacheHits()), () -> "cache hits"),
+        () ->
+            assertEquals(
+                0, c.result(LettuceScenarioResults.COMPAT_JMX.agentErrors()), () -> "agent errors"),
         () ->
             assertEquals(
                 reads, reached, () -> "every read must reach Redis: " + reached + " of " + reads),
@@ -112,7 +124,7 @@ class Lettuce5IT extends RedisTestBase {
         compat(
             AgentJvm.lettuceApp(Clients.LETTUCE_7).hotkeyTestDefaults().name("lettuce5-control-7"),
             snaps);
-    long reads = c.resultLong("compat.reads");
+    long reads = c.result(LettuceScenarioResults.COMPAT_READS);
     long reached = snaps.calls(LettuceIT.READS, FROM, TO);
     System.out.println(
         "[it] lettuce "
@@ -122,9 +134,9 @@ class Lettuce5IT extends RedisTestBase {
             + " of "
             + reads
             + " reads reached Redis; jmx Commands="
-            + c.result("compat.jmx.Commands")
+            + c.result(LettuceScenarioResults.COMPAT_JMX.commands())
             + " CacheHits="
-            + c.result("compat.jmx.CacheHits"));
+            + c.result(LettuceScenarioResults.COMPAT_JMX.cacheHits()));
     Check.all(
         c,
         "the same workload on lettuce 7",
@@ -134,7 +146,9 @@ class Lettuce5IT extends RedisTestBase {
                 () -> "RedisChannelHandler not instrumented"),
         () -> assertTrue(c.promoted("lt:str") && c.promoted("lt:json"), () -> "keys not promoted"),
         () ->
-            assertTrue(c.resultLong("compat.jmx.Commands") >= reads, () -> "commands not counted"),
+            assertTrue(
+                c.result(LettuceScenarioResults.COMPAT_JMX.commands()) >= reads,
+                () -> "commands not counted"),
         () ->
             assertTrue(
                 reached < reads / 2, () -> reached + " of " + reads + " reads reached Redis"));

@@ -3,6 +3,10 @@ package io.hotkey.it;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.hotkey.it.app.results.LettuceScenarioResults;
+import io.hotkey.it.app.results.ReadYourWritesResults;
+import io.hotkey.it.app.results.ResultName;
+import io.hotkey.it.app.results.RunResults;
 import java.util.List;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
@@ -58,11 +62,11 @@ class LettuceIT extends RedisTestBase {
         "ran",
         () -> assertEquals(false, c.timedOut(), () -> "timed out"),
         () -> assertEquals(0, c.exitCode(), () -> "exit code"),
-        () -> assertEquals("true", c.result("done"), () -> "not done"),
+        () -> assertTrue(c.result(RunResults.DONE), () -> "not done"),
         () ->
             assertTrue(
-                String.valueOf(c.result("java.version")).startsWith(jdk.major()),
-                () -> "ran on java " + c.result("java.version") + ", not " + jdk));
+                c.result(RunResults.JAVA_VERSION).startsWith(jdk.major()),
+                () -> "ran on java " + c.result(RunResults.JAVA_VERSION) + ", not " + jdk));
   }
 
   @ParameterizedTest(name = "lettuce {0} on {1}")
@@ -77,9 +81,9 @@ class LettuceIT extends RedisTestBase {
             .args("--scenario", "serve", "--redis", redis.address(), "--n", Integer.toString(N))
             .run(snaps);
     ran(c, jdk);
-    long reads = c.resultLong("serve.reads");
+    long reads = c.result(LettuceScenarioResults.SERVE_READS);
     long reached = snaps.calls(READS, "serve", "serve-done");
-    long jsonReads = c.resultLong("json.reads");
+    long jsonReads = c.result(LettuceScenarioResults.JSON_READS);
     long jsonReached = snaps.calls(READS, "json", "json-done");
     long untouched = snaps.calls("get", "untouched", "untouched-done");
     System.out.println(
@@ -96,13 +100,13 @@ class LettuceIT extends RedisTestBase {
             + " of "
             + jsonReads
             + " reads reached Redis, "
-            + c.result("json.decodes")
+            + c.result(LettuceScenarioResults.JSON_DECODES)
             + " values decoded for "
-            + c.result("json.products")
+            + c.result(LettuceScenarioResults.JSON_PRODUCTS)
             + " products returned; "
             + untouched
             + " GETs in MULTI/manual flush reached Redis; jmx hits="
-            + c.result("serve.jmx.CacheHits"));
+            + c.result(LettuceScenarioResults.SERVE_JMX.cacheHits()));
     Check.all(
         c,
         "lettuce serve",
@@ -125,40 +129,44 @@ class LettuceIT extends RedisTestBase {
         () ->
             assertEquals(
                 0,
-                c.resultLong("serve.mismatches"),
-                () -> "values differ from Redis': " + c.result("serve.examples")),
+                c.result(LettuceScenarioResults.SERVE_MISMATCHES),
+                () ->
+                    "values differ from Redis': "
+                        + c.result(LettuceScenarioResults.SERVE_EXAMPLES)),
         () ->
             assertEquals(
-                0, c.resultLong("serve.sharedObjects"), () -> "a result object was shared"),
+                0,
+                c.result(LettuceScenarioResults.SERVE_SHARED_OBJECTS),
+                () -> "a result object was shared"),
         () ->
             assertTrue(
                 reached < reads / 20, () -> reached + " of " + reads + " reads reached Redis"),
         () ->
-            assertEquals(
-                "true",
-                c.result("json.truthIsWhatWasWritten"),
+            assertTrue(
+                c.result(LettuceScenarioResults.JSON_TRUTH_IS_WHAT_WAS_WRITTEN),
                 () -> "the JSON values Redis returns (in MULTI) are not the products written"),
         () ->
             assertEquals(
                 0,
-                c.resultLong("json.mismatches"),
+                c.result(LettuceScenarioResults.JSON_MISMATCHES),
                 () ->
                     "JSON codec: decoded values differ from "
                         + "Redis': "
-                        + c.result("json.examples")),
+                        + c.result(LettuceScenarioResults.JSON_EXAMPLES)),
         () ->
             assertEquals(
                 0,
-                c.resultLong("json.sharedObjects"),
+                c.result(LettuceScenarioResults.JSON_SHARED_OBJECTS),
                 () -> "JSON codec: a result object (map, list, product or its tags) was shared"),
         () ->
             assertTrue(
-                c.resultLong("json.decodes") >= c.resultLong("json.products"),
+                c.result(LettuceScenarioResults.JSON_DECODES)
+                    >= c.result(LettuceScenarioResults.JSON_PRODUCTS),
                 () ->
                     "JSON codec: "
-                        + c.result("json.decodes")
+                        + c.result(LettuceScenarioResults.JSON_DECODES)
                         + " decodes for "
-                        + c.result("json.products")
+                        + c.result(LettuceScenarioResults.JSON_PRODUCTS)
                         + " products: results not built by the application's codec"),
         () ->
             assertTrue(
@@ -166,15 +174,17 @@ class LettuceIT extends RedisTestBase {
                 () -> "JSON codec: " + jsonReached + " of " + jsonReads + " reads reached Redis"),
         () ->
             assertEquals(
-                c.resultLong("untouched.gets"),
+                c.result(LettuceScenarioResults.UNTOUCHED_GETS),
                 untouched,
                 () -> "GETs inside MULTI / with manual flushing must all reach Redis"),
         () ->
             assertEquals(
                 0,
-                c.resultLong("final.mismatches"),
-                () -> "a write was not seen: " + c.result("final.examples")),
-        () -> assertEquals("0", c.result("serve.jmx.AgentErrors"), () -> "agent errors"));
+                c.result(LettuceScenarioResults.FINAL_MISMATCHES),
+                () -> "a write was not seen: " + c.result(LettuceScenarioResults.FINAL_EXAMPLES)),
+        () ->
+            assertEquals(
+                0, c.result(LettuceScenarioResults.SERVE_JMX.agentErrors()), () -> "agent errors"));
   }
 
   @ParameterizedTest(name = "lettuce {0} on {1}")
@@ -190,7 +200,7 @@ class LettuceIT extends RedisTestBase {
             .args("--scenario", "ryw", "--redis", redis.address(), "--millis", "3000")
             .run(snaps);
     ran(c, jdk);
-    long reads = c.resultLong("ryw.reads");
+    long reads = c.result(ReadYourWritesResults.READS);
     long redisGets = snaps.calls("get", "ryw", "ryw-done");
     System.out.println(
         "[it] lettuce ryw "
@@ -200,13 +210,13 @@ class LettuceIT extends RedisTestBase {
             + ": reads="
             + reads
             + " writes="
-            + c.result("ryw.writes")
+            + c.result(ReadYourWritesResults.WRITES)
             + " GETs that reached Redis="
             + redisGets
             + " violations="
-            + c.result("ryw.violations")
+            + c.result(ReadYourWritesResults.VIOLATIONS)
             + " ("
-            + c.result("ryw.violationsByWritePath")
+            + c.result(ReadYourWritesResults.VIOLATIONS_BY_WRITE_PATH)
             + ")");
     Check.all(c, "lettuce read your writes", readYourWritesChecks(c, reads, redisGets));
   }
@@ -220,15 +230,19 @@ class LettuceIT extends RedisTestBase {
         () ->
             assertEquals(
                 0,
-                c.resultLong("ryw.violations"),
+                c.result(ReadYourWritesResults.VIOLATIONS),
                 () ->
                     "reads older than the last returned write: "
-                        + c.result("ryw.violationsByWritePath")
+                        + c.result(ReadYourWritesResults.VIOLATIONS_BY_WRITE_PATH)
                         + " e.g. "
-                        + c.result("ryw.examples")),
-        () -> assertTrue(c.resultLong("ryw.writes") > 100, () -> "too few writes"),
+                        + c.result(ReadYourWritesResults.EXAMPLES)),
+        () -> assertTrue(c.result(ReadYourWritesResults.WRITES) > 100, () -> "too few writes"),
         () -> assertTrue(reads > 1000, () -> "too few reads: " + reads),
-        () -> assertEquals(c.result("ryw.lastReturned"), c.result("ryw.final"), () -> "final read"),
+        () ->
+            assertEquals(
+                String.valueOf(c.result(ReadYourWritesResults.LAST_RETURNED)),
+                c.result(ReadYourWritesResults.FINAL),
+                () -> "final read"),
         () ->
             assertTrue(
                 redisGets < reads / 2,
@@ -238,6 +252,12 @@ class LettuceIT extends RedisTestBase {
                         + " of "
                         + reads
                         + " reads reached Redis"));
+  }
+
+  /** No mismatch reported as {@code mismatches}; else the message is its {@code examples}. */
+  static Executable noMismatches(
+      ChildRun c, ResultName<Long> mismatches, ResultName<List<String>> examples) {
+    return () -> assertEquals(0, c.result(mismatches), () -> String.valueOf(c.result(examples)));
   }
 
   @ParameterizedTest(name = "lettuce {0}")
@@ -254,13 +274,17 @@ class LettuceIT extends RedisTestBase {
     Check.all(
         c,
         "lettuce failure isolation",
-        () -> assertEquals(0, c.resultLong("serve.mismatches"), () -> c.result("serve.examples")),
-        () -> assertEquals(0, c.resultLong("json.mismatches"), () -> c.result("json.examples")),
-        () -> assertEquals(0, c.resultLong("final.mismatches"), () -> c.result("final.examples")),
+        noMismatches(
+            c, LettuceScenarioResults.SERVE_MISMATCHES, LettuceScenarioResults.SERVE_EXAMPLES),
+        noMismatches(
+            c, LettuceScenarioResults.JSON_MISMATCHES, LettuceScenarioResults.JSON_EXAMPLES),
+        noMismatches(
+            c, LettuceScenarioResults.FINAL_MISMATCHES, LettuceScenarioResults.FINAL_EXAMPLES),
         () -> assertTrue(c.stderrContains("internal error"), () -> "no internal error line"),
         () ->
             assertTrue(
-                Long.parseLong(c.result("serve.jmx.AgentErrors")) > 0, () -> "no agent errors"));
+                c.result(LettuceScenarioResults.SERVE_JMX.agentErrors()) > 0,
+                () -> "no agent errors"));
   }
 
   @ParameterizedTest(name = "lettuce {0}")
@@ -276,7 +300,7 @@ class LettuceIT extends RedisTestBase {
                 "--scenario", "cluster", "--nodes", cluster.addresses(), "--n", Integer.toString(N))
             .run(snaps);
     ran(c);
-    long reads = c.resultLong("cluster.reads");
+    long reads = c.result(LettuceScenarioResults.CLUSTER_READS);
     long reached = snaps.calls(List.of("get", "hgetall"), "cluster", "cluster-done");
     System.out.println(
         "[it] lettuce cluster "
@@ -290,8 +314,8 @@ class LettuceIT extends RedisTestBase {
         c,
         "lettuce cluster",
         () -> assertTrue(c.promoted("lt:str"), () -> "not promoted"),
-        () ->
-            assertEquals(0, c.resultLong("cluster.mismatches"), () -> c.result("cluster.examples")),
+        noMismatches(
+            c, LettuceScenarioResults.CLUSTER_MISMATCHES, LettuceScenarioResults.CLUSTER_EXAMPLES),
         () ->
             assertTrue(
                 reached < reads / 20, () -> reached + " of " + reads + " reads reached Redis"));

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.hotkey.it.app.results.StalenessResults;
 import java.util.List;
 import java.util.Locale;
 import java.util.stream.Stream;
@@ -64,13 +65,19 @@ class LettuceLoginIT {
   private static void assertTracksAsTheClient(ChildRun c, String server, String heading) {
     List<Executable> checks = StalenessIT.servedAndCorrect(c);
     checks.add(StalenessIT.bounded(c, FRESH_P99_US, FRESH_MAX_US));
-    checks.add(
-        () ->
-            assertTrue(
-                c.result("trackingServers").contains(server + " tracking"),
-                () -> "want " + server + " tracking; tracked: " + c.result("trackingServers")));
+    checks.add(tracked(c, server, "tracking"));
     checks.add(noSecretPrinted(c));
     Check.all(c, heading, checks.stream());
+  }
+
+  /** The agent's TrackingServers list {@code server} in {@code state}. */
+  private static Executable tracked(ChildRun c, String server, String state) {
+    String want = server + " " + state;
+    return () ->
+        assertTrue(
+            c.result(StalenessResults.TRACKING_SERVERS).stream()
+                .anyMatch(line -> line.contains(want)),
+            () -> "want " + want + "; tracked: " + c.result(StalenessResults.TRACKING_SERVERS));
   }
 
   private static Executable noSecretPrinted(ChildRun c) {
@@ -102,7 +109,10 @@ class LettuceLoginIT {
                   "redis://" + PASSWORD + "@" + redis.address(),
                   ":" + PASSWORD));
       assertTracksAsTheClient(c, redis.address(), "tracking with the client's password");
-      assertEquals("default", c.result("agentUsers"), "the tracking connection's user");
+      assertEquals(
+          List.of("default"),
+          c.result(StalenessResults.AGENT_USERS),
+          "the tracking connection's user");
     }
   }
 
@@ -119,7 +129,8 @@ class LettuceLoginIT {
                   "redis://app:" + PASSWORD + "@" + redis.address(),
                   "app:" + PASSWORD));
       assertTracksAsTheClient(c, redis.address(), "tracking as the client's ACL user");
-      assertEquals("app", c.result("agentUsers"), "the tracking connection's user");
+      assertEquals(
+          List.of("app"), c.result(StalenessResults.AGENT_USERS), "the tracking connection's user");
     }
   }
 
@@ -240,11 +251,7 @@ class LettuceLoginIT {
   private static void assertFallsBackToTheTtl(ChildRun c, RedisServer server, String heading) {
     List<Executable> checks = StalenessIT.servedAndCorrect(c);
     checks.add(StalenessIT.bounded(c, Long.MAX_VALUE, (SHORT_TTL_MS + 200) * 1000));
-    checks.add(
-        () ->
-            assertTrue(
-                c.result("trackingServers").contains(server.address() + " ttl_fallback"),
-                () -> "tracked: " + c.result("trackingServers")));
+    checks.add(tracked(c, server.address(), "ttl_fallback"));
     checks.add(
         () -> {
           List<String> lines =

@@ -3,6 +3,8 @@ package io.hotkey.it;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.hotkey.it.app.results.LettucePipelineResults;
+import io.hotkey.it.app.results.RunResults;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -26,7 +28,7 @@ class LettucePipelineIT extends RedisTestBase {
             .hotkeyTestDefaults()
             .args("--redis", redis.address(), "--rounds", "400", "--threads", "4")
             .run(snaps);
-    long gets = c.resultLong("pipe.gets");
+    long gets = c.result(LettucePipelineResults.GETS);
     long reached = snaps.calls("get", "pipe", "pipe-done");
     long sets = snaps.calls("set", "pipe", "pipe-done");
     System.out.println(
@@ -39,17 +41,18 @@ class LettucePipelineIT extends RedisTestBase {
             + " GETs reached Redis ("
             + sets
             + " SETs); jmx hits="
-            + c.result("pipe.jmx.CacheHits"));
+            + c.result(LettucePipelineResults.JMX.cacheHits()));
     Check.all(
         c,
         "lettuce pipeline",
         () -> assertEquals(0, c.exitCode(), () -> "exit code"),
-        () -> assertEquals("true", c.result("done"), () -> "not done"),
+        () -> assertTrue(c.result(RunResults.DONE), () -> "not done"),
         () ->
             assertEquals(
                 0,
-                c.resultLong("pipe.mismatches"),
-                () -> "a GET did not read its own SET: " + c.result("pipe.examples")),
+                c.result(LettucePipelineResults.MISMATCHES),
+                () ->
+                    "a GET did not read its own SET: " + c.result(LettucePipelineResults.EXAMPLES)),
         () -> assertEquals(4L * 400 * 9, gets, () -> "GETs checked"),
         () -> assertEquals(4L * 400 * 8, sets, () -> "every SET reaches Redis"),
         () ->
@@ -60,6 +63,8 @@ class LettucePipelineIT extends RedisTestBase {
                         + " of "
                         + gets
                         + " GETs reached Redis: the ones behind SETs were not answered locally"),
-        () -> assertEquals("0", c.result("pipe.jmx.AgentErrors"), () -> "agent errors"));
+        () ->
+            assertEquals(
+                0, c.result(LettucePipelineResults.JMX.agentErrors()), () -> "agent errors"));
   }
 }

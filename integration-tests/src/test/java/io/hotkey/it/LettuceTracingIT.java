@@ -3,6 +3,8 @@ package io.hotkey.it;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.hotkey.it.app.results.LettuceTracingResults;
+import io.hotkey.it.app.results.RunResults;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -26,7 +28,7 @@ class LettuceTracingIT extends RedisTestBase {
             .hotkeyTestDefaults()
             .args("--redis", redis.address(), "--n", Integer.toString(N))
             .run(snaps);
-    long reads = c.resultLong("tracing.reads");
+    long reads = c.result(LettuceTracingResults.READS);
     long reachedRedis = snaps.calls("get", "tracing", "tracing-done");
     System.out.println(
         "[it] lettuce "
@@ -36,29 +38,35 @@ class LettuceTracingIT extends RedisTestBase {
             + " reads, "
             + reachedRedis
             + " reached Redis, "
-            + c.result("tracing.getSpans")
+            + c.result(LettuceTracingResults.GET_SPANS)
             + " GET spans, "
-            + c.result("tracing.localSpans")
+            + c.result(LettuceTracingResults.LOCAL_SPANS)
             + " tagged local");
     Check.all(
         c,
         "lettuce tracing",
         () -> assertEquals(0, c.exitCode(), () -> "exit code"),
-        () -> assertEquals("true", c.result("done"), () -> "not done"),
+        () -> assertTrue(c.result(RunResults.DONE), () -> "not done"),
         () -> assertTrue(c.promoted("lt:traced"), () -> "not promoted"),
-        () -> assertEquals(0, c.resultLong("tracing.mismatches"), () -> "a read got another value"),
+        () ->
+            assertEquals(
+                0, c.result(LettuceTracingResults.MISMATCHES), () -> "a read got another value"),
         () -> assertTrue(reachedRedis < reads / 2, () -> "mostly not served locally"),
-        () -> assertEquals(reads, c.resultLong("tracing.getSpans"), () -> "a read without a span"),
+        () ->
+            assertEquals(
+                reads, c.result(LettuceTracingResults.GET_SPANS), () -> "a read without a span"),
         () ->
             assertEquals(
                 reads - reachedRedis,
-                c.resultLong("tracing.localSpans"),
+                c.result(LettuceTracingResults.LOCAL_SPANS),
                 () -> "local spans are not the reads Redis never saw"),
-        () -> assertEquals(0, c.resultLong("tracing.unfinished"), () -> "a span never finished"),
         () ->
             assertEquals(
-                c.resultLong("tracing.reactiveReads"),
-                c.resultLong("tracing.reactiveWithOwnParent"),
+                0, c.result(LettuceTracingResults.UNFINISHED_SPANS), () -> "a span never finished"),
+        () ->
+            assertEquals(
+                c.result(LettuceTracingResults.REACTIVE_READS),
+                c.result(LettuceTracingResults.REACTIVE_WITH_OWN_PARENT),
                 () -> "a reactive read's span is not under its own trace context"));
   }
 }

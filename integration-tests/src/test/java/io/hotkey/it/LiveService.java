@@ -4,6 +4,7 @@ import com.google.gson.JsonArray;
 import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
 import com.google.gson.JsonParser;
+import io.hotkey.it.app.results.LiveLoadResults;
 import java.io.IOException;
 import java.net.URI;
 import java.net.URLEncoder;
@@ -105,8 +106,9 @@ final class LiveService implements AutoCloseable {
 
   /** The app's own count of reads that returned another value than the one it wrote. */
   long wrongReads() throws IOException, InterruptedException {
-    return Long.parseLong(
-        get(jvm.base() + "/stats").body().replaceAll("(?s).*wrong=(\\d+).*", "$1"));
+    String stats = get(jvm.base() + "/stats").body();
+    return new ResultLines(stats.lines().toList(), () -> "/stats: " + stats)
+        .get(LiveLoadResults.WRONG);
   }
 
   JsonObject report() throws IOException, InterruptedException {

@@ -3,6 +3,8 @@ package io.hotkey.it;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.hotkey.it.app.results.ReadYourWritesResults;
+import io.hotkey.it.app.results.RunResults;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Stream;
@@ -56,9 +58,9 @@ class ReadYourWritesIT extends RedisTestBase {
         "ran",
         () -> assertEquals(false, c.timedOut(), () -> "timed out"),
         () -> assertEquals(0, c.exitCode(), () -> "exit code"),
-        () -> assertEquals("true", c.result("done"), () -> "not done"));
-    long reads = c.resultLong("ryw.reads");
-    long writes = c.resultLong("ryw.writes");
+        () -> assertTrue(c.result(RunResults.DONE), () -> "not done"));
+    long reads = c.result(ReadYourWritesResults.READS);
+    long writes = c.result(ReadYourWritesResults.WRITES);
     long redisGets = snaps.calls("get", "ryw", "ryw-done");
     long redisWrites =
         snaps.calls("set", "ryw", "ryw-done") + snaps.calls("incr", "ryw", "ryw-done");
@@ -74,9 +76,9 @@ class ReadYourWritesIT extends RedisTestBase {
             + " GETs that reached Redis="
             + redisGets
             + " violations="
-            + c.result("ryw.violations")
+            + c.result(ReadYourWritesResults.VIOLATIONS)
             + " ("
-            + c.result("ryw.violationsByWritePath")
+            + c.result(ReadYourWritesResults.VIOLATIONS_BY_WRITE_PATH)
             + ")");
     Check.all(
         c,
@@ -84,24 +86,24 @@ class ReadYourWritesIT extends RedisTestBase {
         () ->
             assertEquals(
                 0,
-                c.resultLong("ryw.violations"),
+                c.result(ReadYourWritesResults.VIOLATIONS),
                 () ->
                     "reads older than the last returned write: "
-                        + c.result("ryw.violations")
+                        + c.result(ReadYourWritesResults.VIOLATIONS)
                         + " of "
                         + reads
                         + ", by the path of the write that was not seen: "
-                        + c.result("ryw.violationsByWritePath")
+                        + c.result(ReadYourWritesResults.VIOLATIONS_BY_WRITE_PATH)
                         + ", e.g. "
-                        + c.result("ryw.examples")),
+                        + c.result(ReadYourWritesResults.EXAMPLES)),
         () -> assertTrue(c.promoted(key), () -> "the key was never promoted"),
         () -> assertTrue(writes > 100, () -> "too few writes: " + writes),
         () -> assertEquals(writes, redisWrites, () -> "every SET/INCR reaches Redis"),
         () -> assertTrue(reads > 1000, () -> "too few reads: " + reads),
         () ->
             assertEquals(
-                c.result("ryw.lastReturned"),
-                c.result("ryw.final"),
+                String.valueOf(c.result(ReadYourWritesResults.LAST_RETURNED)),
+                c.result(ReadYourWritesResults.FINAL),
                 () -> "final read after all writes"),
         () ->
             assertTrue(

@@ -3,6 +3,7 @@ package io.hotkey.it;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.hotkey.it.app.results.RefreshAheadResults;
 import java.time.Duration;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -56,17 +57,17 @@ class RefreshAheadIT extends RedisTestBase {
         c,
         "refresh ahead",
         () -> assertEquals(0, c.exitCode(), "exit code"),
-        () -> assertEquals("true", c.result("refresh.warmup.hotViaJmx"), "never hot"),
+        () -> assertTrue(c.result(RefreshAheadResults.WARMUP.hotViaJmx()), "never hot"),
         () -> {
-          long refreshes = c.resultLong("refreshes");
+          long refreshes = c.result(RefreshAheadResults.REFRESHES);
           assertTrue(
               refreshes >= SECONDS,
               () -> refreshes + " refreshes in " + SECONDS + " s of a 1 s TTL refreshed at 50%");
         },
         () ->
             assertEquals(
-                c.resultLong("refreshes"),
-                c.resultLong("misses"),
+                c.result(RefreshAheadResults.REFRESHES),
+                c.result(RefreshAheadResults.MISSES),
                 "reads that went to Redis without being a refresh (the entry had expired)"));
   }
 
@@ -78,10 +79,16 @@ class RefreshAheadIT extends RedisTestBase {
         c,
         "no refresh ahead",
         () -> assertEquals(0, c.exitCode(), "exit code"),
-        () -> assertEquals(0, c.resultLong("refreshes"), "refreshes without the setting"),
+        () ->
+            assertEquals(
+                0, c.result(RefreshAheadResults.REFRESHES), "refreshes without the setting"),
         () ->
             assertTrue(
-                c.resultLong("misses") >= SECONDS - 1,
-                () -> c.resultLong("misses") + " misses in " + SECONDS + " s of a 1 s TTL"));
+                c.result(RefreshAheadResults.MISSES) >= SECONDS - 1,
+                () ->
+                    c.result(RefreshAheadResults.MISSES)
+                        + " misses in "
+                        + SECONDS
+                        + " s of a 1 s TTL"));
   }
 }

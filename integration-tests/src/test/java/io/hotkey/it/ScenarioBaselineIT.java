@@ -4,6 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.hotkey.it.app.results.BasicResults;
+import io.hotkey.it.app.results.RunResults;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -38,16 +40,16 @@ class ScenarioBaselineIT extends RedisTestBase {
         "baseline",
         () -> assertFalse(c.timedOut(), () -> "timed out"),
         () -> assertEquals(0, c.exitCode(), () -> "exit code"),
-        () -> assertEquals("true", c.result("done"), () -> "not done"),
+        () -> assertTrue(c.result(RunResults.DONE), () -> "not done"),
         () ->
             assertEquals(
                 0,
-                c.resultLong("basic.errors"),
-                () -> "wrong values: " + c.result("basic.errorSamples")),
+                c.result(BasicResults.ERRORS),
+                () -> "wrong values: " + c.result(BasicResults.ERROR_SAMPLES)),
         () -> assertTrue(c.hotkeyLines().isEmpty(), () -> "[hotkey] lines without agent"),
-        () -> assertEquals("false", c.result("basic.jmx.registered"), () -> "MBean without agent"),
+        () -> assertFalse(c.result(BasicResults.JMX.registered()), () -> "MBean without agent"),
         () ->
             assertEquals(
-                c.resultLong("basic.gets"), used.calls("get"), () -> "GET accounting " + used));
+                c.result(BasicResults.GETS), used.calls("get"), () -> "GET accounting " + used));
   }
 }

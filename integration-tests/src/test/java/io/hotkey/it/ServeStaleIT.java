@@ -3,6 +3,7 @@ package io.hotkey.it;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.hotkey.it.app.results.StaleOnErrorResults;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -60,8 +61,11 @@ class ServeStaleIT {
     List<Executable> checks = new ArrayList<>();
     checks.add(() -> assertEquals(false, c.timedOut(), "timed out"));
     checks.add(() -> assertEquals(0, c.exitCode(), "exit code"));
-    checks.add(() -> assertEquals("true", c.result("stale.warmup.hotViaJmx"), "never hot"));
-    checks.add(() -> assertEquals(0, c.resultLong("wrong"), "answers that were never the value"));
+    checks.add(() -> assertTrue(c.result(StaleOnErrorResults.WARMUP.hotViaJmx()), "never hot"));
+    checks.add(
+        () ->
+            assertEquals(
+                0, c.result(StaleOnErrorResults.WRONG), "answers that were never the value"));
     return checks;
   }
 
@@ -70,16 +74,17 @@ class ServeStaleIT {
   void readsAreAnsweredWithTheLastValueWithinTheBoundAndFailAfterIt(String client) {
     ChildRun c = run(client, BOUND_MS + "ms");
     List<Executable> checks = ran(c);
-    checks.add(() -> assertTrue(c.resultLong("stale") > 100, "too few stale answers"));
+    checks.add(
+        () -> assertTrue(c.result(StaleOnErrorResults.STALE) > 100, "too few stale answers"));
     checks.add(
         () -> {
           // the bound counts from when the value was read, which was before Redis stopped
-          long last = c.resultLong("lastStaleAfterMs");
+          long last = c.result(StaleOnErrorResults.LAST_STALE_AFTER_MS);
           assertTrue(last <= BOUND_MS, () -> "a stale answer " + last + " ms after the stop");
         });
     checks.add(
         () -> {
-          long first = c.resultLong("firstFailureAfterMs");
+          long first = c.result(StaleOnErrorResults.FIRST_FAILURE_AFTER_MS);
           assertTrue(
               first >= 0 && first <= BOUND_MS + 1_000,
               () -> "reads still answered, or failing only from " + first + " ms");
@@ -97,12 +102,12 @@ class ServeStaleIT {
         () -> {
           // until the agent notices Redis is gone (its tracking connection breaks), its entry is
           // current and served as any hit; after that, never
-          long last = c.resultLong("lastStaleAfterMs");
+          long last = c.result(StaleOnErrorResults.LAST_STALE_AFTER_MS);
           assertTrue(last <= 500, () -> "the old value answered " + last + " ms after the stop");
         });
     checks.add(
         () -> {
-          long first = c.resultLong("firstFailureAfterMs");
+          long first = c.result(StaleOnErrorResults.FIRST_FAILURE_AFTER_MS);
           assertTrue(first >= 0 && first <= 1_000, () -> "first failure after " + first + " ms");
         });
     Check.all(c, "no stale answers", checks.stream());

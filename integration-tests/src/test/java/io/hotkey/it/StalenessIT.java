@@ -3,6 +3,7 @@ package io.hotkey.it;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.hotkey.it.app.results.StalenessResults;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -68,24 +69,26 @@ class StalenessIT extends RedisTestBase {
     List<Executable> checks = new ArrayList<>();
     checks.add(() -> assertEquals(false, c.timedOut(), "timed out"));
     checks.add(() -> assertEquals(0, c.exitCode(), "exit code"));
-    checks.add(() -> assertEquals("true", c.result("warmup.served"), "never served locally"));
-    checks.add(() -> assertEquals(0, c.resultLong("wrongValues"), "values never written"));
+    checks.add(
+        () -> assertTrue(c.result(StalenessResults.SERVED_AFTER_WARMUP), "never served locally"));
+    checks.add(
+        () -> assertEquals(0, c.result(StalenessResults.WRONG_VALUES), "values never written"));
     checks.add(
         () ->
             assertTrue(
-                c.resultLong("hits") > c.resultLong("reads") / 10,
+                c.result(StalenessResults.HITS) > c.result(StalenessResults.READS) / 10,
                 () ->
                     "too few local answers to prove anything: "
-                        + c.resultLong("hits")
+                        + c.result(StalenessResults.HITS)
                         + " of "
-                        + c.resultLong("reads")));
+                        + c.result(StalenessResults.READS)));
     return checks;
   }
 
   static Executable bounded(ChildRun c, long p99Us, long maxUs) {
     return () -> {
-      long p99 = c.resultLong("staleness.p99Us");
-      long max = c.resultLong("staleness.maxUs");
+      long p99 = c.result(StalenessResults.P99_US);
+      long max = c.result(StalenessResults.MAX_US);
       assertTrue(
           p99 <= p99Us && max <= maxUs,
           () ->
@@ -110,8 +113,9 @@ class StalenessIT extends RedisTestBase {
     checks.add(
         () ->
             assertTrue(
-                c.result("trackingServers").contains(" tracking"),
-                () -> "tracking state: " + c.result("trackingServers")));
+                c.result(StalenessResults.TRACKING_SERVERS).stream()
+                    .anyMatch(server -> server.contains(" tracking")),
+                () -> "tracking state: " + c.result(StalenessResults.TRACKING_SERVERS)));
     Check.all(c, "staleness with tracking", checks.stream());
   }
 
@@ -128,7 +132,9 @@ class StalenessIT extends RedisTestBase {
     checks.add(
         () ->
             assertEquals(
-                "", c.result("trackingServers"), "no server is tracked with invalidation=ttl"));
+                List.of(),
+                c.result(StalenessResults.TRACKING_SERVERS),
+                "no server is tracked with invalidation=ttl"));
     Check.all(c, "staleness with the TTL alone", checks.stream());
   }
 
@@ -141,10 +147,11 @@ class StalenessIT extends RedisTestBase {
                 .prop("hotkey.cache.ttl", LONG_TTL));
     List<Executable> checks = servedAndCorrect(c);
     checks.add(bounded(c, TRACKING_P99_US, TRACKING_MAX_US));
-    checks.add(() -> assertTrue(c.resultLong("killed") >= 1, "no tracking connection killed"));
+    checks.add(
+        () -> assertTrue(c.result(StalenessResults.KILLED) >= 1, "no tracking connection killed"));
     checks.add(
         () -> {
-          long ms = c.resultLong("retrackedAfterMs");
+          long ms = c.result(StalenessResults.RETRACKED_AFTER_MS);
           assertTrue(ms >= 0 && ms <= 5_000, () -> "tracked again after " + ms + " ms");
         });
     Check.all(c, "staleness across CLIENT KILL", checks.stream());

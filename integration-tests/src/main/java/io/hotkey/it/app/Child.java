@@ -1,5 +1,9 @@
 package io.hotkey.it.app;
 
+import io.hotkey.it.app.results.JmxResults;
+import io.hotkey.it.app.results.ResultName;
+import io.hotkey.it.app.results.RunResults;
+import io.hotkey.it.app.results.WarmUpResults;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.lang.management.ManagementFactory;
@@ -7,6 +11,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.Collection;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
@@ -22,8 +27,9 @@ import javax.management.openmbean.TabularData;
  * tests).
  *
  * <ul>
- *   <li>{@code RESULT key=value} on stdout: a fact the test asserts on (value is one line,
- *       escaped);
+ *   <li>{@code RESULT name=value} on stdout: a fact the test asserts on, named by a {@link
+ *       ResultName} both sides share (value is one line, escaped; {@code RESULT name} alone when it
+ *       is {@code null});
  *   <li>{@code SYNC name} on stdout, then the child blocks until the test writes {@code GO
  *       [payload]} on its stdin: lets the test snapshot Redis' commandstats or write to Redis at a
  *       known point.
@@ -59,9 +65,16 @@ public final class Child {
 
   private Child() {}
 
-  public static synchronized void result(String key, Object value) {
-    System.out.println("RESULT " + key + "=" + escape(String.valueOf(value)));
+  public static synchronized <T> void result(ResultName<T> name, T value) {
+    System.out.println(resultLine(name, value));
     System.out.flush();
+  }
+
+  /** The line that reports {@code value} as {@code name}. */
+  public static <T> String resultLine(ResultName<T> name, T value) {
+    return value == null
+        ? "RESULT " + name.name()
+        : "RESULT " + name.name() + "=" + escape(name.format(value));
   }
 
   public static String escape(String s) {
@@ -146,29 +159,35 @@ public final class Child {
     }
   }
 
-  public static String jmxString(String attribute) {
+  /**
+   * A {@code String[]} attribute of the agent's MBean as a list; {@code null} without the MBean.
+   */
+  public static List<String> jmxTexts(String attribute) {
     Object v = jmx(attribute);
-    if (v instanceof Object[] array) {
-      return Arrays.toString(array);
+    if (v == null) {
+      return null;
     }
-    return String.valueOf(v);
+    if (v instanceof String[] array) {
+      return List.of(array);
+    }
+    throw new IllegalStateException("MBean attribute " + attribute + ": " + v);
   }
 
-  /** Prints every contract attribute of the MBean as {@code RESULT <prefix>.jmx.<Attr>=...}. */
-  public static void reportJmx(String prefix) {
-    result(prefix + ".jmx.registered", mbeanRegistered());
-    for (String a :
-        new String[] {
-          "Commands",
-          "CacheHits",
-          "CacheMisses",
-          "CacheEvictions",
-          "CacheBytes",
-          "HotKeyCount",
-          "AgentErrors",
-          "HotKeys"
-        }) {
-      result(prefix + ".jmx." + a, jmxString(a));
+  private static long jmxCounter(String attribute) {
+    Object v = jmx(attribute);
+    if (v instanceof Long counter) {
+      return counter;
+    }
+    throw new IllegalStateException("MBean attribute " + attribute + ": " + v);
+  }
+
+  /** Reports every contract attribute of the MBean as {@code at}'s results. */
+  public static void reportJmx(JmxResults at) {
+    boolean registered = mbeanRegistered();
+    result(at.registered(), registered);
+    if (registered) {
+      at.counters().forEach((attribute, name) -> result(name, jmxCounter(attribute)));
+      result(at.hotKeys(), jmxTexts("HotKeys"));
     }
   }
 
@@ -195,10 +214,14 @@ public final class Child {
    * Runs {@code round} until the agent reports every key as hot through JMX and answers a round
    * locally (or {@link #SERVED_AFTER_HOT_MILLIS} passed since they were hot), or {@code maxMillis}
    * passed. Without the MBean it simply runs for {@code fallbackMillis} (the test then relies on
-   * the log line). Reports {@code RESULT <name>.warmup.*}. Returns whether JMX showed all keys hot.
+   * the log line). Reports {@code results}. Returns whether JMX showed all keys hot.
    */
   public static boolean warmUp(
-      String name, Collection<String> keys, Runnable round, long maxMillis, long fallbackMillis) {
+      WarmUpResults results,
+      Collection<String> keys,
+      Runnable round,
+      long maxMillis,
+      long fallbackMillis) {
     long start = System.nanoTime();
     long rounds = 0;
     boolean hot = false;
@@ -227,9 +250,9 @@ public final class Child {
         break;
       }
     }
-    result(name + ".warmup.rounds", rounds);
-    result(name + ".warmup.millis", (System.nanoTime() - start) / 1_000_000);
-    result(name + ".warmup.hotViaJmx", hot);
+    result(results.rounds(), rounds);
+    result(results.millis(), (System.nanoTime() - start) / 1_000_000);
+    result(results.hotViaJmx(), hot);
     return hot;
   }
 
@@ -247,18 +270,19 @@ public final class Child {
   }
 
   /**
-   * Runs a scenario app's body, reports {@code done} (or the failure) and ends the JVM with exit
-   * code 0 (or 1); {@code reportJmx} reports the agent's figures under {@code end.jmx.*} first.
+   * Runs a scenario app's body, reports {@link RunResults#DONE} (or the {@link RunResults#FAILURE})
+   * and ends the JVM with exit code 0 (or 1); {@code reportJmx} reports the agent's figures as
+   * {@link RunResults#END_JMX} first.
    */
   public static void runAndExit(Scenario body, boolean reportJmx) {
     try {
       body.run();
       if (reportJmx) {
-        reportJmx("end");
+        reportJmx(RunResults.END_JMX);
       }
-      result("done", true);
+      result(RunResults.DONE, true);
     } catch (Throwable t) {
-      result("failure", t.toString());
+      result(RunResults.FAILURE, t.toString());
       t.printStackTrace();
       System.out.flush();
       System.exit(1);

@@ -2,6 +2,8 @@ package io.hotkey.it.app;
 
 import static io.hotkey.it.app.Child.result;
 
+import io.hotkey.it.app.results.JedisClusterResults;
+import io.hotkey.it.app.results.ResultName;
 import java.util.ArrayList;
 import java.util.List;
 import redis.clients.jedis.HostAndPort;
@@ -11,7 +13,9 @@ import redis.clients.jedis.JedisCluster;
  * A hot key of a JedisCluster across the abnormal paths of a cluster: a cluster pipeline abandoned
  * unsynced, then writes that Redis redirects with ASK (its slot half migrated) and with MOVED (the
  * slot moved to another master while the client still routes it to the old one). After each write
- * returns, the next read must see it. Reports {@code RESULT redirect.<step>=ok} or what was read.
+ * returns, the next read must see it. Reports {@code ok} or what was read, as {@link
+ * JedisClusterResults#AFTER_ABANDONED_PIPELINE}, {@link JedisClusterResults#ASK_REDIRECTED} and
+ * {@link JedisClusterResults#MOVED_REDIRECTED}.
  */
 final class ClusterRedirections {
   private static final Class<?>[] SS = {String.class, String.class};
@@ -35,7 +39,8 @@ final class ClusterRedirections {
     Object pipeline = Ops.call(cluster, "pipelined", new Class<?>[0]);
     Ops.call(pipeline, "set", SS, key + ":other", "x");
     // left unsynced and unclosed
-    writeThenRead(cluster, key, "after-abandoned-pipeline", "abandonedPipeline");
+    writeThenRead(
+        cluster, key, "after-abandoned-pipeline", JedisClusterResults.AFTER_ABANDONED_PIPELINE);
 
     List<Master> masters;
     long slot;
@@ -61,23 +66,24 @@ final class ClusterRedirections {
               "KEYS",
               key),
           "MIGRATE");
-      writeThenRead(cluster, key, "during-migration", "ask");
+      writeThenRead(cluster, key, "during-migration", JedisClusterResults.ASK_REDIRECTED);
       for (Master m : masters) {
         try (RawRedis each = new RawRedis(m.address.getHost(), m.address.getPort())) {
           each.call("CLUSTER", "SETSLOT", s, "NODE", to.id);
         }
       }
     }
-    writeThenRead(cluster, key, "after-migration", "moved");
+    writeThenRead(cluster, key, "after-migration", JedisClusterResults.MOVED_REDIRECTED);
   }
 
-  private static void writeThenRead(JedisCluster cluster, String key, String value, String step) {
+  private static void writeThenRead(
+      JedisCluster cluster, String key, String value, ResultName<String> outcome) {
     for (int i = 0; i < 3; i++) {
       cluster.get(key);
     }
     cluster.set(key, value);
     String seen = cluster.get(key);
-    result("redirect." + step, value.equals(seen) ? "ok" : "wrote " + value + ", read " + seen);
+    result(outcome, value.equals(seen) ? "ok" : "wrote " + value + ", read " + seen);
   }
 
   private static void require(Object reply, String what) {

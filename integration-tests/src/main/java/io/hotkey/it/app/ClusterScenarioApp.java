@@ -3,6 +3,8 @@ package io.hotkey.it.app;
 import static io.hotkey.it.app.Child.result;
 import static io.hotkey.it.app.Child.sync;
 
+import io.hotkey.it.app.results.JedisClusterResults;
+import io.hotkey.it.app.results.RunResults;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -30,10 +32,10 @@ public final class ClusterScenarioApp {
     try (JedisCluster c = new JedisCluster(nodes)) {
       String expected = c.get(key);
       String expectedField = c.hget(hash, "f");
-      result("cluster.initial", expected);
-      result("cluster.initialField", expectedField);
+      result(JedisClusterResults.INITIAL, expected);
+      result(JedisClusterResults.INITIAL_FIELD, expectedField);
       Child.warmUp(
-          "cluster",
+          JedisClusterResults.WARMUP,
           List.of(key, hash),
           () -> {
             c.get(key);
@@ -41,7 +43,7 @@ public final class ClusterScenarioApp {
           },
           8000,
           3000);
-      Child.reportJmx("cluster.afterWarmup");
+      Child.reportJmx(JedisClusterResults.AFTER_WARMUP_JMX);
       sync("reads");
       long mismatches = 0;
       for (int i = 0; i < n; i++) {
@@ -52,22 +54,20 @@ public final class ClusterScenarioApp {
           mismatches++;
         }
       }
-      result("cluster.get.n", n);
-      result("cluster.hget.n", (n + 1) / 2);
-      result("cluster.mismatches", mismatches);
-      Object servers = Child.jmx("TrackingServers");
-      result(
-          "trackingServers", servers instanceof String[] array ? String.join(";", array) : servers);
+      result(JedisClusterResults.GETS, (long) n);
+      result(JedisClusterResults.HGETS, (n + 1) / 2L);
+      result(JedisClusterResults.MISMATCHES, mismatches);
+      result(JedisClusterResults.TRACKING_SERVERS, Child.jmxTexts("TrackingServers"));
       sync("reads-done");
       c.set(key, "cluster-written");
-      result("cluster.write.readBack", c.get(key));
+      result(JedisClusterResults.WRITE_READ_BACK, c.get(key));
       Ops.hset(c, hash, "f", "field-written");
-      result("cluster.hset.readBack", c.hget(hash, "f"));
+      result(JedisClusterResults.HSET_READ_BACK, c.hget(hash, "f"));
       ClusterRedirections.run(c, nodes.iterator().next(), key);
-      Child.reportJmx("cluster.end");
-      result("done", true);
+      Child.reportJmx(JedisClusterResults.END_JMX);
+      result(RunResults.DONE, true);
     } catch (Throwable t) {
-      result("failure", t.toString());
+      result(RunResults.FAILURE, t.toString());
       t.printStackTrace();
       System.exit(1);
     }

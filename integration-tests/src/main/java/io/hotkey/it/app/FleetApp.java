@@ -2,6 +2,7 @@ package io.hotkey.it.app;
 
 import static io.hotkey.it.app.Child.result;
 
+import io.hotkey.it.app.results.FleetResults;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -14,12 +15,12 @@ import java.util.stream.Stream;
 /**
  * One instance of a fleet: reads one key at a steady {@code --rate} per second for {@code
  * --seconds}, below the agent's local threshold, and reports when the agent started answering it
- * locally ({@code servedAfterMs}, -1 never), its local answers and its reads. With {@code
- * --cold-key c} it reads that key too, as often. The instances start reading together: each one,
- * once connected, leaves a file in {@code --ready-dir} and waits until {@code --instances} files
- * are there, so that JVMs which start at different speeds do not make the fleet's rate ramp up
- * slowly. Usage: {@code --client jedis|lettuce --redis host:port --key k [--cold-key c] --rate n
- * --seconds s --ready-dir d --instances n}.
+ * locally, its local answers and its reads ({@link FleetResults}). With {@code --cold-key c} it
+ * reads that key too, as often. The instances start reading together: each one, once connected,
+ * leaves a file in {@code --ready-dir} and waits until {@code --instances} files are there, so that
+ * JVMs which start at different speeds do not make the fleet's rate ramp up slowly. Usage: {@code
+ * --client jedis|lettuce --redis host:port --key k [--cold-key c] --rate n --seconds s --ready-dir
+ * d --instances n}.
  */
 public final class FleetApp {
   private FleetApp() {}
@@ -104,9 +105,9 @@ public final class FleetApp {
         }
       }
     }
-    result("servedAfterMs", servedAfterMs);
-    result("reads", reads);
-    result("hits", hits() - hitsBefore);
+    result(FleetResults.SERVED_AFTER_MS, servedAfterMs);
+    result(FleetResults.READS, reads);
+    result(FleetResults.HITS, hits() - hitsBefore);
   }
 
   private static long hits() {

@@ -2,6 +2,7 @@ package io.hotkey.it.app;
 
 import static io.hotkey.it.app.Child.result;
 
+import io.hotkey.it.app.results.LifecycleResults;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
@@ -25,8 +26,8 @@ import redis.clients.jedis.commands.ProtocolCommand;
  * pools of two users on one endpoint, must never be served what the other identity read.
  *
  * <p>Every check compares the answer the agent let through with the one a {@link RawRedis}
- * connection gets, and reports {@code RESULT case.<name>=ok} or what differed; the test decides.
- * Usage: {@code --scenario abandon|identity --redis host:port}.
+ * connection gets, and reports its {@link LifecycleResults#OUTCOME}, {@code ok} or what differed;
+ * the test decides. Usage: {@code --scenario abandon|identity --redis host:port}.
  */
 public final class JedisLifecycleApp {
   private static final Class<?>[] S = {String.class};
@@ -275,11 +276,11 @@ public final class JedisLifecycleApp {
             Object unused = w.read.apply(reader);
           }
         };
-    Child.warmUp(name, keys, readAll, 8000, 3000);
+    Child.warmUp(LifecycleResults.warmUp(name), keys, readAll, 8000, 3000);
     long hitsBefore = hits();
     readAll.run();
     readAll.run();
-    result("case." + name + ".servedLocally", hits() > hitsBefore);
+    result(LifecycleResults.SERVED_LOCALLY.of(name), hits() > hitsBefore);
     abandon.accept(p + "abandoned");
     List<String> stale = new ArrayList<>();
     for (WriteThenRead w : writes) {
@@ -292,7 +293,7 @@ public final class JedisLifecycleApp {
       }
       populate(p);
     }
-    result("case." + name, stale.isEmpty() ? "ok" : String.join("; ", stale));
+    result(LifecycleResults.OUTCOME.of(name), stale.isEmpty() ? "ok" : String.join("; ", stale));
   }
 
   private static long hits() {
@@ -326,11 +327,18 @@ public final class JedisLifecycleApp {
         JedisPool limited =
             new JedisPool(new GenericObjectPoolConfig<>(), host, port, 2000, "limited", "pw")) {
       try (Jedis admin = admins.getResource()) {
-        Child.warmUp("pools", List.of("secret"), () -> admin.get("secret"), 8000, 3000);
+        Child.warmUp(
+            LifecycleResults.warmUp("pools"),
+            List.of("secret"),
+            () -> admin.get("secret"),
+            8000,
+            3000);
         admin.get("secret");
       }
       try (Jedis user = limited.getResource()) {
-        result("case.poolOfAnotherUser", expectNoPerm(() -> user.get("secret")));
+        result(
+            LifecycleResults.OUTCOME.of("poolOfAnotherUser"),
+            expectNoPerm(() -> user.get("secret")));
       }
     }
     try (Jedis j = new Jedis(host, port);
@@ -338,14 +346,22 @@ public final class JedisLifecycleApp {
       raw.call("SET", "dbkey", "db0");
       db1.call("SELECT", "1");
       db1.call("SET", "dbkey", "db1");
-      Child.warmUp("select", List.of("dbkey"), () -> j.get("dbkey"), 8000, 3000);
+      Child.warmUp(
+          LifecycleResults.warmUp("select"), List.of("dbkey"), () -> j.get("dbkey"), 8000, 3000);
       j.get("dbkey");
       j.select(1);
       String seen = j.get("dbkey");
-      result("case.select", "db1".equals(seen) ? "ok" : "read " + seen + " in db 1, Redis has db1");
+      result(
+          LifecycleResults.OUTCOME.of("select"),
+          "db1".equals(seen) ? "ok" : "read " + seen + " in db 1, Redis has db1");
     }
     try (Jedis j = new Jedis(host, port)) {
-      Child.warmUp("failedAuth", List.of("secret"), () -> j.get("secret"), 8000, 3000);
+      Child.warmUp(
+          LifecycleResults.warmUp("failedAuth"),
+          List.of("secret"),
+          () -> j.get("secret"),
+          8000,
+          3000);
       String failure;
       try {
         j.auth("limited", "wrong");
@@ -357,19 +373,20 @@ public final class JedisLifecycleApp {
                 ? null
                 : "read " + seen + " after a failed AUTH, Redis has s3cret";
       }
-      result("case.failedAuth", failure == null ? "ok" : failure);
+      result(LifecycleResults.OUTCOME.of("failedAuth"), failure == null ? "ok" : failure);
     }
   }
 
   private void afterIdentityChange(String name, Jedis j, Runnable change) {
-    Child.warmUp(name, List.of("secret"), () -> j.get("secret"), 8000, 3000);
+    Child.warmUp(
+        LifecycleResults.warmUp(name), List.of("secret"), () -> j.get("secret"), 8000, 3000);
     long hitsBefore = hits();
     for (int i = 0; i < 3; i++) {
       j.get("secret");
     }
-    result("case." + name + ".servedLocally", hits() > hitsBefore);
+    result(LifecycleResults.SERVED_LOCALLY.of(name), hits() > hitsBefore);
     change.run();
-    result("case." + name, expectNoPerm(() -> j.get("secret")));
+    result(LifecycleResults.OUTCOME.of(name), expectNoPerm(() -> j.get("secret")));
   }
 
   private static String expectNoPerm(java.util.function.Supplier<String> read) {

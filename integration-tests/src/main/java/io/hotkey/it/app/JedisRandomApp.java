@@ -2,6 +2,7 @@ package io.hotkey.it.app;
 
 import static io.hotkey.it.app.Child.result;
 
+import io.hotkey.it.app.results.JedisRandomResults;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -55,7 +56,7 @@ public final class JedisRandomApp {
     Map<String, String> a = Child.parseArgs(args);
     String[] hp = a.get("redis").split(":");
     long seed = Long.parseLong(a.get("seed"));
-    result("random.seed", seed);
+    result(JedisRandomResults.SEED, seed);
     Child.runAndExit(
         () ->
             new JedisRandomApp(hp[0], Integer.parseInt(hp[1]))
@@ -76,7 +77,8 @@ public final class JedisRandomApp {
       raw.call("SET", key(k), "0");
       keys.add(key(k));
     }
-    Child.warmUp("random", keys, () -> keys.forEach(pooledClient::get), 8000, 3000);
+    Child.warmUp(
+        JedisRandomResults.WARMUP, keys, () -> keys.forEach(pooledClient::get), 8000, 3000);
     long deadline = System.nanoTime() + millis * 1_000_000L;
     List<Thread> workers = new ArrayList<>();
     for (int t = 0; t < threads; t++) {
@@ -109,11 +111,10 @@ public final class JedisRandomApp {
                 + truth);
       }
     }
-    result("random.ops", ops.get());
-    result("random.reads", reads.get());
-    result("random.violations", violations.size());
-    result(
-        "random.examples", String.join(" | ", violations.stream().limit(3).toArray(String[]::new)));
+    result(JedisRandomResults.OPERATIONS, ops.get());
+    result(JedisRandomResults.READS, reads.get());
+    result(JedisRandomResults.VIOLATIONS, (long) violations.size());
+    result(JedisRandomResults.EXAMPLES, violations.stream().limit(3).toList());
   }
 
   /** One thread's random walk; it owns the keys {@code k} with {@code k % threads == index}. */

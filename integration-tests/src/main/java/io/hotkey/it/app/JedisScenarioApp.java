@@ -3,6 +3,15 @@ package io.hotkey.it.app;
 import static io.hotkey.it.app.Child.result;
 import static io.hotkey.it.app.Child.sync;
 
+import io.hotkey.it.app.results.AttachResults;
+import io.hotkey.it.app.results.BasicResults;
+import io.hotkey.it.app.results.CoolDownResults;
+import io.hotkey.it.app.results.CoreResults;
+import io.hotkey.it.app.results.CoreResults.CoreRead;
+import io.hotkey.it.app.results.ExternalWriteResults;
+import io.hotkey.it.app.results.HotReadResults;
+import io.hotkey.it.app.results.ReadYourWritesResults;
+import io.hotkey.it.app.results.RunResults;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -43,8 +52,8 @@ public final class JedisScenarioApp {
     String host = hp[0];
     int port = Integer.parseInt(hp[1]);
     int major = Child.major(a.getOrDefault("jedis", "4.4.8"));
-    result("scenario", scenario);
-    result("java.version", System.getProperty("java.version"));
+    result(RunResults.SCENARIO, scenario);
+    result(RunResults.JAVA_VERSION, System.getProperty("java.version"));
     Child.runAndExit(
         () -> {
           switch (scenario) {
@@ -90,13 +99,13 @@ public final class JedisScenarioApp {
   // ------------------------------------------------------------------------------------------
   // core: detection (a), local serving + correctness (b), pipelines/transactions (e), invalidation
 
-  /** A named read on a Jedis, and how its answer is written for comparison. */
+  /** A read on a Jedis, and how its answer is written for comparison. */
   static final class Read {
-    final String name;
+    final CoreRead name;
     final Function<Jedis, Object> op;
     final Function<Object, String> canon;
 
-    Read(String name, Function<Jedis, Object> op, Function<Object, String> canon) {
+    Read(CoreRead name, Function<Jedis, Object> op, Function<Object, String> canon) {
       this.name = name;
       this.op = op;
       this.canon = canon;
@@ -106,17 +115,20 @@ public final class JedisScenarioApp {
   @SuppressWarnings("unchecked")
   static List<Read> coreReads() {
     List<Read> r = new ArrayList<>();
-    r.add(new Read("get", j -> j.get(STR), String::valueOf));
+    r.add(new Read(CoreRead.GET, j -> j.get(STR), String::valueOf));
     r.add(
         new Read(
-            "getBytes",
+            CoreRead.GET_BYTES,
             j -> j.get(STR.getBytes(StandardCharsets.UTF_8)),
             o -> o == null ? "null" : new String((byte[]) o, StandardCharsets.UTF_8)));
-    r.add(new Read("hget", j -> j.hget(HASH, "f1"), String::valueOf));
-    r.add(new Read("hgetall", j -> j.hgetAll(HASH), o -> Ops.canonMap((Map<?, ?>) o)));
-    r.add(new Read("lrange", j -> j.lrange(LIST, 0, -1), o -> Ops.canonList((Collection<?>) o)));
-    r.add(new Read("smembers", j -> j.smembers(SET), o -> Ops.canonSet((Collection<?>) o)));
-    r.add(new Read("zrange", j -> Ops.zrange(j, ZSET), o -> Ops.canonList((Collection<?>) o)));
+    r.add(new Read(CoreRead.HGET, j -> j.hget(HASH, "f1"), String::valueOf));
+    r.add(new Read(CoreRead.HGETALL, j -> j.hgetAll(HASH), o -> Ops.canonMap((Map<?, ?>) o)));
+    r.add(
+        new Read(
+            CoreRead.LRANGE, j -> j.lrange(LIST, 0, -1), o -> Ops.canonList((Collection<?>) o)));
+    r.add(new Read(CoreRead.SMEMBERS, j -> j.smembers(SET), o -> Ops.canonSet((Collection<?>) o)));
+    r.add(
+        new Read(CoreRead.ZRANGE, j -> Ops.zrange(j, ZSET), o -> Ops.canonList((Collection<?>) o)));
     return r;
   }
 
@@ -152,11 +164,11 @@ public final class JedisScenarioApp {
         Read rd = reads.get(i);
         Object o = rd.op.apply(j);
         expected[i] = rd.canon.apply(o);
-        result("first." + rd.name + ".value", expected[i]);
-        result("first." + rd.name + ".class", o == null ? "null" : o.getClass().getName());
+        result(CoreResults.firstValue(rd.name), expected[i]);
+        result(CoreResults.firstClass(rd.name), o == null ? "null" : o.getClass().getName());
       }
       Child.warmUp(
-          "core",
+          CoreResults.WARMUP,
           Arrays.asList(STR, HASH, LIST, SET, ZSET),
           () -> {
             for (Read rd : reads) {
@@ -165,12 +177,12 @@ public final class JedisScenarioApp {
           },
           8000,
           3000);
-      Child.reportJmx("afterWarmup");
+      Child.reportJmx(CoreResults.AFTER_WARMUP_JMX);
 
       sync("reads");
       for (int i = 0; i < reads.size(); i++) {
         Read rd = reads.get(i);
-        int count = rd.name.equals("get") || rd.name.equals("getBytes") ? n : n / 2;
+        int count = rd.name == CoreRead.GET || rd.name == CoreRead.GET_BYTES ? n : n / 2;
         long mismatches = 0;
         long immutable = 0;
         String last = null;
@@ -186,14 +198,14 @@ public final class JedisScenarioApp {
             immutable++;
           }
         }
-        result("reads." + rd.name + ".n", count);
-        result("reads." + rd.name + ".mismatches", mismatches);
-        result("reads." + rd.name + ".value", last);
-        result("reads." + rd.name + ".class", cls);
-        result("reads." + rd.name + ".immutable", immutable);
+        result(CoreResults.readCount(rd.name), (long) count);
+        result(CoreResults.readMismatches(rd.name), mismatches);
+        result(CoreResults.lastValue(rd.name), last);
+        result(CoreResults.lastClass(rd.name), cls);
+        result(CoreResults.immutableAnswers(rd.name), immutable);
       }
       sync("reads-done");
-      Child.reportJmx("afterReads");
+      Child.reportJmx(CoreResults.AFTER_READS_JMX);
 
       if (major >= 4) {
         sync("pooled");
@@ -211,8 +223,8 @@ public final class JedisScenarioApp {
           srBad++;
         }
       }
-      result("srandmember.n", sr);
-      result("srandmember.notAMember", srBad);
+      result(CoreResults.SRANDMEMBER_CALLS, (long) sr);
+      result(CoreResults.SRANDMEMBER_NOT_A_MEMBER, srBad);
       sync("srandmember-done");
 
       // (e) pipelines: every GET goes to Redis, values correct.
@@ -225,8 +237,10 @@ public final class JedisScenarioApp {
       }
       pl.sync();
       pl.close();
-      result("pipeline.n", p);
-      result("pipeline.mismatches", rs.stream().filter(x -> !expected[0].equals(x.get())).count());
+      result(CoreResults.PIPELINE_GETS, (long) p);
+      result(
+          CoreResults.PIPELINE_MISMATCHES,
+          rs.stream().filter(x -> !expected[0].equals(x.get())).count());
       sync("pipeline-done");
 
       // (e) transactions: every GET goes to Redis, values correct.
@@ -237,9 +251,9 @@ public final class JedisScenarioApp {
         tx.get(STR);
       }
       List<Object> ex = tx.exec();
-      result("multi.n", t);
+      result(CoreResults.MULTI_GETS, (long) t);
       result(
-          "multi.mismatches",
+          CoreResults.MULTI_MISMATCHES,
           ex == null ? -1 : ex.stream().filter(x -> !expected[0].equals(x)).count());
       sync("multi-done");
 
@@ -249,44 +263,44 @@ public final class JedisScenarioApp {
         pw.set(STR, "pipeline-written");
         pw.sync();
         pw.close();
-        result("write.pipeline.readBack", j.get(STR));
-        result("write.pipeline.readBackOther", other.get(STR));
+        result(CoreResults.PIPELINED_SET_READ_BACK, j.get(STR));
+        result(CoreResults.PIPELINED_SET_READ_BACK_OTHER, other.get(STR));
 
         Transaction tw = j.multi();
         tw.set(STR, "multi-written");
         tw.exec();
-        result("write.multi.readBack", j.get(STR));
-        result("write.multi.readBackOther", other.get(STR));
+        result(CoreResults.MULTI_SET_READ_BACK, j.get(STR));
+        result(CoreResults.MULTI_SET_READ_BACK_OTHER, other.get(STR));
 
         j.set(STR, "direct-written");
-        result("write.set.readBack", j.get(STR));
-        result("write.set.readBackOther", other.get(STR));
+        result(CoreResults.SET_READ_BACK, j.get(STR));
+        result(CoreResults.SET_READ_BACK_OTHER, other.get(STR));
         result(
-            "write.set.readBackBytes",
+            CoreResults.SET_READ_BACK_BYTES,
             new String(other.get(STR.getBytes(StandardCharsets.UTF_8)), StandardCharsets.UTF_8));
 
         // less common writes: APPEND, a raw SETRANGE through sendCommand, and a Lua script (EVAL)
         Ops.call(j, "append", new Class<?>[] {String.class, String.class}, STR, "-appended");
-        result("write.append.readBack", other.get(STR));
+        result(CoreResults.APPEND_READ_BACK, other.get(STR));
         j.sendCommand(() -> "SETRANGE".getBytes(StandardCharsets.UTF_8), STR, "0", "D");
-        result("write.setrange.readBack", other.get(STR));
+        result(CoreResults.SETRANGE_READ_BACK, other.get(STR));
         j.eval("return redis.call('SET', KEYS[1], ARGV[1])", 1, STR, "eval-written");
-        result("write.eval.readBack", other.get(STR));
+        result(CoreResults.EVAL_READ_BACK, other.get(STR));
 
         Ops.hset(j, HASH, "f1", "f1-written");
-        result("write.hset.readBack", other.hget(HASH, "f1"));
-        result("write.hset.readBackAll", Ops.canonMap(other.hgetAll(HASH)));
+        result(CoreResults.HSET_READ_BACK, other.hget(HASH, "f1"));
+        result(CoreResults.HSET_READ_BACK_ALL, Ops.canonMap(other.hgetAll(HASH)));
         Ops.rpush(j, LIST, "pushed");
-        result("write.rpush.readBack", Ops.canonList(other.lrange(LIST, 0, -1)));
+        result(CoreResults.RPUSH_READ_BACK, Ops.canonList(other.lrange(LIST, 0, -1)));
         Ops.sadd(j, SET, "added");
-        result("write.sadd.readBack", Ops.canonSet(other.smembers(SET)));
+        result(CoreResults.SADD_READ_BACK, Ops.canonSet(other.smembers(SET)));
         Ops.zadd(j, ZSET, 99, "zadded");
-        result("write.zadd.readBack", Ops.canonList(Ops.zrange(other, ZSET)));
+        result(CoreResults.ZADD_READ_BACK, Ops.canonList(Ops.zrange(other, ZSET)));
         Ops.del(j, STR);
-        result("write.del.readBack", String.valueOf(other.get(STR)));
+        result(CoreResults.DEL_READ_BACK, other.get(STR));
       }
       j.close();
-      Child.reportJmx("end");
+      Child.reportJmx(RunResults.END_JMX);
     }
   }
 
@@ -306,7 +320,7 @@ public final class JedisScenarioApp {
       for (int i = 0; i < 100; i++) {
         j.get(key);
       }
-      result("attach.agentBefore", Child.mbeanRegistered());
+      result(AttachResults.AGENT_BEFORE, Child.mbeanRegistered());
       sync("attach " + ProcessHandle.current().pid());
       long reads = 0;
       long wrong = 0;
@@ -325,9 +339,9 @@ public final class JedisScenarioApp {
         reads++;
       }
       sync("served");
-      result("attach.reads", reads);
-      result("attach.wrong", wrong);
-      Child.reportJmx("attach");
+      result(AttachResults.READS, reads);
+      result(AttachResults.WRONG, wrong);
+      Child.reportJmx(AttachResults.JMX);
     }
   }
 
@@ -372,7 +386,7 @@ public final class JedisScenarioApp {
             errors += check(errorSamples, "zrange", Ops.canonList(Ops.zrange(j, z)), "[z1, z2]");
           }
         }
-        result("basic.loops", loops);
+        result(BasicResults.LOOPS, loops);
         // pipeline and transaction, reads and a write each
         Pipeline p = j.pipelined();
         List<Response<String>> rs = new ArrayList<>();
@@ -412,10 +426,10 @@ public final class JedisScenarioApp {
         errors += check(errorSamples, "incr", j.get("basic:counter"), "2");
       }
     }
-    result("basic.gets", gets);
-    result("basic.errors", errors);
-    result("basic.errorSamples", errorSamples);
-    Child.reportJmx("basic");
+    result(BasicResults.GETS, gets);
+    result(BasicResults.ERRORS, errors);
+    result(BasicResults.ERROR_SAMPLES, errorSamples);
+    Child.reportJmx(BasicResults.JMX);
   }
 
   private static void sample(List<String> samples, String s) {
@@ -442,7 +456,7 @@ public final class JedisScenarioApp {
     try (JedisPool pool = new JedisPool(cfg, host, port)) {
       try (Jedis j = pool.getResource()) {
         j.set(key, "0");
-        Child.warmUp("ryw", List.of(key), () -> j.get(key), 8000, 3000);
+        Child.warmUp(ReadYourWritesResults.WARMUP, List.of(key), () -> j.get(key), 8000, 3000);
       }
       AtomicLong lastReturned = new AtomicLong(0);
       AtomicLong violations = new AtomicLong();
@@ -538,12 +552,12 @@ public final class JedisScenarioApp {
         t.join();
       }
       sync("ryw-done");
-      result("ryw.reads", reads.get());
-      result("ryw.writes", writes.get());
-      result("ryw.violations", violations.get());
-      result("ryw.examples", examples);
+      result(ReadYourWritesResults.READS, reads.get());
+      result(ReadYourWritesResults.WRITES, writes.get());
+      result(ReadYourWritesResults.VIOLATIONS, violations.get());
+      result(ReadYourWritesResults.EXAMPLES, examples);
       result(
-          "ryw.violationsByWritePath",
+          ReadYourWritesResults.VIOLATIONS_BY_WRITE_PATH,
           "set="
               + byPath.get(0)
               + " pipeline="
@@ -553,10 +567,10 @@ public final class JedisScenarioApp {
               + " incr="
               + byPath.get(3));
       try (Jedis j = pool.getResource()) {
-        result("ryw.final", j.get(key));
+        result(ReadYourWritesResults.FINAL, j.get(key));
       }
-      result("ryw.lastReturned", lastReturned.get());
-      Child.reportJmx("ryw");
+      result(ReadYourWritesResults.LAST_RETURNED, lastReturned.get());
+      Child.reportJmx(ReadYourWritesResults.JMX);
     }
   }
 
@@ -567,8 +581,8 @@ public final class JedisScenarioApp {
     try (JedisPool pool = new JedisPool(host, port)) {
       try (Jedis j = pool.getResource()) {
         String initial = j.get(key);
-        result("external.initial", initial);
-        Child.warmUp("external", List.of(key), () -> j.get(key), 8000, 3000);
+        result(ExternalWriteResults.INITIAL, initial);
+        Child.warmUp(ExternalWriteResults.WARMUP, List.of(key), () -> j.get(key), 8000, 3000);
         String current = initial;
         for (int r = 1; r <= rounds; r++) {
           // hold: the key is served locally (the test checks commandstats)
@@ -582,8 +596,8 @@ public final class JedisScenarioApp {
             }
             holdReads++;
           }
-          result("external." + r + ".holdReads", holdReads);
-          result("external." + r + ".holdWrong", holdWrong);
+          result(ExternalWriteResults.holdReads(r), holdReads);
+          result(ExternalWriteResults.holdWrong(r), holdWrong);
           sync("hold-done-" + r);
           // the test writes through its own connection, then tells us the new value
           String expected = sync("written-" + r);
@@ -599,8 +613,8 @@ public final class JedisScenarioApp {
             }
             java.util.concurrent.locks.LockSupport.parkNanos(200_000);
           }
-          result("external." + r + ".seenAfterMs", seenAt);
-          result("external." + r + ".readsUntilSeen", readsUntilSeen);
+          result(ExternalWriteResults.seenAfterMs(r), seenAt);
+          result(ExternalWriteResults.readsUntilSeen(r), readsUntilSeen);
           // and from then on never the old value again
           long regressions = 0;
           long after = System.nanoTime() + 600_000_000L;
@@ -610,11 +624,11 @@ public final class JedisScenarioApp {
             }
             java.util.concurrent.locks.LockSupport.parkNanos(200_000);
           }
-          result("external." + r + ".regressions", regressions);
+          result(ExternalWriteResults.regressions(r), regressions);
           current = expected;
         }
       }
-      Child.reportJmx("external");
+      Child.reportJmx(ExternalWriteResults.JMX);
     }
   }
 
@@ -626,8 +640,9 @@ public final class JedisScenarioApp {
     try (JedisPool pool = new JedisPool(host, port);
         Jedis j = pool.getResource()) {
       String expected = j.get(key);
-      boolean hot = Child.warmUp("cooldown", List.of(key), () -> j.get(key), 8000, 3000);
-      Child.reportJmx("cooldown.hot");
+      boolean hot =
+          Child.warmUp(CoolDownResults.WARMUP, List.of(key), () -> j.get(key), 8000, 3000);
+      Child.reportJmx(CoolDownResults.HOT_JMX);
       long t0 = System.nanoTime();
       long demotedAfter = -1;
       long wrong = 0;
@@ -642,17 +657,17 @@ public final class JedisScenarioApp {
         java.util.concurrent.locks.LockSupport.parkNanos(
             50_000_000L); // ~20 reads/s, far below threshold
       }
-      result("cooldown.demotedViaJmxAfterMs", demotedAfter);
-      Child.reportJmx("cooldown.cold");
+      result(CoolDownResults.DEMOTED_AFTER_MS, demotedAfter);
+      Child.reportJmx(CoolDownResults.COLD_JMX);
       sync("cold-reads");
       for (int i = 0; i < 10; i++) {
         if (!expected.equals(j.get(key))) {
           wrong++;
         }
       }
-      result("cooldown.coldReads", 10);
+      result(CoolDownResults.COLD_READS, 10L);
       sync("cold-reads-done");
-      result("cooldown.wrong", wrong);
+      result(CoolDownResults.WRONG, wrong);
     }
   }
 
@@ -667,7 +682,7 @@ public final class JedisScenarioApp {
         expected[i] = j.get(keys[i]);
       }
       Child.warmUp(
-          "hotread",
+          HotReadResults.WARMUP,
           Arrays.asList(keys),
           () -> {
             for (String k : keys) {
@@ -684,11 +699,11 @@ public final class JedisScenarioApp {
             mismatches++;
           }
         }
-        result("hotread." + keys[i] + ".n", n);
-        result("hotread." + keys[i] + ".mismatches", mismatches);
+        result(HotReadResults.reads(keys[i]), (long) n);
+        result(HotReadResults.mismatches(keys[i]), mismatches);
         sync("read-done-" + keys[i]);
       }
-      Child.reportJmx("hotread");
+      Child.reportJmx(HotReadResults.JMX);
     }
   }
 }

@@ -2,6 +2,7 @@ package io.hotkey.it.app;
 
 import static io.hotkey.it.app.Child.result;
 
+import io.hotkey.it.app.results.LifecycleResults;
 import io.lettuce.core.RedisChannelHandler;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisURI;
@@ -23,8 +24,8 @@ import java.util.function.Supplier;
  * Lettuce connections that change who they are, are written to around {@code dispatch}, or
  * reconnect: AUTH to a less privileged ACL user through the sync, async and reactive APIs, SELECT,
  * a command written straight to the connection's {@code RedisChannelWriter}, and a connection
- * killed by the server. Each check reports {@code RESULT case.<name>=ok} or what differed, against
- * what Redis itself answers; the test decides. Usage: {@code --redis host:port}.
+ * killed by the server. Each check reports its {@link LifecycleResults#OUTCOME}, {@code ok} or what
+ * differed from what Redis itself answers; the test decides. Usage: {@code --redis host:port}.
  */
 public final class LettuceLifecycleApp {
   private LettuceLifecycleApp() {}
@@ -95,7 +96,7 @@ public final class LettuceLifecycleApp {
         outcome =
             String.valueOf(e.getMessage()).contains("NOPERM") ? "ok" : "failed otherwise: " + e;
       }
-      result("case." + name, outcome);
+      result(LifecycleResults.OUTCOME.of(name), outcome);
     }
   }
 
@@ -104,11 +105,11 @@ public final class LettuceLifecycleApp {
    * locally.
    */
   private static void servedLocally(String name, String key, Supplier<String> read) {
-    Child.warmUp(name, List.of(key), Child.reading(read), 8000, 3000);
+    Child.warmUp(LifecycleResults.warmUp(name), List.of(key), Child.reading(read), 8000, 3000);
     long before = hits();
     Object unusedFirst = read.get();
     Object unusedSecond = read.get();
-    result("case." + name + ".servedLocally", hits() > before);
+    result(LifecycleResults.SERVED_LOCALLY.of(name), hits() > before);
   }
 
   private static void select(RedisClient client, RawRedis raw, String host, int port) {
@@ -120,7 +121,9 @@ public final class LettuceLifecycleApp {
       servedLocally("select", "dbkey", () -> c.sync().get("dbkey"));
       c.sync().select(1);
       String seen = c.sync().get("dbkey");
-      result("case.select", "db1".equals(seen) ? "ok" : "read " + seen + " in db 1, Redis has db1");
+      result(
+          LifecycleResults.OUTCOME.of("select"),
+          "db1".equals(seen) ? "ok" : "read " + seen + " in db 1, Redis has db1");
     }
   }
 
@@ -138,7 +141,7 @@ public final class LettuceLifecycleApp {
       await(written);
       String seen = c.sync().get("direct:k");
       result(
-          "case.directWrite",
+          LifecycleResults.OUTCOME.of("directWrite"),
           "v1".equals(seen) ? "ok" : "read " + seen + " after writing v1 around dispatch");
     }
   }
@@ -163,7 +166,7 @@ public final class LettuceLifecycleApp {
       String seen = c.sync().get("reconnect:k");
       boolean local = hits() > before;
       result(
-          "case.reconnect",
+          LifecycleResults.OUTCOME.of("reconnect"),
           !local && "v0".equals(seen)
               ? "ok"
               : "first read after the reconnect: " + seen + (local ? ", answered locally" : ""));

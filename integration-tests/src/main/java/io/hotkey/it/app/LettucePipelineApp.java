@@ -3,6 +3,8 @@ package io.hotkey.it.app;
 import static io.hotkey.it.app.Child.result;
 import static io.hotkey.it.app.Child.sync;
 
+import io.hotkey.it.app.results.LettucePipelineResults;
+import io.hotkey.it.app.results.RunResults;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisFuture;
 import io.lettuce.core.RedisURI;
@@ -43,7 +45,12 @@ public final class LettucePipelineApp {
         keys.add("lp:" + t);
         conn.sync().set("lp:" + t, "start");
       }
-      Child.warmUp("pipe", keys, () -> keys.forEach(k -> conn.sync().get(k)), 8000, 3000);
+      Child.warmUp(
+          LettucePipelineResults.WARMUP,
+          keys,
+          () -> keys.forEach(k -> conn.sync().get(k)),
+          8000,
+          3000);
       AtomicLong gets = new AtomicLong();
       AtomicLong mismatches = new AtomicLong();
       List<String> examples = Collections.synchronizedList(new ArrayList<>());
@@ -111,14 +118,14 @@ public final class LettucePipelineApp {
         w.join();
       }
       sync("pipe-done");
-      result("pipe.gets", gets.get());
-      result("pipe.mismatches", mismatches.get());
-      result("pipe.examples", examples);
-      Child.reportJmx("pipe");
+      result(LettucePipelineResults.GETS, gets.get());
+      result(LettucePipelineResults.MISMATCHES, mismatches.get());
+      result(LettucePipelineResults.EXAMPLES, examples);
+      Child.reportJmx(LettucePipelineResults.JMX);
     } finally {
       client.shutdown();
     }
-    result("done", true);
+    result(RunResults.DONE, true);
     System.exit(0);
   }
 }

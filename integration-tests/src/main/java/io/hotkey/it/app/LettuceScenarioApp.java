@@ -4,6 +4,10 @@ import static io.hotkey.it.app.Child.result;
 import static io.hotkey.it.app.Child.sync;
 
 import io.hotkey.it.app.ProductJsonCodec.Product;
+import io.hotkey.it.app.results.AttachResults;
+import io.hotkey.it.app.results.LettuceScenarioResults;
+import io.hotkey.it.app.results.ReadYourWritesResults;
+import io.hotkey.it.app.results.RunResults;
 import io.lettuce.core.KeyValue;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisFuture;
@@ -71,7 +75,7 @@ public final class LettuceScenarioApp {
 
   public static void main(String[] args) throws Exception {
     Map<String, String> a = Child.parseArgs(args);
-    result("java.version", System.getProperty("java.version"));
+    result(RunResults.JAVA_VERSION, System.getProperty("java.version"));
     int n = Integer.parseInt(a.getOrDefault("n", "1000"));
     switch (a.get("scenario")) {
       case "serve" -> serve(a.get("redis"), n);
@@ -83,7 +87,7 @@ public final class LettuceScenarioApp {
       case "compat" -> compat(a.get("redis"), n);
       default -> throw new IllegalArgumentException("unknown scenario " + a.get("scenario"));
     }
-    result("done", true);
+    result(RunResults.DONE, true);
     System.exit(0);
   }
 
@@ -205,7 +209,7 @@ public final class LettuceScenarioApp {
       RedisReactiveCommands<String, Product> jrx = json.reactive();
       writeValues(s, js);
       Child.warmUp(
-          "serve",
+          LettuceScenarioResults.SERVE_WARMUP,
           List.of(STR, HASH, LIST, JSON, JSON_HASH, JSON_LIST),
           () -> {
             s.get(STR);
@@ -242,10 +246,10 @@ public final class LettuceScenarioApp {
             "bytes async lrange", LIST_VALUE, bas.lrange(b(LIST), 0, -1).get(5, TimeUnit.SECONDS));
       }
       sync("serve-done");
-      result("serve.reads", 14L * n);
-      result("serve.mismatches", m.count.get());
-      result("serve.examples", m.examples);
-      result("serve.sharedObjects", m.sharedObjects);
+      result(LettuceScenarioResults.SERVE_READS, 14L * n);
+      result(LettuceScenarioResults.SERVE_MISMATCHES, m.count.get());
+      result(LettuceScenarioResults.SERVE_EXAMPLES, m.examples);
+      result(LettuceScenarioResults.SERVE_SHARED_OBJECTS, m.sharedObjects);
 
       // the application's own JSON codec: the truth is what Redis returns inside MULTI (never
       // answered
@@ -258,7 +262,7 @@ public final class LettuceScenarioApp {
       Map<String, Product> truthHash = truth.get(1);
       List<Product> truthList = truth.get(2);
       result(
-          "json.truthIsWhatWasWritten",
+          LettuceScenarioResults.JSON_TRUTH_IS_WHAT_WAS_WRITTEN,
           P1.equals(truthStr)
               && JSON_HASH_VALUE.equals(truthHash)
               && List.of(P1, P2, P3).equals(truthList));
@@ -283,13 +287,13 @@ public final class LettuceScenarioApp {
             "json reactive lrange", truthList, jrx.lrange(JSON_LIST, 0, -1).collectList().block());
       }
       sync("json-done");
-      result("json.reads", 9L * n);
+      result(LettuceScenarioResults.JSON_READS, 9L * n);
       // 3 GETs, 3 HGETALLs of 2 fields, 3 LRANGEs of 3 elements per round
-      result("json.products", (3L + 3 * 2 + 3 * 3) * n);
-      result("json.decodes", codec.decodes.get() - decodesBefore);
-      result("json.mismatches", jm.count.get());
-      result("json.examples", jm.examples);
-      result("json.sharedObjects", jm.sharedObjects);
+      result(LettuceScenarioResults.JSON_PRODUCTS, (3L + 3 * 2 + 3 * 3) * n);
+      result(LettuceScenarioResults.JSON_DECODES, codec.decodes.get() - decodesBefore);
+      result(LettuceScenarioResults.JSON_MISMATCHES, jm.count.get());
+      result(LettuceScenarioResults.JSON_EXAMPLES, jm.examples);
+      result(LettuceScenarioResults.JSON_SHARED_OBJECTS, jm.sharedObjects);
 
       // transactions and manual flushing: never answered locally
       sync("untouched");
@@ -313,7 +317,7 @@ public final class LettuceScenarioApp {
         }
       }
       sync("untouched-done");
-      result("untouched.gets", 2L * (n / 10));
+      result(LettuceScenarioResults.UNTOUCHED_GETS, 2L * (n / 10));
 
       // writes invalidate at once, whatever the API
       s.set(STR, "v2");
@@ -338,9 +342,9 @@ public final class LettuceScenarioApp {
           "after json async lset",
           List.of(P3, P2, P3),
           jrx.lrange(JSON_LIST, 0, -1).collectList().block());
-      result("final.mismatches", m.count.get());
-      result("final.examples", m.examples);
-      Child.reportJmx("serve");
+      result(LettuceScenarioResults.FINAL_MISMATCHES, m.count.get());
+      result(LettuceScenarioResults.FINAL_EXAMPLES, m.examples);
+      Child.reportJmx(LettuceScenarioResults.SERVE_JMX);
     } finally {
       client.shutdown();
     }
@@ -407,8 +411,8 @@ public final class LettuceScenarioApp {
             jas.lrange(JSON_LIST, 0, -1).get(5, TimeUnit.SECONDS));
       }
       sync("compat-done");
-      result("compat.reads", 8L * n);
-      result("compat.gets", 4L * n);
+      result(LettuceScenarioResults.COMPAT_READS, 8L * n);
+      result(LettuceScenarioResults.COMPAT_GETS, 4L * n);
       s.set(STR, "v2");
       m.check("after sync set", "v2", rx.get(STR).block());
       as.set(STR, "v3").get(5, TimeUnit.SECONDS);
@@ -430,10 +434,10 @@ public final class LettuceScenarioApp {
         m.check("manual flush get after set", "v6", get.get(5, TimeUnit.SECONDS));
       }
       m.check("after manual flush set", "v6", as.get(STR).get(5, TimeUnit.SECONDS));
-      result("compat.mismatches", m.count.get());
-      result("compat.examples", m.examples);
-      result("compat.sharedObjects", m.sharedObjects);
-      Child.reportJmx("compat");
+      result(LettuceScenarioResults.COMPAT_MISMATCHES, m.count.get());
+      result(LettuceScenarioResults.COMPAT_EXAMPLES, m.examples);
+      result(LettuceScenarioResults.COMPAT_SHARED_OBJECTS, m.sharedObjects);
+      Child.reportJmx(LettuceScenarioResults.COMPAT_JMX);
     } finally {
       client.shutdown();
     }
@@ -458,10 +462,11 @@ public final class LettuceScenarioApp {
         shared.async().set(key, "0").get(5, TimeUnit.SECONDS);
         shared.reactive().get(key).block();
         shared.sync().get(key);
-        result("attach.agentBefore", Child.mbeanRegistered());
+        result(AttachResults.AGENT_BEFORE, Child.mbeanRegistered());
         sync("attach " + ProcessHandle.current().pid());
       }
-      Child.warmUp("ryw", List.of(key), () -> shared.sync().get(key), 8000, 3000);
+      Child.warmUp(
+          ReadYourWritesResults.WARMUP, List.of(key), () -> shared.sync().get(key), 8000, 3000);
       AtomicLong lastReturned = new AtomicLong();
       AtomicLong violations = new AtomicLong();
       AtomicLongArray byPath = new AtomicLongArray(4);
@@ -552,12 +557,12 @@ public final class LettuceScenarioApp {
         t.join();
       }
       sync("ryw-done");
-      result("ryw.reads", reads.get());
-      result("ryw.writes", writes.get());
-      result("ryw.violations", violations.get());
-      result("ryw.examples", examples);
+      result(ReadYourWritesResults.READS, reads.get());
+      result(ReadYourWritesResults.WRITES, writes.get());
+      result(ReadYourWritesResults.VIOLATIONS, violations.get());
+      result(ReadYourWritesResults.EXAMPLES, examples);
       result(
-          "ryw.violationsByWritePath",
+          ReadYourWritesResults.VIOLATIONS_BY_WRITE_PATH,
           "set="
               + byPath.get(0)
               + " async="
@@ -566,9 +571,9 @@ public final class LettuceScenarioApp {
               + byPath.get(2)
               + " incr="
               + byPath.get(3));
-      result("ryw.final", other.sync().get(key));
-      result("ryw.lastReturned", lastReturned.get());
-      Child.reportJmx("ryw");
+      result(ReadYourWritesResults.FINAL, other.sync().get(key));
+      result(ReadYourWritesResults.LAST_RETURNED, lastReturned.get());
+      Child.reportJmx(ReadYourWritesResults.JMX);
     } finally {
       client.shutdown();
     }
@@ -590,7 +595,7 @@ public final class LettuceScenarioApp {
       s.set(STR, "cluster-value");
       s.hset(HASH, HASH_VALUE);
       Child.warmUp(
-          "cluster",
+          LettuceScenarioResults.CLUSTER_WARMUP,
           List.of(STR, HASH),
           () -> {
             s.get(STR);
@@ -611,7 +616,7 @@ public final class LettuceScenarioApp {
         m.check("sync hgetall", HASH_VALUE, s.hgetall(HASH));
       }
       sync("cluster-done");
-      result("cluster.reads", 4L * n);
+      result(LettuceScenarioResults.CLUSTER_READS, 4L * n);
       s.set(STR, "cluster-v2");
       m.check("after set", "cluster-v2", s.get(STR));
       as.hset(HASH, "f1", "uno").get(5, TimeUnit.SECONDS);
@@ -623,9 +628,9 @@ public final class LettuceScenarioApp {
               .findFirst()
               .get()
               .getValue());
-      result("cluster.mismatches", m.count.get());
-      result("cluster.examples", m.examples);
-      Child.reportJmx("cluster");
+      result(LettuceScenarioResults.CLUSTER_MISMATCHES, m.count.get());
+      result(LettuceScenarioResults.CLUSTER_EXAMPLES, m.examples);
+      Child.reportJmx(LettuceScenarioResults.CLUSTER_JMX);
     } finally {
       client.shutdown();
     }

@@ -3,6 +3,8 @@ package io.hotkey.it.app;
 import static io.hotkey.it.app.Child.result;
 import static io.hotkey.it.app.Child.sync;
 
+import io.hotkey.it.app.results.LettuceTracingResults;
+import io.hotkey.it.app.results.RunResults;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisURI;
 import io.lettuce.core.api.StatefulRedisConnection;
@@ -27,10 +29,7 @@ import java.util.concurrent.TimeUnit;
  * reactive APIs. The reactive reads each carry a trace context of their own in the Reactor context,
  * as an instrumented web request would.
  *
- * <p>Usage: {@code --redis host:port [--n N]}. Results: {@code tracing.reads} (between SYNC tracing
- * and tracing-done), {@code tracing.getSpans}, {@code tracing.localSpans} (tagged by the agent),
- * {@code tracing.unfinished}, {@code tracing.reactiveWithOwnParent}, {@code tracing.reactiveReads},
- * {@code tracing.mismatches}.
+ * <p>Usage: {@code --redis host:port [--n N]}. Results: {@link LettuceTracingResults}.
  */
 public final class LettuceTracingApp {
   static final String KEY = "lt:traced";
@@ -51,7 +50,8 @@ public final class LettuceTracingApp {
     long reactiveWithOwnParent = 0;
     try (StatefulRedisConnection<String, String> conn = client.connect()) {
       conn.sync().set(KEY, VALUE);
-      Child.warmUp("tracing", List.of(KEY), () -> conn.sync().get(KEY), 8000, 3000);
+      Child.warmUp(
+          LettuceTracingResults.WARMUP, List.of(KEY), () -> conn.sync().get(KEY), 8000, 3000);
       sync("tracing");
       tracing.spans.clear();
       for (int i = 0; i < n; i++) {
@@ -72,16 +72,17 @@ public final class LettuceTracingApp {
       resources.shutdown().get(10, TimeUnit.SECONDS);
     }
     List<RecordedSpan> spans = List.copyOf(tracing.spans);
-    result("tracing.reads", 3L * n);
-    result("tracing.reactiveReads", (long) n);
-    result("tracing.mismatches", mismatches);
-    result("tracing.getSpans", spans.stream().filter(s -> "GET".equals(s.name)).count());
+    result(LettuceTracingResults.READS, 3L * n);
+    result(LettuceTracingResults.REACTIVE_READS, (long) n);
+    result(LettuceTracingResults.MISMATCHES, mismatches);
     result(
-        "tracing.localSpans",
+        LettuceTracingResults.GET_SPANS, spans.stream().filter(s -> "GET".equals(s.name)).count());
+    result(
+        LettuceTracingResults.LOCAL_SPANS,
         spans.stream().filter(s -> "local".equals(s.tags.get(LOCAL_TAG))).count());
-    result("tracing.unfinished", spans.stream().filter(s -> !s.finished).count());
-    result("tracing.reactiveWithOwnParent", reactiveWithOwnParent);
-    result("done", true);
+    result(LettuceTracingResults.UNFINISHED_SPANS, spans.stream().filter(s -> !s.finished).count());
+    result(LettuceTracingResults.REACTIVE_WITH_OWN_PARENT, reactiveWithOwnParent);
+    result(RunResults.DONE, true);
     System.exit(0);
   }
 

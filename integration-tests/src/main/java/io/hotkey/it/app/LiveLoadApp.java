@@ -2,6 +2,7 @@ package io.hotkey.it.app;
 
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
+import io.hotkey.it.app.results.LiveLoadResults;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.net.InetAddress;
@@ -27,7 +28,7 @@ import java.util.function.Function;
  *       second (0 stops); every read is checked against that value.
  *   <li>{@code GET /write?key=K&rate=N}: writes {@code K}'s known value N times a second (0 stops),
  *       so that a key can be hot by its writes.
- *   <li>{@code GET /stats}: {@code reads=<n>} and {@code wrong=<n>} lines.
+ *   <li>{@code GET /stats}: its {@link LiveLoadResults}, as {@code RESULT} lines.
  * </ul>
  *
  * Prints {@code PORT n} once its control server listens on 127.0.0.1. {@code --exit-after-millis N}
@@ -124,7 +125,10 @@ public final class LiveLoadApp {
   }
 
   private String stats() {
-    return "reads=" + reads.get() + "\nwrong=" + wrong.get() + "\n";
+    return Child.resultLine(LiveLoadResults.READS, reads.get())
+        + "\n"
+        + Child.resultLine(LiveLoadResults.WRONG, wrong.get())
+        + "\n";
   }
 
   private static String expected(String key) {

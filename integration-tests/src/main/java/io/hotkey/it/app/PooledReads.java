@@ -2,6 +2,7 @@ package io.hotkey.it.app;
 
 import static io.hotkey.it.app.Child.result;
 
+import io.hotkey.it.app.results.CoreResults;
 import redis.clients.jedis.UnifiedJedis;
 
 /**
@@ -46,20 +47,20 @@ final class PooledReads {
       String expected,
       java.util.function.Supplier<String> readViaJedis) {
     try (UnifiedJedis c = open(host, port)) {
-      result("pooled.client", c.getClass().getName());
+      result(CoreResults.POOLED_CLIENT, c.getClass().getName());
       long mismatches = 0;
       for (int i = 0; i < n; i++) {
         if (!expected.equals(c.get(key))) {
           mismatches++;
         }
       }
-      result("pooled.n", n);
-      result("pooled.mismatches", mismatches);
+      result(CoreResults.POOLED_READS, (long) n);
+      result(CoreResults.POOLED_MISMATCHES, mismatches);
       c.set(key, "pooled-written");
-      result("pooled.readBack", c.get(key));
-      result("pooled.readBackViaJedis", readViaJedis.get());
+      result(CoreResults.POOLED_READ_BACK, c.get(key));
+      result(CoreResults.POOLED_READ_BACK_VIA_JEDIS, readViaJedis.get());
       c.set(key, expected);
-      result("pooled.restored", c.get(key));
+      result(CoreResults.POOLED_RESTORED, c.get(key));
     }
   }
 }

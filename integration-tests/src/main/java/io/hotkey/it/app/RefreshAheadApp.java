@@ -2,6 +2,7 @@ package io.hotkey.it.app;
 
 import static io.hotkey.it.app.Child.result;
 
+import io.hotkey.it.app.results.RefreshAheadResults;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -9,10 +10,11 @@ import java.util.function.Supplier;
 
 /**
  * A hot key read without pause by four threads, each on a connection of its own, for {@code
- * --seconds} once the agent serves it. Reports the reads of it that went to Redis meanwhile ({@code
- * misses}) and those of them that were refreshes ahead of expiry ({@code refreshes}): with {@code
- * hotkey.cache.refresh-ahead} they are the same, as no read ever finds the entry expired. Usage:
- * {@code --client jedis|lettuce --redis host:port --key k --seconds s}.
+ * --seconds} once the agent serves it. Reports the reads of it that went to Redis meanwhile ({@link
+ * RefreshAheadResults#MISSES}) and those of them that were refreshes ahead of expiry ({@link
+ * RefreshAheadResults#REFRESHES}): with {@code hotkey.cache.refresh-ahead} they are the same, as no
+ * read ever finds the entry expired. Usage: {@code --client jedis|lettuce --redis host:port --key k
+ * --seconds s}.
  */
 public final class RefreshAheadApp {
   private static final int READERS = 4;
@@ -39,7 +41,7 @@ public final class RefreshAheadApp {
           try {
             // every connection's entry filled (Lettuce keeps one per connection)
             Child.warmUp(
-                "refresh",
+                RefreshAheadResults.WARMUP,
                 List.of(key),
                 () -> readers.forEach(reader -> Child.reading(reader).run()),
                 15_000,
@@ -62,8 +64,8 @@ public final class RefreshAheadApp {
             for (Thread t : threads) {
               t.join();
             }
-            result("misses", counter("CacheMisses") - misses);
-            result("refreshes", counter("CacheRefreshes") - refreshes);
+            result(RefreshAheadResults.MISSES, counter("CacheMisses") - misses);
+            result(RefreshAheadResults.REFRESHES, counter("CacheRefreshes") - refreshes);
           } finally {
             for (AutoCloseable c : closeables) {
               c.close();

@@ -3,6 +3,7 @@ package io.hotkey.it.app;
 import static io.hotkey.it.app.Child.result;
 import static io.hotkey.it.app.Child.sync;
 
+import io.hotkey.it.app.results.StaleOnErrorResults;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -12,10 +13,10 @@ import java.util.function.Supplier;
 /**
  * Serving a hot key while Redis is gone: reads the key until the agent serves it, then asks the
  * test to stop Redis ({@code SYNC redis-stopped}) and keeps reading every 5 ms for {@code
- * --seconds}. Reports the answers given after the stop: how many carried the last value ({@code
- * stale}) and when the last one came ({@code lastStaleAfterMs}), how many failed and when the first
- * failure came ({@code firstFailureAfterMs}), and any other value ({@code wrong}). Usage: {@code
- * --client jedis|lettuce --redis host:port --key k --seconds s}.
+ * --seconds}. Reports the answers given after the stop as {@link StaleOnErrorResults}: how many
+ * carried the last value and when the last one came, how many failed and when the first failure
+ * came, and any other value. Usage: {@code --client jedis|lettuce --redis host:port --key k
+ * --seconds s}.
  */
 public final class StaleOnErrorApp {
   private StaleOnErrorApp() {}
@@ -38,7 +39,8 @@ public final class StaleOnErrorApp {
                   : JedisGets.open(host, port, key, closeables);
           try {
             String value = reader.get();
-            Child.warmUp("stale", List.of(key), Child.reading(reader), 15_000, 3_000);
+            Child.warmUp(
+                StaleOnErrorResults.WARMUP, List.of(key), Child.reading(reader), 15_000, 3_000);
             sync("redis-stopped");
             readWhileDown(reader, value, seconds);
           } finally {
@@ -80,10 +82,10 @@ public final class StaleOnErrorApp {
       }
       Thread.sleep(5);
     }
-    result("stale", stale);
-    result("lastStaleAfterMs", lastStale);
-    result("failures", failures);
-    result("firstFailureAfterMs", firstFailure);
-    result("wrong", wrong);
+    result(StaleOnErrorResults.STALE, stale);
+    result(StaleOnErrorResults.LAST_STALE_AFTER_MS, lastStale);
+    result(StaleOnErrorResults.FAILURES, failures);
+    result(StaleOnErrorResults.FIRST_FAILURE_AFTER_MS, firstFailure);
+    result(StaleOnErrorResults.WRONG, wrong);
   }
 }

@@ -2,6 +2,7 @@ package io.hotkey.it.app;
 
 import static io.hotkey.it.app.Child.result;
 
+import io.hotkey.it.app.results.StalenessResults;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -76,7 +77,7 @@ public final class StalenessApp {
             writer.call("SET", key, "0");
             warmUp(readers.get(0), key);
             run(readers, writer, admin, key, steps, writeEveryMs, killAt, flushAt);
-            result("agentUsers", agentUsers(admin));
+            result(StalenessResults.AGENT_USERS, agentUsers(admin));
           } finally {
             for (AutoCloseable c : closeables) {
               c.close();
@@ -101,15 +102,18 @@ public final class StalenessApp {
     }
   }
 
-  /** The users the agent's own connections ({@code name=hotkey-agent}) are logged in as. */
-  private static String agentUsers(RawRedis admin) {
+  /**
+   * The users the agent's own connections ({@code name=hotkey-agent}) are logged in as, each once,
+   * sorted.
+   */
+  private static List<String> agentUsers(RawRedis admin) {
     Set<String> users = new TreeSet<>();
     for (String line : String.valueOf(admin.call("CLIENT", "LIST")).split("\n")) {
       if (line.contains(" name=hotkey-agent ")) {
         users.add(line.replaceFirst("^.* user=(\\S+).*$", "$1").trim());
       }
     }
-    return String.join(",", users);
+    return List.copyOf(users);
   }
 
   /** Reads until the agent serves the key locally. */
@@ -123,13 +127,13 @@ public final class StalenessApp {
       if (Child.allHot(List.of(key))) {
         long hits = hits();
         if (hitsBefore >= 0 && hits - hitsBefore > 100) {
-          result("warmup.served", true);
+          result(StalenessResults.SERVED_AFTER_WARMUP, true);
           return;
         }
         hitsBefore = hits;
       }
     }
-    result("warmup.served", false);
+    result(StalenessResults.SERVED_AFTER_WARMUP, false);
   }
 
   private static void run(
@@ -191,7 +195,7 @@ public final class StalenessApp {
       acked.set(step, System.nanoTime());
       current.set(step);
       if (step == killAt) {
-        result("killed", killAgentConnections(admin));
+        result(StalenessResults.KILLED, killAgentConnections(admin));
         killedAt = System.nanoTime();
       }
     }
@@ -209,18 +213,16 @@ public final class StalenessApp {
       total += reads[r];
       max = Math.max(max, maxPerReader[r]);
     }
-    result("reads", total);
-    result("wrongValues", wrong[0] + wrong[1]);
-    result("hits", hits() - hitsBefore);
-    result("staleness.p50Us", percentileUs(all, total, 0.50));
-    result("staleness.p99Us", percentileUs(all, total, 0.99));
-    result("staleness.maxUs", total == 0 ? -1 : max / 1000);
+    result(StalenessResults.READS, total);
+    result(StalenessResults.WRONG_VALUES, wrong[0] + wrong[1]);
+    result(StalenessResults.HITS, hits() - hitsBefore);
+    result(StalenessResults.P50_US, percentileUs(all, total, 0.50));
+    result(StalenessResults.P99_US, percentileUs(all, total, 0.99));
+    result(StalenessResults.MAX_US, total == 0 ? -1 : max / 1000);
     if (killedAt != 0) {
-      result("retrackedAfterMs", waitForTracking(killedAt));
+      result(StalenessResults.RETRACKED_AFTER_MS, waitForTracking(killedAt));
     }
-    Object servers = Child.jmx("TrackingServers");
-    result(
-        "trackingServers", servers instanceof String[] array ? String.join(";", array) : servers);
+    result(StalenessResults.TRACKING_SERVERS, Child.jmxTexts("TrackingServers"));
   }
 
   /** Milliseconds from the kill until every tracked server is tracked again, or -1 after 20 s. */
@@ -237,13 +239,13 @@ public final class StalenessApp {
     return -1;
   }
 
-  private static int killAgentConnections(RawRedis admin) {
-    int killed = 0;
+  private static long killAgentConnections(RawRedis admin) {
+    long killed = 0;
     for (String line : String.valueOf(admin.call("CLIENT", "LIST")).split("\n")) {
       if (line.contains(" name=hotkey-agent ")) {
         String id = line.replaceFirst("^id=(\\d+) .*$", "$1").trim();
         Object reply = admin.call("CLIENT", "KILL", "ID", id);
-        killed += reply instanceof Long l ? l.intValue() : 0;
+        killed += reply instanceof Long l ? l : 0;
       }
     }
     return killed;

@@ -1,0 +1,24 @@
+package io.hotkey.it.app.results;
+
+import static io.hotkey.it.app.results.ResultName.number;
+
+/** The serve-stale app: reads of a hot key after the test stopped Redis. */
+public final class StaleOnErrorResults {
+  public static final WarmUpResults WARMUP = WarmUpResults.named("stale");
+
+  /** Reads answered with the value the key had. */
+  public static final ResultName<Long> STALE = number("stale");
+
+  /** Milliseconds after the stop of the last of {@link #STALE}; -1 none. */
+  public static final ResultName<Long> LAST_STALE_AFTER_MS = number("lastStaleAfterMs");
+
+  public static final ResultName<Long> FAILURES = number("failures");
+
+  /** Milliseconds after the stop of the first failed read; -1 none. */
+  public static final ResultName<Long> FIRST_FAILURE_AFTER_MS = number("firstFailureAfterMs");
+
+  /** Reads answered with anything else. */
+  public static final ResultName<Long> WRONG = number("wrong");
+
+  private StaleOnErrorResults() {}
+}
