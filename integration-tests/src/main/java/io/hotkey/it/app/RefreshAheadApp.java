@@ -44,8 +44,8 @@ public final class RefreshAheadApp {
                 () -> readers.forEach(reader -> Child.reading(reader).run()),
                 15_000,
                 3_000);
-            long misses = counter("CacheMisses");
-            long refreshes = counter("CacheRefreshes");
+            long misses = Child.counter("CacheMisses");
+            long refreshes = Child.counter("CacheRefreshes");
             long end = System.nanoTime() + seconds * 1_000_000_000L;
             List<Thread> threads = new ArrayList<>();
             for (Supplier<String> reader : readers) {
@@ -62,8 +62,8 @@ public final class RefreshAheadApp {
             for (Thread t : threads) {
               t.join();
             }
-            result("misses", counter("CacheMisses") - misses);
-            result("refreshes", counter("CacheRefreshes") - refreshes);
+            result("misses", Child.counter("CacheMisses") - misses);
+            result("refreshes", Child.counter("CacheRefreshes") - refreshes);
           } finally {
             for (AutoCloseable c : closeables) {
               c.close();
@@ -71,10 +71,5 @@ public final class RefreshAheadApp {
           }
         },
         true);
-  }
-
-  private static long counter(String attribute) {
-    Object v = Child.jmx(attribute);
-    return v instanceof Long l ? l : -1;
   }
 }
