@@ -28,14 +28,14 @@ class StalenessIT extends RedisTestBase {
   private static AgentJvm app(String client, String key, String... extra) {
     List<String> args = new ArrayList<>(List.of("--client", client));
     args.addAll(List.of(extra));
-    return app(
-        "staleness-" + client,
-        client.equals("lettuce")
-            ? Clients.lettuceClasspath(Clients.LETTUCE_6)
-            : Clients.jedisClasspath(Clients.JEDIS_8),
-        redis,
-        key,
-        args.toArray(new String[0]));
+    return app("staleness-" + client, classpath(client), redis, key, args.toArray(new String[0]));
+  }
+
+  /** The scenario apps with Lettuce 6 or Jedis 8. */
+  static String classpath(String client) {
+    return client.equals("lettuce")
+        ? Clients.lettuceClasspath(Clients.LETTUCE_6)
+        : Clients.jedisClasspath(Clients.JEDIS_8);
   }
 
   /**

@@ -11,6 +11,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.Collection;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.BlockingQueue;
@@ -138,17 +139,49 @@ public final class Child {
    * without the MBean. The idempotency test applications answer it on {@code GET /outcomes}.
    */
   public static String idempotencyOutcomes() {
-    Object value = jmx("IdempotencyOutcomes");
     StringBuilder text = new StringBuilder();
+    jmxMap("IdempotencyOutcomes")
+        .forEach((k, v) -> text.append(k).append('=').append(v).append('\n'));
+    return text.toString();
+  }
+
+  /** A map attribute of the MBean (an MXBean gives it as {@code TabularData}); empty without it. */
+  public static Map<Object, Object> jmxMap(String attribute) {
+    Object value = jmx(attribute);
+    Map<Object, Object> map = new LinkedHashMap<>();
     if (value instanceof TabularData tabularData) {
       for (Object row : tabularData.values()) {
         CompositeData entry = (CompositeData) row;
-        text.append(entry.get("key")).append('=').append(entry.get("value")).append('\n');
+        map.put(entry.get("key"), entry.get("value"));
       }
-    } else if (value instanceof Map) {
-      ((Map<?, ?>) value).forEach((k, v) -> text.append(k).append('=').append(v).append('\n'));
+    } else if (value instanceof Map<?, ?> plain) {
+      map.putAll(plain);
     }
-    return text.toString();
+    return map;
+  }
+
+  /** A numeric attribute of the MBean, or -1 without it. */
+  public static long counter(String attribute) {
+    Object v = jmx(attribute);
+    return v instanceof Long l ? l : -1;
+  }
+
+  /**
+   * Milliseconds from {@code sinceNanos} until every server the agent tracks is in state {@code
+   * tracking}, or -1 if that did not happen within {@code timeoutMillis} of it.
+   */
+  public static long millisUntilTracking(long sinceNanos, long timeoutMillis)
+      throws InterruptedException {
+    while (System.nanoTime() - sinceNanos < timeoutMillis * 1_000_000) {
+      Object servers = jmx("TrackingServers");
+      if (servers instanceof String[] array
+          && array.length > 0
+          && Arrays.stream(array).allMatch(s -> s.split(" ")[1].equals("tracking"))) {
+        return (System.nanoTime() - sinceNanos) / 1_000_000;
+      }
+      Thread.sleep(5);
+    }
+    return -1;
   }
 
   public static boolean mbeanRegistered() {

@@ -3,6 +3,7 @@ package io.hotkey.it.app;
 import java.util.List;
 import java.util.function.Supplier;
 import redis.clients.jedis.Jedis;
+import redis.clients.jedis.exceptions.JedisConnectionException;
 
 /** One classic Jedis connection reading one key ({@link StalenessApp}). */
 final class JedisGets {
@@ -12,5 +13,53 @@ final class JedisGets {
     Jedis jedis = new Jedis(host, port);
     closeables.add(jedis);
     return () -> jedis.get(key);
+  }
+
+  /**
+   * One classic Jedis connection reading one key, replaced by a new one once it broke, as a pool
+   * replaces it: Jedis never reconnects a broken connection itself. A read that finds Redis gone
+   * fails as Jedis fails it.
+   */
+  static Supplier<String> reopening(
+      String host, int port, String key, List<AutoCloseable> closeables) {
+    Reopening reads = new Reopening(host, port, key);
+    closeables.add(reads);
+    return reads;
+  }
+
+  /** Used by its reader thread only, and closed once that ended. */
+  private static final class Reopening implements Supplier<String>, AutoCloseable {
+    private final String host;
+    private final int port;
+    private final String key;
+    private Jedis jedis;
+
+    Reopening(String host, int port, String key) {
+      this.host = host;
+      this.port = port;
+      this.key = key;
+    }
+
+    @Override
+    public String get() {
+      if (jedis == null) {
+        jedis = new Jedis(host, port);
+      }
+      try {
+        return jedis.get(key);
+      } catch (JedisConnectionException e) {
+        close();
+        throw e;
+      }
+    }
+
+    @Override
+    public void close() {
+      Jedis broken = jedis;
+      jedis = null;
+      if (broken != null) {
+        broken.close();
+      }
+    }
   }
 }

@@ -26,12 +26,17 @@ final class LettuceGets {
     return open(host, port, key, closeables, RedisURI.DEFAULT_TIMEOUT_DURATION);
   }
 
+  /**
+   * With a command timeout of {@code timeout}, set once connected: the handshake keeps Lettuce's
+   * default, as a JVM that has just started (its first connection loads and instruments Lettuce's
+   * classes) may take longer over it than a short command timeout allows.
+   */
   static Supplier<String> open(
       String host, int port, String key, List<AutoCloseable> closeables, Duration timeout) {
     RedisClient client =
-        RedisClient.create(
-            RedisURI.builder().withHost(host).withPort(port).withTimeout(timeout).build());
+        RedisClient.create(RedisURI.builder().withHost(host).withPort(port).build());
     StatefulRedisConnection<String, String> connection = client.connect();
+    connection.setTimeout(timeout);
     closeables.add(connection);
     closeables.add(client::shutdown);
     return () -> connection.sync().get(key);

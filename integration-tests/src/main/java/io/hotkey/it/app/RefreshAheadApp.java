@@ -46,8 +46,8 @@ public final class RefreshAheadApp {
                 () -> readers.forEach(reader -> Child.reading(reader).run()),
                 15_000,
                 3_000);
-            long misses = counter("CacheMisses");
-            long refreshes = counter("CacheRefreshes");
+            long misses = Child.counter("CacheMisses");
+            long refreshes = Child.counter("CacheRefreshes");
             long end = System.nanoTime() + seconds * 1_000_000_000L;
             List<Thread> threads = new ArrayList<>();
             for (Supplier<String> reader : readers) {
@@ -64,8 +64,8 @@ public final class RefreshAheadApp {
             for (Thread t : threads) {
               t.join();
             }
-            result(RefreshAheadResults.MISSES, counter("CacheMisses") - misses);
-            result(RefreshAheadResults.REFRESHES, counter("CacheRefreshes") - refreshes);
+            result(RefreshAheadResults.MISSES, Child.counter("CacheMisses") - misses);
+            result(RefreshAheadResults.REFRESHES, Child.counter("CacheRefreshes") - refreshes);
           } finally {
             for (AutoCloseable c : closeables) {
               c.close();
@@ -73,10 +73,5 @@ public final class RefreshAheadApp {
           }
         },
         true);
-  }
-
-  private static long counter(String attribute) {
-    Object v = Child.jmx(attribute);
-    return v instanceof Long l ? l : -1;
   }
 }

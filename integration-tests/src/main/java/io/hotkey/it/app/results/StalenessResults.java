@@ -19,6 +19,9 @@ public final class StalenessResults {
 
   public static final ResultName<Long> READS = number("reads");
 
+  /** Reads that failed (Redis away), counted rather than fatal. */
+  public static final ResultName<Long> READ_FAILURES = number("readFailures");
+
   /** Reads of a value that was never a step. */
   public static final ResultName<Long> WRONG_VALUES = number("wrongValues");
 
