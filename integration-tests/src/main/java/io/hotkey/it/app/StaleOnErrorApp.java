@@ -7,15 +7,19 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Function;
 import java.util.function.Supplier;
 
 /**
  * Serving a hot key while Redis is gone: reads the key until the agent serves it, then asks the
- * test to stop Redis ({@code SYNC redis-stopped}) and keeps reading every 5 ms for {@code
- * --seconds}. Reports the answers given after the stop: how many carried the last value ({@code
- * stale}) and when the last one came ({@code lastStaleAfterMs}), how many failed and when the first
- * failure came ({@code firstFailureAfterMs}), and any other value ({@code wrong}). Usage: {@code
- * --client jedis|lettuce --redis host:port --key k --seconds s}.
+ * test to stop or hang Redis ({@code SYNC redis-gone}) and keeps reading every 5 ms for {@code
+ * --seconds}. Reports the answers given after that: how many carried the last value ({@code stale})
+ * and when the last one came ({@code lastStaleAfterMs}), how many failed and when the first failure
+ * came ({@code firstFailureAfterMs}), and any other value ({@code wrong}). With {@code --cold k2},
+ * first reads that key, which is not hot, and reports how it failed ({@code coldFailure}: the
+ * exception's class, or {@code none, answered <value>}). Usage: {@code --client jedis|lettuce
+ * --redis host:port --key k --seconds s [--api sync|async|reactive] [--cold k2]}; Lettuce reads
+ * time out after 500 ms.
  */
 public final class StaleOnErrorApp {
   private StaleOnErrorApp() {}
@@ -32,15 +36,21 @@ public final class StaleOnErrorApp {
           List<AutoCloseable> closeables = new ArrayList<>();
           // a short command timeout: without serve-stale a Lettuce read waits for it while Redis
           // is gone
-          Supplier<String> reader =
+          Function<String, Supplier<String>> reads =
               "lettuce".equals(a.get("client"))
-                  ? LettuceGets.open(host, port, key, closeables, Duration.ofMillis(500))
-                  : JedisGets.open(host, port, key, closeables);
+                  ? LettuceGets.open(
+                      host, port, closeables, Duration.ofMillis(500), a.getOrDefault("api", "sync"))
+                  : k -> JedisGets.open(host, port, k, closeables);
+          Supplier<String> reader = reads.apply(key);
           try {
             String value = reader.get();
             Child.warmUp("stale", List.of(key), Child.reading(reader), 15_000, 3_000);
-            sync("redis-stopped");
-            readWhileDown(reader, value, seconds);
+            sync("redis-gone");
+            long start = System.nanoTime();
+            if (a.containsKey("cold")) {
+              result("coldFailure", failureOf(reads.apply(a.get("cold"))));
+            }
+            readWhileDown(reader, value, start, seconds);
           } finally {
             for (AutoCloseable c : closeables) {
               try {
@@ -54,9 +64,16 @@ public final class StaleOnErrorApp {
         true);
   }
 
-  private static void readWhileDown(Supplier<String> reader, String value, long seconds)
+  private static String failureOf(Supplier<String> read) {
+    try {
+      return "none, answered " + read.get();
+    } catch (RuntimeException e) {
+      return e.getClass().getSimpleName();
+    }
+  }
+
+  private static void readWhileDown(Supplier<String> reader, String value, long start, long seconds)
       throws InterruptedException {
-    long start = System.nanoTime();
     long stale = 0;
     long failures = 0;
     long wrong = 0;
@@ -85,5 +102,6 @@ public final class StaleOnErrorApp {
     result("failures", failures);
     result("firstFailureAfterMs", firstFailure);
     result("wrong", wrong);
+    result("staleServed", Child.jmx("CacheStaleServed"));
   }
 }
