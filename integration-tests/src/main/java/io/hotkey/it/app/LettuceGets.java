@@ -41,9 +41,10 @@ final class LettuceGets {
   static Function<String, Supplier<String>> open(
       String host, int port, List<AutoCloseable> closeables, Duration timeout, String api) {
     RedisClient client =
-        RedisClient.create(
-            RedisURI.builder().withHost(host).withPort(port).withTimeout(timeout).build());
+        RedisClient.create(RedisURI.builder().withHost(host).withPort(port).build());
     StatefulRedisConnection<String, String> connection = client.connect();
+    // the commands' timeout only: a loaded machine may take longer to connect the first time
+    connection.setTimeout(timeout);
     closeables.add(connection);
     closeables.add(client::shutdown);
     return switch (api) {
