@@ -26,7 +26,7 @@ public final class LettuceDecodeTargetAdvice {
         && FailedReadHooks.servesStale()
         // answered stale, the innermost command is complete, whatever its wrappers say
         && FailedReadHooks.replyDiscarded(output, CommandWrapper.unwrap(command).isDone())) {
-      output = LettuceStaleAnswers.discardedReply();
+      output = (CommandOutput<?, ?, ?>) LettuceStaleAnswers.discardedReply();
     }
   }
 }

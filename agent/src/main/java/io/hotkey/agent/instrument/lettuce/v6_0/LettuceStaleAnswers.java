@@ -25,13 +25,17 @@ public final class LettuceStaleAnswers {
    * Lettuce's own output that keeps nothing (for fire-and-forget commands, one instance for all):
    * where the late reply of a read answered stale goes. A Lettuce without it (before 6.0.2) fails
    * to initialize this class, and then no read is ever answered stale after it was sent.
+   *
+   * <p>An {@code Object}: this class is linked as it is defined, while a Lettuce class is being
+   * transformed, and storing a {@code VoidOutput} where a {@code CommandOutput} is expected would
+   * make the verifier load {@code CommandOutput} then, without the field the agent gives it.
    */
-  private static final CommandOutput<?, ?, ?> DISCARDED = VoidOutput.create();
+  private static final Object DISCARDED = VoidOutput.create();
 
   private LettuceStaleAnswers() {}
 
-  /** Where the decoder writes a reply that must reach nothing. */
-  public static CommandOutput<?, ?, ?> discardedReply() {
+  /** Where the decoder writes a reply that must reach nothing: a {@code CommandOutput}. */
+  public static Object discardedReply() {
     return DISCARDED;
   }
 
