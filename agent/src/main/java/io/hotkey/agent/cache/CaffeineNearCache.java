@@ -241,6 +241,16 @@ public final class CaffeineNearCache implements NearCache {
   }
 
   @Override
+  public boolean servesStale() {
+    return serveStaleNanos > 0;
+  }
+
+  @Override
+  public void countStale(int reads) {
+    staleServed.add(reads);
+  }
+
+  @Override
   public long staleServed() {
     return staleServed.sum();
   }

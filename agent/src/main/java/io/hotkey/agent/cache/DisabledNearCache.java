@@ -68,6 +68,14 @@ final class DisabledNearCache implements NearCache {
   }
 
   @Override
+  public boolean servesStale() {
+    return false;
+  }
+
+  @Override
+  public void countStale(int reads) {}
+
+  @Override
   public long staleServed() {
     return 0;
   }

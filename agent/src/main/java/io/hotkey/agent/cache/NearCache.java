@@ -73,6 +73,12 @@ public interface NearCache {
    */
   CachedReply stale(CacheKey key, int[] keyHashes);
 
+  /** Whether {@link #stale} can ever answer: {@code hotkey.cache.serve-stale-on-error} is set. */
+  boolean servesStale();
+
+  /** Reads answered with an entry {@link #stale} returned for another read (parked behind it). */
+  void countStale(int reads);
+
   /** Reads chosen to refresh an entry ahead of its expiry. */
   long refreshes();
 

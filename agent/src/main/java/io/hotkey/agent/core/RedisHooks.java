@@ -13,11 +13,12 @@ import java.util.concurrent.Callable;
 import javax.net.ssl.SSLSocketFactory;
 
 /**
- * The only entry points instrumentation advice calls. Each one is a no-op until the agent is
- * active, and none lets a failure escape: the client's own code then runs exactly as without the
- * agent. Parameters are client-neutral so advice can live in any class loader that sees this class.
- * Each hook goes to the gateway of its protocol: thread-bound clients' (Jedis) to {@link
- * ThreadBoundGateway}, multiplexed clients' (Lettuce) to {@link MultiplexedGateway}.
+ * The entry points instrumentation advice calls. Each one is a no-op until the agent is active, and
+ * none lets a failure escape: the client's own code then runs exactly as without the agent.
+ * Parameters are client-neutral so advice can live in any class loader that sees this class. Each
+ * hook goes to the gateway of its protocol: thread-bound clients' (Jedis) to {@link
+ * ThreadBoundGateway}, multiplexed clients' (Lettuce) to {@link MultiplexedGateway}; those for
+ * Lettuce reads that fail after they were sent are in {@link FailedReadHooks}.
  */
 public final class RedisHooks {
   /**
@@ -36,6 +37,11 @@ public final class RedisHooks {
   public static void activate(RedisGateway active) {
     threadBound = active == null ? null : active.threadBound();
     multiplexed = active == null ? null : active.multiplexed();
+  }
+
+  /** The multiplexed clients' gateway, for {@link FailedReadHooks}; null while inactive. */
+  static MultiplexedGateway multiplexed() {
+    return multiplexed;
   }
 
   /** Whether the hooks do anything: advice skips preparing arguments for an inactive agent. */

@@ -2,6 +2,7 @@ package io.hotkey.it.app;
 
 import io.lettuce.core.ClientOptions;
 import io.lettuce.core.RedisClient;
+import io.lettuce.core.RedisFuture;
 import io.lettuce.core.RedisURI;
 import io.lettuce.core.SslOptions;
 import io.lettuce.core.api.StatefulRedisConnection;
@@ -12,11 +13,13 @@ import io.lettuce.core.cluster.api.StatefulRedisClusterConnection;
 import java.io.File;
 import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.ExecutionException;
+import java.util.function.Function;
 import java.util.function.Supplier;
 
 /**
- * One Lettuce connection reading one key through the sync API, with a command timeout; or the calls
- * of {@link LiveLoadApp}.
+ * One Lettuce connection reading one key through the sync API, or any key through the API asked
+ * for, with a command timeout; or the calls of {@link LiveLoadApp}.
  */
 final class LettuceGets {
   private LettuceGets() {}
@@ -33,13 +36,40 @@ final class LettuceGets {
    */
   static Supplier<String> open(
       String host, int port, String key, List<AutoCloseable> closeables, Duration timeout) {
+    return open(host, port, closeables, timeout, "sync").apply(key);
+  }
+
+  /**
+   * Reads of any key through one connection's {@code api} ({@code sync}, {@code async} or {@code
+   * reactive}), with a command timeout; a failed read throws the exception Lettuce gave it.
+   */
+  static Function<String, Supplier<String>> open(
+      String host, int port, List<AutoCloseable> closeables, Duration timeout, String api) {
     RedisClient client =
         RedisClient.create(RedisURI.builder().withHost(host).withPort(port).build());
     StatefulRedisConnection<String, String> connection = client.connect();
     connection.setTimeout(timeout);
     closeables.add(connection);
     closeables.add(client::shutdown);
-    return () -> connection.sync().get(key);
+    return switch (api) {
+      case "sync" -> key -> () -> connection.sync().get(key);
+      case "async" -> key -> () -> awaitAsync(connection.async().get(key));
+      case "reactive" -> key -> () -> connection.reactive().get(key).block();
+      default -> throw new IllegalArgumentException("api " + api);
+    };
+  }
+
+  private static String awaitAsync(RedisFuture<String> read) {
+    try {
+      return read.get();
+    } catch (ExecutionException e) {
+      throw e.getCause() instanceof RuntimeException
+          ? (RuntimeException) e.getCause()
+          : new IllegalStateException(e.getCause());
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException(e);
+    }
   }
 
   /**

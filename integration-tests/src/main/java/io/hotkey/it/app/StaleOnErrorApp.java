@@ -8,15 +8,17 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Function;
 import java.util.function.Supplier;
 
 /**
  * Serving a hot key while Redis is gone: reads the key until the agent serves it, then asks the
- * test to stop Redis ({@code SYNC redis-stopped}) and keeps reading every 5 ms for {@code
- * --seconds}. Reports the answers given after the stop as {@link StaleOnErrorResults}: how many
- * carried the last value and when the last one came, how many failed and when the first failure
- * came, and any other value. Usage: {@code --client jedis|lettuce --redis host:port --key k
- * --seconds s}.
+ * test to stop or hang Redis ({@code SYNC redis-gone}) and keeps reading every 5 ms for {@code
+ * --seconds}. Reports the answers given after that as {@link StaleOnErrorResults}: how many carried
+ * the last value and when the last one came, how many failed and when the first failure came, and
+ * any other value. With {@code --cold k2}, first reads that key, which is not hot, and reports how
+ * it failed. Usage: {@code --client jedis|lettuce --redis host:port --key k --seconds s [--api
+ * sync|async|reactive] [--cold k2]}; Lettuce reads time out after 500 ms.
  */
 public final class StaleOnErrorApp {
   private StaleOnErrorApp() {}
@@ -33,16 +35,22 @@ public final class StaleOnErrorApp {
           List<AutoCloseable> closeables = new ArrayList<>();
           // a short command timeout: without serve-stale a Lettuce read waits for it while Redis
           // is gone
-          Supplier<String> reader =
+          Function<String, Supplier<String>> reads =
               "lettuce".equals(a.get("client"))
-                  ? LettuceGets.open(host, port, key, closeables, Duration.ofMillis(500))
-                  : JedisGets.open(host, port, key, closeables);
+                  ? LettuceGets.open(
+                      host, port, closeables, Duration.ofMillis(500), a.getOrDefault("api", "sync"))
+                  : k -> JedisGets.open(host, port, k, closeables);
+          Supplier<String> reader = reads.apply(key);
           try {
             String value = reader.get();
             Child.warmUp(
                 StaleOnErrorResults.WARMUP, List.of(key), Child.reading(reader), 15_000, 3_000);
-            sync("redis-stopped");
-            readWhileDown(reader, value, seconds);
+            sync("redis-gone");
+            long start = System.nanoTime();
+            if (a.containsKey("cold")) {
+              result(StaleOnErrorResults.COLD_FAILURE, failureOf(reads.apply(a.get("cold"))));
+            }
+            readWhileDown(reader, value, start, seconds);
           } finally {
             for (AutoCloseable c : closeables) {
               try {
@@ -56,9 +64,16 @@ public final class StaleOnErrorApp {
         true);
   }
 
-  private static void readWhileDown(Supplier<String> reader, String value, long seconds)
+  private static String failureOf(Supplier<String> read) {
+    try {
+      return "none, answered " + read.get();
+    } catch (RuntimeException e) {
+      return e.getClass().getSimpleName();
+    }
+  }
+
+  private static void readWhileDown(Supplier<String> reader, String value, long start, long seconds)
       throws InterruptedException {
-    long start = System.nanoTime();
     long stale = 0;
     long failures = 0;
     long wrong = 0;
@@ -87,5 +102,6 @@ public final class StaleOnErrorApp {
     result(StaleOnErrorResults.FAILURES, failures);
     result(StaleOnErrorResults.FIRST_FAILURE_AFTER_MS, firstFailure);
     result(StaleOnErrorResults.WRONG, wrong);
+    result(StaleOnErrorResults.STALE_SERVED, Child.counter("CacheStaleServed"));
   }
 }

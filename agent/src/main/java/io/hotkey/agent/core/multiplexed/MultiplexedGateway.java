@@ -45,6 +45,8 @@ public final class MultiplexedGateway {
   /** Replies being waited for, by the identity of the command's reply object. */
   private final TrackedReplies tracked = new TrackedReplies();
 
+  private final FailedReads failedReads;
+
   private final InFlightWrites inFlight = new InFlightWrites();
   private final Supplier<TrackedReply> newTrackedReply;
 
@@ -58,6 +60,7 @@ public final class MultiplexedGateway {
     this.cache = cache;
     this.versions = versions;
     this.newTrackedReply = () -> new TrackedReply(versions, inFlight, cache);
+    this.failedReads = new FailedReads(tracked, cache);
   }
 
   /**
@@ -165,9 +168,12 @@ public final class MultiplexedGateway {
         return new ReplyTape.Cursor((List<?>) stale.shared());
       }
     }
-    Object found =
-        cache.lookupNoWait(
-            new CacheKey(namespace, argv, classified.keyPositions(), hashes), hashes);
+    CacheKey key = new CacheKey(namespace, argv, classified.keyPositions(), hashes);
+    Object found = cache.lookupNoWait(key, hashes);
+    if (!(found instanceof CachedReply) && cache.servesStale()) {
+      // before it is parked or sent: whoever ends it may need to know
+      track(reply).answerableStale(key, hashes);
+    }
     if (found instanceof ReadFill) {
       classified.countHotKeyReads(false);
       track(reply).startFill((ReadFill) found, cache.maxEntryBytes());
@@ -417,6 +423,11 @@ public final class MultiplexedGateway {
   public List<Resumption> onCommandDone(Object reply) {
     TrackedReply t = reply == null ? null : tracked.remove(reply);
     return t == null ? List.of() : t.done();
+  }
+
+  /** Where the adapter reports the reads {@link #dispatch} sent or parked that failed. */
+  public FailedReads failedReads() {
+    return failedReads;
   }
 
   public AgentErrors errors() {

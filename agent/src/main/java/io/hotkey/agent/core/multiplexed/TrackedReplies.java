@@ -10,10 +10,11 @@ import java.util.function.Supplier;
  * reply's identity.
  *
  * <p>Why not a weak-keyed cache: every reply event the decoder emits and every command's end asks
- * "is this reply tracked?", and nearly always the answer is no (only writes and fills are tracked),
- * while a weak-keyed Caffeine cache allocates a lookup key for each such question and runs its
- * maintenance buffers on each insert. Here an untracked reply costs one identity hash and one
- * volatile read, and an insert one uncontended lock.
+ * "is this reply tracked?", and nearly always the answer is no (only writes, fills and, while
+ * serving stale on error, hot reads sent to Redis are tracked), while a weak-keyed Caffeine cache
+ * allocates a lookup key for each such question and runs its maintenance buffers on each insert.
+ * Here an untracked reply costs one identity hash and one volatile read, and an insert one
+ * uncontended lock.
  *
  * <p>Entries are held strongly and removed when their command ends ({@code complete}, {@code
  * completeExceptionally} or {@code cancel}, which Lettuce calls for every command, including those

@@ -1,5 +1,7 @@
 package io.hotkey.agent.core.multiplexed;
 
+import io.hotkey.agent.cache.CacheKey;
+import io.hotkey.agent.cache.CachedReply;
 import io.hotkey.agent.cache.KeyVersions;
 import io.hotkey.agent.cache.NearCache;
 import io.hotkey.agent.cache.ParkedReads;
@@ -15,7 +17,8 @@ import java.util.List;
  * What the agent waits for in one command's reply, for clients whose replies are decoded on another
  * thread than the caller's (Lettuce): the keys it writes, invalidated as soon as its reply starts
  * (Redis has applied the write by then, and the caller cannot have seen the completion yet), and
- * the local entry it fills, recorded callback by callback.
+ * the local entry it fills, recorded callback by callback; for a hot read sent while serving stale
+ * on error is on, the entry that may answer it if it fails on its connection.
  *
  * <p>Events arrive on the connection's I/O thread, the end of the command possibly on another
  * (timeouts, cancellation), hence the lock; it is uncontended in practice.
@@ -43,6 +46,17 @@ final class TrackedReply {
    * Reads parked behind this command, handed back when it ends (see {@link ParkedReads#settle}).
    */
   private List<Resumption> resumed = List.of();
+
+  /** The entry that may answer this read if it fails on its connection; null for other commands. */
+  private CacheKey staleKey;
+
+  private int[] staleKeyHashes;
+
+  /** The decoder has this reply object: a reply is arriving, and no other answer may go into it. */
+  private boolean decoding;
+
+  /** This read was answered from {@link #staleKey}: the decoder must not write into its reply. */
+  private boolean answeredStale;
 
   TrackedReply(KeyVersions versions, InFlightWrites inFlight, NearCache cache) {
     this.versions = versions;
@@ -78,6 +92,53 @@ final class TrackedReply {
       setMember = member;
       setValue = setArgv[2];
     }
+  }
+
+  /** The read may be answered from {@code key}'s entry if it fails on its connection. */
+  synchronized void answerableStale(CacheKey key, int[] keyHashes) {
+    staleKey = key;
+    staleKeyHashes = keyHashes;
+  }
+
+  synchronized boolean answerableStale() {
+    return staleKey != null && !decoding && !answeredStale;
+  }
+
+  /**
+   * The decoder is about to write a reply into the reply object: false if the read was answered
+   * stale (the reply goes nowhere), else true, and from now on the read is not.
+   */
+  synchronized boolean decoderMayWrite() {
+    if (answeredStale) {
+      return false;
+    }
+    decoding = true;
+    return true;
+  }
+
+  /**
+   * The read failed on its connection: the entry to answer it with, if {@link NearCache#stale} has
+   * one and no reply has started to arrive; null otherwise. Reads parked behind its fill get the
+   * same answer (they read the same entry, and the fill they wait for will never carry one).
+   */
+  synchronized CachedReply answerStale() {
+    if (!answerableStale()) {
+      return null;
+    }
+    CachedReply stale = cache.stale(staleKey, staleKeyHashes);
+    if (stale == null) {
+      return null;
+    }
+    answeredStale = true;
+    if (fill != null) {
+      cache.abandon(fill);
+      List<Resumption> parked = fill.parked().settle(stale.shared());
+      cache.countStale(parked.size());
+      addResumed(parked);
+      fill = null;
+      recorder = null;
+    }
+    return stale;
   }
 
   /** The fill's command was written to {@code server}: its reply comes from there. */

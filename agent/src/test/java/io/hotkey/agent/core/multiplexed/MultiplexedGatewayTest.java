@@ -1,7 +1,9 @@
 package io.hotkey.agent.core.multiplexed;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -114,6 +116,19 @@ class MultiplexedGatewayTest {
         out.add(parked);
       }
       return out;
+    }
+
+    /**
+     * The command times out, or its connection fails under it: the bulk string it was answered with
+     * instead, or null if the failure goes through.
+     */
+    String failed() {
+      ReplyTape.Cursor stale = gateway.failedReads().answer(reply, "timed out");
+      if (stale == null) {
+        return null;
+      }
+      outcome = stale;
+      return answered();
     }
 
     /** The bulk string a local answer replays, or null if it was not answered locally. */
@@ -275,6 +290,80 @@ class MultiplexedGatewayTest {
     Object other = new Object();
     new Command("SET", "hot", "v2").dispatch(other).answer("OK");
     assertTrue(new Command("GET", "hot").dispatch(connection).sent());
+  }
+
+  private void serveStale() {
+    core = new CoreFixture(0, CoreFixture.EVERY_KEY, true, Duration.ofSeconds(60));
+    cache = core.cache;
+    gateway = core.gateways.multiplexed();
+  }
+
+  /** A hot key served with v1, then Redis hangs: the tracking stream's PING goes unanswered. */
+  private void servedThenHung() {
+    makeHot("hot");
+    new Command("SET", "hot", "v1").dispatch(connection).answer("OK");
+    assertEquals("v1", new Command("GET", "hot").dispatch(connection).answered());
+    core.versions.distrustAll();
+  }
+
+  @Test
+  void aHotReadThatTimesOutIsAnsweredWithTheLastValueAsAreTheReadsParkedBehindIt() {
+    serveStale();
+    servedThenHung();
+    Command fill = new Command("GET", "hot").dispatch(connection);
+    Command parked = new Command("GET", "hot").dispatch(connection);
+    assertTrue(fill.sent() && parked.parked());
+    assertTrue(gateway.failedReads().answerable(fill.reply));
+
+    assertEquals("v1", fill.failed());
+
+    assertTrue(gateway.failedReads().replyDiscarded(fill.reply, false), "Redis wakes up at once");
+    assertEquals(List.of(parked), fill.done());
+    assertEquals("v1", parked.answered());
+    parked.done();
+    assertEquals(2, cache.staleServed());
+    assertTrue(gateway.failedReads().replyDiscarded(fill.reply, true), "Redis wakes up later");
+    assertFalse(gateway.failedReads().replyDiscarded(parked.reply, true), "never sent");
+  }
+
+  @Test
+  void aFailedReadIsNotAnsweredOnceItsReplyArrivesNorAfterAWriteOfItsKey() {
+    serveStale();
+    servedThenHung();
+    Command arriving = new Command("GET", "hot").dispatch(connection);
+    assertFalse(gateway.failedReads().replyDiscarded(arriving.reply, false));
+    assertFalse(gateway.failedReads().answerable(arriving.reply));
+    assertNull(arriving.failed(), "its reply is being decoded into its output");
+    arriving.done();
+
+    Command overtaken = new Command("GET", "hot").dispatch(connection);
+    new Command("SET", "hot", "v2").dispatch(new Object()).answer("OK");
+    assertNull(overtaken.failed(), "the key was written since");
+    assertEquals(0, cache.staleServed());
+  }
+
+  @Test
+  void onlyAReadThatCouldHaveBeenServedIsAnsweredStale() {
+    serveStale();
+    servedThenHung();
+    new Command("SET", "cold", "c").dispatch(connection).answer("OK");
+    assertNull(new Command("GET", "cold").dispatch(connection).failed(), "a key that is not hot");
+    new Command("SET", "hot", "v2").dispatch(connection);
+    assertNull(new Command("GET", "hot").dispatch(connection).failed(), "behind its own write");
+    Command multi = new Command("MULTI").dispatch(connection);
+    assertNull(new Command("GET", "hot").dispatch(connection).failed(), "in a transaction");
+    assertTrue(multi.sent());
+    assertEquals(0, cache.staleServed());
+  }
+
+  @Test
+  void withoutServeStaleAFailedReadIsNeverAnswered() {
+    servedThenHung();
+    Command read = new Command("GET", "hot").dispatch(connection);
+    assertTrue(read.sent());
+    assertFalse(gateway.failedReads().servesStale());
+    assertNull(read.failed());
+    assertFalse(gateway.failedReads().replyDiscarded(read.reply, true));
   }
 
   @Test

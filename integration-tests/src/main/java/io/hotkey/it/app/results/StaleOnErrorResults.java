@@ -1,6 +1,7 @@
 package io.hotkey.it.app.results;
 
 import static io.hotkey.it.app.results.ResultName.number;
+import static io.hotkey.it.app.results.ResultName.text;
 
 /** The serve-stale app: reads of a hot key after the test stopped Redis. */
 public final class StaleOnErrorResults {
@@ -19,6 +20,15 @@ public final class StaleOnErrorResults {
 
   /** Reads answered with anything else. */
   public static final ResultName<Long> WRONG = number("wrong");
+
+  /**
+   * How a read of a key that is not hot failed while Redis was gone: the exception's class, or
+   * {@code none, answered <value>}.
+   */
+  public static final ResultName<String> COLD_FAILURE = text("coldFailure");
+
+  /** The agent's {@code CacheStaleServed} at the end. */
+  public static final ResultName<Long> STALE_SERVED = number("staleServed");
 
   private StaleOnErrorResults() {}
 }

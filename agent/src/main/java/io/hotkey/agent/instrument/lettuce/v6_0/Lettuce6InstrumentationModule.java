@@ -23,6 +23,11 @@ import net.bytebuddy.matcher.ElementMatcher;
  *       RedisStateMachineInstrumentation});
  *   <li>{@code Command.complete/completeExceptionally/cancel}: the end of every command, to release
  *       what an unanswered command left behind ({@link CommandInstrumentation});
+ *   <li>a hot read failed after it was sent (serve-stale on error): {@code completeExceptionally}
+ *       of the wrapping commands, {@code Futures.awaitOrCancel} (the sync API's wait) and {@code
+ *       CommandHandler.getCommandOutput} (where a late reply goes) ({@link
+ *       CommandFailureInstrumentation}, {@link SyncWaitInstrumentation}, {@link
+ *       CommandHandlerInstrumentation});
  *   <li>{@code DefaultEndpoint.write}: commands written around dispatch, and the channel a fill is
  *       read from ({@link DefaultEndpointInstrumentation}); {@code
  *       RedisChannelHandler.activated/deactivated}: reconnects;
@@ -61,6 +66,11 @@ public final class Lettuce6InstrumentationModule implements InstrumentationModul
         new SslChannelInitializerInstrumentation(),
         new RedisStateMachineInstrumentation(),
         new CommandInstrumentation(),
+        new CommandFailureInstrumentation(CommandFailureInstrumentation.ASYNC_COMMAND),
+        new CommandFailureInstrumentation(CommandFailureInstrumentation.COMMAND_WRAPPER),
+        new CommandFailureInstrumentation(CommandFailureInstrumentation.CLUSTER_COMMAND),
+        new SyncWaitInstrumentation(),
+        new CommandHandlerInstrumentation(),
         new CommandOutputInstrumentation(),
         new CommandArgsInstrumentation());
   }
@@ -73,13 +83,19 @@ public final class Lettuce6InstrumentationModule implements InstrumentationModul
   /** Created on first use, as the module is before any Lettuce class loads. */
   private static final class Helpers {
     /**
-     * {@link LettuceLogins}, {@link LettuceArguments} and {@link LocalAnswerSpan}, defined next to
-     * Lettuce's {@code ProtocolKeyword}.
+     * {@link LettuceLogins}, {@link LettuceArguments}, {@link LocalAnswerSpan}, {@link
+     * LettuceReplay} and {@link LettuceStaleAnswers}, defined next to Lettuce's {@code
+     * ProtocolKeyword}.
      */
     static final HelperClasses LETTUCE_ARGUMENTS =
         new HelperClasses(
             "io.lettuce.core.protocol.ProtocolKeyword",
             "io/hotkey/agent/instrument/lettuce/v6_0/",
-            List.of("LettuceLogins", "LettuceArguments", "LocalAnswerSpan"));
+            List.of(
+                "LettuceLogins",
+                "LettuceArguments",
+                "LocalAnswerSpan",
+                "LettuceReplay",
+                "LettuceStaleAnswers"));
   }
 }

@@ -102,37 +102,7 @@ public final class LettuceDispatchAdvice {
     ReplyTape.Cursor tape = outcome.replay();
     LocalAnswerSpan.start(connection, command);
     try {
-      while (tape.next()) {
-        switch (tape.op()) {
-          case ReplyTape.OP_BULK:
-            output.set(tape.bytes());
-            break;
-          case ReplyTape.OP_LONG:
-            output.set(tape.longValue());
-            break;
-          case ReplyTape.OP_DOUBLE:
-            output.set(tape.doubleValue());
-            break;
-          case ReplyTape.OP_BOOLEAN:
-            output.set(tape.booleanValue());
-            break;
-          case ReplyTape.OP_BIG_NUMBER:
-            output.setBigNumber(tape.bytes());
-            break;
-          case ReplyTape.OP_ARRAY:
-            output.multiArray(tape.count());
-            break;
-          case ReplyTape.OP_SET:
-            output.multiSet(tape.count());
-            break;
-          case ReplyTape.OP_MAP:
-            output.multiMap(tape.count());
-            break;
-          default:
-            output.complete(tape.count());
-            break;
-        }
-      }
+      LettuceReplay.into(output, tape);
     } catch (Throwable e) {
       command.completeExceptionally(e);
       return command;
