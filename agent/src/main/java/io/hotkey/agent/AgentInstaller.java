@@ -157,17 +157,19 @@ final class AgentInstaller {
                 versions,
                 tracking != null ? tracking : FillGate.OPEN)
             : NearCache.DISABLED;
-    FleetDetection fleet = null;
-    if (config.detectFleetThreshold() > 0) {
-      fleet =
-          new FleetDetection(
-              detector,
-              registry,
-              RedisEndpoint.parse(ConfigKey.REDIS_URI.key(), config.redisUri().orElseThrow()),
-              config.fleetNamespace(),
-              config.detectFleetThreshold(),
-              errors);
-    }
+    // with the fleet's Redis known, a reload can turn fleet detection on and off
+    FleetDetection fleet =
+        config
+            .redisUri()
+            .map(
+                uri ->
+                    new FleetDetection(
+                        detector,
+                        registry,
+                        RedisEndpoint.parse(ConfigKey.REDIS_URI.key(), uri),
+                        config.fleetNamespace(),
+                        errors))
+            .orElse(null);
     RedisGateway gateway = new RedisGateway(detector, registry, cache, versions, errors);
 
     IdempotencyEngine idempotency = IdempotencyEngines.fromConfig(config);
@@ -198,7 +200,7 @@ final class AgentInstaller {
       ServletBridge.activate(idempotency, errors);
     }
     if (fleet != null) {
-      fleet.start();
+      fleet.setThreshold(config.detectFleetThreshold());
     }
     HttpEndpoint.startIfConfigured(config, report);
     return new Listener(errors);

@@ -119,6 +119,23 @@ final class LiveService implements AutoCloseable {
     return JsonParser.parseString(answer.body()).getAsJsonObject();
   }
 
+  /** A figure of the report's {@code cache} member: {@code hits}, {@code evictions}, ... */
+  long cacheFigure(String name) throws IOException, InterruptedException {
+    return report().getAsJsonObject("cache").get(name).getAsLong();
+  }
+
+  /** Waits until more than 200 reads were answered locally; fails if they never are. */
+  void awaitHitsMoving() throws IOException, InterruptedException {
+    long before = cacheFigure("hits");
+    JsonObject report =
+        awaitReport(
+            r -> r.getAsJsonObject("cache").get("hits").getAsLong() > before + 200,
+            Duration.ofSeconds(10));
+    if (report.getAsJsonObject("cache").get("hits").getAsLong() <= before + 200) {
+      throw new AssertionError("reads not served locally: " + report.get("cache"));
+    }
+  }
+
   /** The hot key named {@code key} in a report; null when it is not hot. */
   static JsonObject hotKey(JsonObject report, String key) {
     for (JsonElement element : report.getAsJsonArray("hotKeys")) {

@@ -35,7 +35,7 @@ public final class AgentMeters {
    * @param cache {@link NearCache#DISABLED} when local serving is off
    * @param idempotency null when no idempotency route is configured
    * @param tracking null unless {@code hotkey.cache.invalidation=tracking} with the cache on
-   * @param fleet null unless {@code hotkey.detect.fleet-threshold} is set
+   * @param fleet null without {@code hotkey.redis.uri} (fleet detection can never run then)
    */
   public AgentMeters(
       RedisGateway gateway,

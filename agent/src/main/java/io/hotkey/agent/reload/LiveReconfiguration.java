@@ -44,7 +44,10 @@ public final class LiveReconfiguration {
   private static final Set<ConfigKey> IDEMPOTENCY =
       EnumSet.of(ConfigKey.IDEMPOTENCY_ROUTES, ConfigKey.IDEMPOTENCY_REQUIRE_KEY);
 
-  /** The parts a reload reaches; fleet and idempotency are null when they were off at start. */
+  /**
+   * The parts a reload reaches; fleet detection is null without {@code hotkey.redis.uri} at start,
+   * idempotency when it was off at start.
+   */
   public static final class Parts {
     private final HotKeyDetector detector;
     private final HotKeyRegistry registry;
@@ -214,8 +217,8 @@ public final class LiveReconfiguration {
             ? "the detector was sized at start for at most " + capacity + " hot keys"
             : null;
       case DETECT_FLEET_THRESHOLD:
-        return parts.fleet == null || loaded.detectFleetThreshold() == 0
-            ? "fleet detection starts and stops with the JVM"
+        return parts.fleet == null
+            ? "fleet detection needs " + ConfigKey.REDIS_URI.key() + " at start"
             : null;
       case IDEMPOTENCY_ROUTES:
       case IDEMPOTENCY_REQUIRE_KEY:

@@ -13,5 +13,8 @@ public final class LiveLoadResults {
   /** Reads that returned another value than the one it wrote. */
   public static final ResultName<Long> WRONG = number("wrong");
 
+  /** Ticks cut short by a failed call, counted rather than fatal. */
+  public static final ResultName<Long> FAILED = number("failed");
+
   private LiveLoadResults() {}
 }
