@@ -73,13 +73,26 @@ public final class ConnectionState {
   private String memberIdentity;
 
   /**
+   * The endpoint source of a connection that has no socket yet (a plain Jedis connects in its first
+   * command): its read is neither served nor fills, and its server is learned at a later read,
+   * unlike a client instance's ({@code null}), which gets a namespace of its own for good.
+   */
+  public static final Object NOT_CONNECTED = new Object();
+
+  /**
    * The namespace for cache keys, or null when this connection must not be served locally.
    *
    * @param endpointSource the connection's socket or remote address; null for a client instance or
    *     a multiplexed connection, which then gets a namespace of its own
    */
   public String servableNamespace(String client, Object endpointSource) {
-    if (inMulti || watching || tracking || subscribed || manualFlush || identityUnconfirmed) {
+    if (inMulti
+        || watching
+        || tracking
+        || subscribed
+        || manualFlush
+        || identityUnconfirmed
+        || endpointSource == NOT_CONNECTED) {
       return null;
     }
     String current = namespace;

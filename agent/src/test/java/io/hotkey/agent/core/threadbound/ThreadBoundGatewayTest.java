@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.hotkey.agent.cache.HotKeyReads;
+import io.hotkey.agent.core.ConnectionState;
 import io.hotkey.agent.core.CoreFixture;
 import io.hotkey.agent.core.RedisHooks;
 import io.hotkey.agent.core.ReplyOutcome;
@@ -117,6 +118,24 @@ class ThreadBoundGatewayTest {
     assertEquals(
         reads + 1, core.gateways.reads(), "a read that was not served is counted when sent");
     assertEquals(1, core.gateways.writes());
+  }
+
+  @Test
+  void aReadBeforeTheConnectionHasASocketNeitherFillsNorFixesWhichServerItTalksTo() {
+    makeHot("hot");
+    Object connecting = new Object();
+    byte[][] get = argv("GET", "hot");
+    assertNull(gateway.beginRead("test", connecting, ConnectionState.NOT_CONNECTED, get, get));
+    gateway.onSend(connecting, get, get);
+    gateway.onReplyRead(connecting, ReplyOutcome.VALUE);
+    gateway.onRawReply("v1".getBytes(UTF_8));
+    gateway.endRead(false);
+    assertNull(serve(connection, "GET", "hot"), "the unconnected read filled an entry");
+
+    execute(connection, get, "v1".getBytes(UTF_8));
+    assertNotNull(
+        serve(connecting, "GET", "hot"),
+        "once connected, it shares the entries of the other connections to its server");
   }
 
   @Test

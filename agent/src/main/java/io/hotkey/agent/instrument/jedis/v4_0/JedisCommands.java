@@ -53,7 +53,9 @@ public final class JedisCommands {
    *
    * @param namespace the connection, or the pooled client whose connections all share one
    *     configuration
-   * @param socket the connection's socket, or null for a pooled client
+   * @param socket the connection's socket ({@link
+   *     io.hotkey.agent.core.ConnectionState#NOT_CONNECTED} before it has one), or null for a
+   *     pooled client
    * @return the served reply with its built result, or null: the command goes to Redis
    */
   public static ServedReply beginRead(Object namespace, Object socket, CommandObject<?> command) {

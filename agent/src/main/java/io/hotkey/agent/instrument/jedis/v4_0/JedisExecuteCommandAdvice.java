@@ -1,5 +1,6 @@
 package io.hotkey.agent.instrument.jedis.v4_0;
 
+import io.hotkey.agent.core.ConnectionState;
 import io.hotkey.agent.core.RedisHooks;
 import io.hotkey.agent.core.ServedReply;
 import net.bytebuddy.asm.Advice;
@@ -19,7 +20,8 @@ public final class JedisExecuteCommandAdvice {
       @Advice.This Object connection,
       @Advice.FieldValue("socket") Object socket,
       @Advice.Argument(0) CommandObject<?> command) {
-    return JedisCommands.beginRead(connection, socket, command);
+    return JedisCommands.beginRead(
+        connection, socket != null ? socket : ConnectionState.NOT_CONNECTED, command);
   }
 
   @Advice.OnMethodExit(onThrowable = Throwable.class, suppress = Throwable.class)
