@@ -6,20 +6,13 @@ import static io.hotkey.it.app.Child.sync;
 import io.hotkey.it.app.results.AttachResults;
 import io.hotkey.it.app.results.BasicResults;
 import io.hotkey.it.app.results.CoolDownResults;
-import io.hotkey.it.app.results.CoreResults;
-import io.hotkey.it.app.results.CoreResults.CoreRead;
 import io.hotkey.it.app.results.ExternalWriteResults;
 import io.hotkey.it.app.results.HotReadResults;
-import io.hotkey.it.app.results.ReadYourWritesResults;
 import io.hotkey.it.app.results.RunResults;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.Collection;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.atomic.AtomicLong;
-import java.util.function.Function;
 import redis.clients.jedis.Jedis;
 import redis.clients.jedis.JedisPool;
 import redis.clients.jedis.Pipeline;
@@ -57,10 +50,12 @@ public final class JedisScenarioApp {
     Child.runAndExit(
         () -> {
           switch (scenario) {
-            case "core" -> core(host, port, major, Integer.parseInt(a.getOrDefault("n", "2000")));
+            case "core" ->
+                JedisCoreScenario.run(
+                    host, port, major, Integer.parseInt(a.getOrDefault("n", "2000")));
             case "basic" -> basic(host, port, Long.parseLong(a.getOrDefault("millis", "1500")));
             case "ryw" ->
-                readYourWrites(
+                JedisReadYourWritesScenario.run(
                     host,
                     port,
                     a.getOrDefault("key", "ryw:counter"),
@@ -94,214 +89,6 @@ public final class JedisScenarioApp {
           }
         },
         false);
-  }
-
-  // ------------------------------------------------------------------------------------------
-  // core: detection (a), local serving + correctness (b), pipelines/transactions (e), invalidation
-
-  /** A read on a Jedis, and how its answer is written for comparison. */
-  static final class Read {
-    final CoreRead name;
-    final Function<Jedis, Object> op;
-    final Function<Object, String> canon;
-
-    Read(CoreRead name, Function<Jedis, Object> op, Function<Object, String> canon) {
-      this.name = name;
-      this.op = op;
-      this.canon = canon;
-    }
-  }
-
-  @SuppressWarnings("unchecked")
-  static List<Read> coreReads() {
-    List<Read> r = new ArrayList<>();
-    r.add(new Read(CoreRead.GET, j -> j.get(STR), String::valueOf));
-    r.add(
-        new Read(
-            CoreRead.GET_BYTES,
-            j -> j.get(STR.getBytes(StandardCharsets.UTF_8)),
-            o -> o == null ? "null" : new String((byte[]) o, StandardCharsets.UTF_8)));
-    r.add(new Read(CoreRead.HGET, j -> j.hget(HASH, "f1"), String::valueOf));
-    r.add(new Read(CoreRead.HGETALL, j -> j.hgetAll(HASH), o -> Ops.canonMap((Map<?, ?>) o)));
-    r.add(
-        new Read(
-            CoreRead.LRANGE, j -> j.lrange(LIST, 0, -1), o -> Ops.canonList((Collection<?>) o)));
-    r.add(new Read(CoreRead.SMEMBERS, j -> j.smembers(SET), o -> Ops.canonSet((Collection<?>) o)));
-    r.add(
-        new Read(CoreRead.ZRANGE, j -> Ops.zrange(j, ZSET), o -> Ops.canonList((Collection<?>) o)));
-    return r;
-  }
-
-  /**
-   * Tries to corrupt an answer the way a careless application might; returns false if it was
-   * immutable.
-   */
-  @SuppressWarnings({"unchecked", "rawtypes"})
-  static boolean mutate(Object o) {
-    try {
-      if (o instanceof byte[] array) {
-        Arrays.fill(array, (byte) '#');
-      } else if (o instanceof Map map) {
-        map.clear();
-        map.put("mutated", "mutated");
-      } else if (o instanceof Collection collection) {
-        collection.clear();
-        collection.add("mutated");
-      }
-      return true;
-    } catch (UnsupportedOperationException e) {
-      return false;
-    }
-  }
-
-  static void core(String host, int port, int major, int n) {
-    List<Read> reads = coreReads();
-    try (JedisPool pool = new JedisPool(host, port)) {
-      Jedis j = pool.getResource();
-      // First answers come from Redis (nothing is hot yet): the reference for type and value.
-      String[] expected = new String[reads.size()];
-      for (int i = 0; i < reads.size(); i++) {
-        Read rd = reads.get(i);
-        Object o = rd.op.apply(j);
-        expected[i] = rd.canon.apply(o);
-        result(CoreResults.firstValue(rd.name), expected[i]);
-        result(CoreResults.firstClass(rd.name), o == null ? "null" : o.getClass().getName());
-      }
-      Child.warmUp(
-          CoreResults.WARMUP,
-          Arrays.asList(STR, HASH, LIST, SET, ZSET),
-          () -> {
-            for (Read rd : reads) {
-              Object unused = rd.op.apply(j);
-            }
-          },
-          8000,
-          3000);
-      Child.reportJmx(CoreResults.AFTER_WARMUP_JMX);
-
-      sync("reads");
-      for (int i = 0; i < reads.size(); i++) {
-        Read rd = reads.get(i);
-        int count = rd.name == CoreRead.GET || rd.name == CoreRead.GET_BYTES ? n : n / 2;
-        long mismatches = 0;
-        long immutable = 0;
-        String last = null;
-        String cls = null;
-        for (int k = 0; k < count; k++) {
-          Object o = rd.op.apply(j);
-          last = rd.canon.apply(o);
-          if (!last.equals(expected[i])) {
-            mismatches++;
-          }
-          cls = o == null ? "null" : o.getClass().getName();
-          if (k % 50 == 7 && !mutate(o)) {
-            immutable++;
-          }
-        }
-        result(CoreResults.readCount(rd.name), (long) count);
-        result(CoreResults.readMismatches(rd.name), mismatches);
-        result(CoreResults.lastValue(rd.name), last);
-        result(CoreResults.lastClass(rd.name), cls);
-        result(CoreResults.immutableAnswers(rd.name), immutable);
-      }
-      sync("reads-done");
-      Child.reportJmx(CoreResults.AFTER_READS_JMX);
-
-      if (major >= 4) {
-        sync("pooled");
-        PooledReads.run(host, port, n, STR, expected[0], () -> j.get(STR));
-        sync("pooled-done");
-      }
-
-      // invariant 2: non-deterministic reads of a hot key are never answered locally
-      int sr = 200;
-      sync("srandmember");
-      long srBad = 0;
-      for (int k = 0; k < sr; k++) {
-        String m = j.srandmember(SET);
-        if (!"x".equals(m) && !"y".equals(m) && !"z".equals(m)) {
-          srBad++;
-        }
-      }
-      result(CoreResults.SRANDMEMBER_CALLS, (long) sr);
-      result(CoreResults.SRANDMEMBER_NOT_A_MEMBER, srBad);
-      sync("srandmember-done");
-
-      // (e) pipelines: every GET goes to Redis, values correct.
-      int p = 50;
-      sync("pipeline");
-      Pipeline pl = j.pipelined();
-      List<Response<String>> rs = new ArrayList<>();
-      for (int k = 0; k < p; k++) {
-        rs.add(pl.get(STR));
-      }
-      pl.sync();
-      pl.close();
-      result(CoreResults.PIPELINE_GETS, (long) p);
-      result(
-          CoreResults.PIPELINE_MISMATCHES,
-          rs.stream().filter(x -> !expected[0].equals(x.get())).count());
-      sync("pipeline-done");
-
-      // (e) transactions: every GET goes to Redis, values correct.
-      int t = 20;
-      sync("multi");
-      Transaction tx = j.multi();
-      for (int k = 0; k < t; k++) {
-        tx.get(STR);
-      }
-      List<Object> ex = tx.exec();
-      result(CoreResults.MULTI_GETS, (long) t);
-      result(
-          CoreResults.MULTI_MISMATCHES,
-          ex == null ? -1 : ex.stream().filter(x -> !expected[0].equals(x)).count());
-      sync("multi-done");
-
-      // Writes invalidate, whatever path they take; read back on this and on another connection.
-      try (Jedis other = pool.getResource()) {
-        Pipeline pw = j.pipelined();
-        pw.set(STR, "pipeline-written");
-        pw.sync();
-        pw.close();
-        result(CoreResults.PIPELINED_SET_READ_BACK, j.get(STR));
-        result(CoreResults.PIPELINED_SET_READ_BACK_OTHER, other.get(STR));
-
-        Transaction tw = j.multi();
-        tw.set(STR, "multi-written");
-        tw.exec();
-        result(CoreResults.MULTI_SET_READ_BACK, j.get(STR));
-        result(CoreResults.MULTI_SET_READ_BACK_OTHER, other.get(STR));
-
-        j.set(STR, "direct-written");
-        result(CoreResults.SET_READ_BACK, j.get(STR));
-        result(CoreResults.SET_READ_BACK_OTHER, other.get(STR));
-        result(
-            CoreResults.SET_READ_BACK_BYTES,
-            new String(other.get(STR.getBytes(StandardCharsets.UTF_8)), StandardCharsets.UTF_8));
-
-        // less common writes: APPEND, a raw SETRANGE through sendCommand, and a Lua script (EVAL)
-        Ops.call(j, "append", new Class<?>[] {String.class, String.class}, STR, "-appended");
-        result(CoreResults.APPEND_READ_BACK, other.get(STR));
-        j.sendCommand(() -> "SETRANGE".getBytes(StandardCharsets.UTF_8), STR, "0", "D");
-        result(CoreResults.SETRANGE_READ_BACK, other.get(STR));
-        j.eval("return redis.call('SET', KEYS[1], ARGV[1])", 1, STR, "eval-written");
-        result(CoreResults.EVAL_READ_BACK, other.get(STR));
-
-        Ops.hset(j, HASH, "f1", "f1-written");
-        result(CoreResults.HSET_READ_BACK, other.hget(HASH, "f1"));
-        result(CoreResults.HSET_READ_BACK_ALL, Ops.canonMap(other.hgetAll(HASH)));
-        Ops.rpush(j, LIST, "pushed");
-        result(CoreResults.RPUSH_READ_BACK, Ops.canonList(other.lrange(LIST, 0, -1)));
-        Ops.sadd(j, SET, "added");
-        result(CoreResults.SADD_READ_BACK, Ops.canonSet(other.smembers(SET)));
-        Ops.zadd(j, ZSET, 99, "zadded");
-        result(CoreResults.ZADD_READ_BACK, Ops.canonList(Ops.zrange(other, ZSET)));
-        Ops.del(j, STR);
-        result(CoreResults.DEL_READ_BACK, other.get(STR));
-      }
-      j.close();
-      Child.reportJmx(RunResults.END_JMX);
-    }
   }
 
   // ------------------------------------------------------------------------------------------
@@ -444,134 +231,6 @@ public final class JedisScenarioApp {
     }
     sample(samples, what + ": expected " + expected + " got " + actual);
     return 1;
-  }
-
-  // ------------------------------------------------------------------------------------------
-  // ryw (c): once a write has returned, no thread reads an older value
-
-  static void readYourWrites(String host, int port, String key, long millis, int readers)
-      throws Exception {
-    redis.clients.jedis.JedisPoolConfig cfg = new redis.clients.jedis.JedisPoolConfig();
-    cfg.setMaxTotal(readers + 4);
-    try (JedisPool pool = new JedisPool(cfg, host, port)) {
-      try (Jedis j = pool.getResource()) {
-        j.set(key, "0");
-        Child.warmUp(ReadYourWritesResults.WARMUP, List.of(key), () -> j.get(key), 8000, 3000);
-      }
-      AtomicLong lastReturned = new AtomicLong(0);
-      AtomicLong violations = new AtomicLong();
-      // by the path of the write that was not seen: 0 SET, 1 pipelined SET, 2 MULTI/EXEC SET, 3
-      // INCR
-      java.util.concurrent.atomic.AtomicLongArray byPath =
-          new java.util.concurrent.atomic.AtomicLongArray(4);
-      AtomicLong reads = new AtomicLong();
-      AtomicLong writes = new AtomicLong();
-      List<String> examples = java.util.Collections.synchronizedList(new ArrayList<>());
-      sync("ryw");
-      long deadline = System.nanoTime() + millis * 1_000_000;
-      Thread writer =
-          new Thread(
-              () -> {
-                try (Jedis w = pool.getResource()) {
-                  long i = 0;
-                  while (System.nanoTime() < deadline) {
-                    // bursts of writes (races with fills), then quiet spells (the cache serves)
-                    for (int b = 0; b < 20; b++) {
-                      i++;
-                      // every write path leaves the value i: SET, pipelined SET, MULTI/EXEC SET,
-                      // INCR
-                      switch ((int) (i % 4)) {
-                        case 0 -> w.set(key, Long.toString(i));
-                        case 1 -> {
-                          Pipeline p = w.pipelined();
-                          p.set(key, Long.toString(i));
-                          p.sync();
-                          p.close();
-                        }
-                        case 2 -> {
-                          Transaction t = w.multi();
-                          t.set(key, Long.toString(i));
-                          t.exec();
-                        }
-                        default -> Ops.incr(w, key);
-                      }
-                      lastReturned.set(i);
-                      writes.incrementAndGet();
-                    }
-                    java.util.concurrent.locks.LockSupport.parkNanos(2_000_000);
-                  }
-                }
-              },
-              "writer");
-      List<Thread> rt = new ArrayList<>();
-      for (int r = 0; r < readers; r++) {
-        final boolean borrowEachTime = r == 0;
-        Thread t =
-            new Thread(
-                () -> {
-                  Jedis held = borrowEachTime ? null : pool.getResource();
-                  try {
-                    while (System.nanoTime() < deadline) {
-                      long floor = lastReturned.get();
-                      String v;
-                      if (held != null) {
-                        v = held.get(key);
-                      } else {
-                        try (Jedis b = pool.getResource()) {
-                          v = b.get(key);
-                        }
-                      }
-                      reads.incrementAndGet();
-                      long read;
-                      try {
-                        read = Long.parseLong(v);
-                      } catch (RuntimeException e) {
-                        read = Long.MIN_VALUE;
-                      }
-                      if (read < floor) {
-                        violations.incrementAndGet();
-                        byPath.incrementAndGet((int) (floor % 4));
-                        if (examples.size() < 5) {
-                          examples.add("lastReturnedWrite=" + floor + " read=" + v);
-                        }
-                      }
-                    }
-                  } finally {
-                    if (held != null) {
-                      held.close();
-                    }
-                  }
-                },
-                "reader-" + r);
-        rt.add(t);
-      }
-      writer.start();
-      rt.forEach(Thread::start);
-      writer.join();
-      for (Thread t : rt) {
-        t.join();
-      }
-      sync("ryw-done");
-      result(ReadYourWritesResults.READS, reads.get());
-      result(ReadYourWritesResults.WRITES, writes.get());
-      result(ReadYourWritesResults.VIOLATIONS, violations.get());
-      result(ReadYourWritesResults.EXAMPLES, examples);
-      result(
-          ReadYourWritesResults.VIOLATIONS_BY_WRITE_PATH,
-          "set="
-              + byPath.get(0)
-              + " pipeline="
-              + byPath.get(1)
-              + " multi="
-              + byPath.get(2)
-              + " incr="
-              + byPath.get(3));
-      try (Jedis j = pool.getResource()) {
-        result(ReadYourWritesResults.FINAL, j.get(key));
-      }
-      result(ReadYourWritesResults.LAST_RETURNED, lastReturned.get());
-      Child.reportJmx(ReadYourWritesResults.JMX);
-    }
   }
 
   // ------------------------------------------------------------------------------------------

@@ -4,9 +4,7 @@ import static io.hotkey.it.app.Child.result;
 import static io.hotkey.it.app.Child.sync;
 
 import io.hotkey.it.app.ProductJsonCodec.Product;
-import io.hotkey.it.app.results.AttachResults;
 import io.hotkey.it.app.results.LettuceScenarioResults;
-import io.hotkey.it.app.results.ReadYourWritesResults;
 import io.hotkey.it.app.results.RunResults;
 import io.lettuce.core.KeyValue;
 import io.lettuce.core.RedisClient;
@@ -17,8 +15,6 @@ import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.api.async.RedisAsyncCommands;
 import io.lettuce.core.api.reactive.RedisReactiveCommands;
 import io.lettuce.core.api.sync.RedisCommands;
-import io.lettuce.core.cluster.RedisClusterClient;
-import io.lettuce.core.cluster.api.StatefulRedisClusterConnection;
 import io.lettuce.core.codec.ByteArrayCodec;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -32,8 +28,6 @@ import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.concurrent.atomic.AtomicLongArray;
-import java.util.function.Supplier;
 
 /**
  * Scenario app on Lettuce 6.x/7.x (compiled against 7.7, using API common to both); String, byte[]
@@ -80,10 +74,12 @@ public final class LettuceScenarioApp {
     switch (a.get("scenario")) {
       case "serve" -> serve(a.get("redis"), n);
       case "ryw" ->
-          readYourWrites(a.get("redis"), Long.parseLong(a.getOrDefault("millis", "3000")), false);
+          LettuceReadYourWritesScenario.run(
+              a.get("redis"), Long.parseLong(a.getOrDefault("millis", "3000")), false);
       case "attach-ryw" ->
-          readYourWrites(a.get("redis"), Long.parseLong(a.getOrDefault("millis", "3000")), true);
-      case "cluster" -> cluster(a.get("nodes"), n);
+          LettuceReadYourWritesScenario.run(
+              a.get("redis"), Long.parseLong(a.getOrDefault("millis", "3000")), true);
+      case "cluster" -> LettuceClusterScenario.run(a.get("nodes"), n);
       case "compat" -> compat(a.get("redis"), n);
       default -> throw new IllegalArgumentException("unknown scenario " + a.get("scenario"));
     }
@@ -91,7 +87,7 @@ public final class LettuceScenarioApp {
     System.exit(0);
   }
 
-  private static RedisURI uri(String address) {
+  static RedisURI uri(String address) {
     String[] hp = address.split(":");
     return RedisURI.create(hp[0], Integer.parseInt(hp[1]));
   }
@@ -438,199 +434,6 @@ public final class LettuceScenarioApp {
       result(LettuceScenarioResults.COMPAT_EXAMPLES, m.examples);
       result(LettuceScenarioResults.COMPAT_SHARED_OBJECTS, m.sharedObjects);
       Child.reportJmx(LettuceScenarioResults.COMPAT_JMX);
-    } finally {
-      client.shutdown();
-    }
-  }
-
-  // ---------------------------------------------------------------------------------------------
-  // ryw: once a write's future has completed, every thread reads the new value or a newer one
-
-  /**
-   * With {@code attachFirst} the JVM starts without the agent and every API is used once (so
-   * Lettuce's command, argument and output classes are loaded) before the test attaches it from
-   * outside: the agent then works on classes it could not extend at load.
-   */
-  static void readYourWrites(String address, long millis, boolean attachFirst) throws Exception {
-    String key = "lt:ryw";
-    RedisClient client = RedisClient.create(uri(address));
-    try (StatefulRedisConnection<String, String> shared = client.connect();
-        StatefulRedisConnection<String, String> writerConn = client.connect();
-        StatefulRedisConnection<String, String> other = client.connect()) {
-      shared.sync().set(key, "0");
-      if (attachFirst) {
-        shared.async().set(key, "0").get(5, TimeUnit.SECONDS);
-        shared.reactive().get(key).block();
-        shared.sync().get(key);
-        result(AttachResults.AGENT_BEFORE, Child.mbeanRegistered());
-        sync("attach " + ProcessHandle.current().pid());
-      }
-      Child.warmUp(
-          ReadYourWritesResults.WARMUP, List.of(key), () -> shared.sync().get(key), 8000, 3000);
-      AtomicLong lastReturned = new AtomicLong();
-      AtomicLong violations = new AtomicLong();
-      AtomicLongArray byPath = new AtomicLongArray(4);
-      AtomicLong reads = new AtomicLong();
-      AtomicLong writes = new AtomicLong();
-      List<String> examples = Collections.synchronizedList(new ArrayList<>());
-      sync("ryw");
-      long deadline = System.nanoTime() + millis * 1_000_000;
-      Thread writer =
-          new Thread(
-              () -> {
-                long i = 0;
-                try {
-                  while (System.nanoTime() < deadline) {
-                    for (int burst = 0; burst < 20; burst++) {
-                      i++;
-                      // half the writes on the readers' own connection, half on another one
-                      StatefulRedisConnection<String, String> w =
-                          (i / 4) % 2 == 0 ? writerConn : shared;
-                      switch ((int) (i % 4)) {
-                        case 0 -> w.sync().set(key, Long.toString(i));
-                        case 1 -> w.async().set(key, Long.toString(i)).get(5, TimeUnit.SECONDS);
-                        case 2 -> {
-                          if (w == shared) {
-                            w.reactive().set(key, Long.toString(i)).block();
-                          } else {
-                            w.sync().multi();
-                            w.sync().set(key, Long.toString(i));
-                            w.sync().exec();
-                          }
-                        }
-                        default -> {
-                          w.sync().set(key, Long.toString(i - 1));
-                          w.sync().incr(key);
-                        }
-                      }
-                      lastReturned.set(i);
-                      writes.incrementAndGet();
-                    }
-                    java.util.concurrent.locks.LockSupport.parkNanos(2_000_000);
-                  }
-                } catch (Exception e) {
-                  throw new IllegalStateException(e);
-                }
-              },
-              "writer");
-      List<Supplier<String>> paths =
-          List.of(
-              () -> shared.sync().get(key),
-              () -> {
-                try {
-                  return shared.async().get(key).get(5, TimeUnit.SECONDS);
-                } catch (Exception e) {
-                  throw new IllegalStateException(e);
-                }
-              },
-              () -> shared.reactive().get(key).block(),
-              () -> other.sync().get(key));
-      List<Thread> readers = new ArrayList<>();
-      for (Supplier<String> path : paths) {
-        readers.add(
-            new Thread(
-                () -> {
-                  while (System.nanoTime() < deadline) {
-                    long floor = lastReturned.get();
-                    String v = path.get();
-                    reads.incrementAndGet();
-                    long read;
-                    try {
-                      read = Long.parseLong(v);
-                    } catch (RuntimeException e) {
-                      read = Long.MIN_VALUE;
-                    }
-                    if (read < floor) {
-                      violations.incrementAndGet();
-                      byPath.incrementAndGet((int) (floor % 4));
-                      if (examples.size() < 5) {
-                        examples.add("lastReturnedWrite=" + floor + " read=" + v);
-                      }
-                    }
-                  }
-                }));
-      }
-      writer.start();
-      readers.forEach(Thread::start);
-      writer.join();
-      for (Thread t : readers) {
-        t.join();
-      }
-      sync("ryw-done");
-      result(ReadYourWritesResults.READS, reads.get());
-      result(ReadYourWritesResults.WRITES, writes.get());
-      result(ReadYourWritesResults.VIOLATIONS, violations.get());
-      result(ReadYourWritesResults.EXAMPLES, examples);
-      result(
-          ReadYourWritesResults.VIOLATIONS_BY_WRITE_PATH,
-          "set="
-              + byPath.get(0)
-              + " async="
-              + byPath.get(1)
-              + " multiOrReactive="
-              + byPath.get(2)
-              + " incr="
-              + byPath.get(3));
-      result(ReadYourWritesResults.FINAL, other.sync().get(key));
-      result(ReadYourWritesResults.LAST_RETURNED, lastReturned.get());
-      Child.reportJmx(ReadYourWritesResults.JMX);
-    } finally {
-      client.shutdown();
-    }
-  }
-
-  // ---------------------------------------------------------------------------------------------
-  // cluster: RedisClusterClient, sync/async/reactive reads of hot keys, writes invalidate
-
-  static void cluster(String nodes, int n) throws Exception {
-    List<RedisURI> uris = new ArrayList<>();
-    for (String node : nodes.split(",")) {
-      uris.add(uri(node));
-    }
-    RedisClusterClient client = RedisClusterClient.create(uris);
-    try (StatefulRedisClusterConnection<String, String> conn = client.connect()) {
-      var s = conn.sync();
-      var as = conn.async();
-      var rx = conn.reactive();
-      s.set(STR, "cluster-value");
-      s.hset(HASH, HASH_VALUE);
-      Child.warmUp(
-          LettuceScenarioResults.CLUSTER_WARMUP,
-          List.of(STR, HASH),
-          () -> {
-            s.get(STR);
-            s.hgetall(HASH);
-          },
-          8000,
-          3000);
-      for (int i = 0; i < 50; i++) {
-        s.get(STR);
-        s.hgetall(HASH);
-      }
-      Mismatches m = new Mismatches();
-      sync("cluster");
-      for (int i = 0; i < n; i++) {
-        m.check("sync get", "cluster-value", s.get(STR));
-        m.check("async get", "cluster-value", as.get(STR).get(5, TimeUnit.SECONDS));
-        m.check("reactive get", "cluster-value", rx.get(STR).block());
-        m.check("sync hgetall", HASH_VALUE, s.hgetall(HASH));
-      }
-      sync("cluster-done");
-      result(LettuceScenarioResults.CLUSTER_READS, 4L * n);
-      s.set(STR, "cluster-v2");
-      m.check("after set", "cluster-v2", s.get(STR));
-      as.hset(HASH, "f1", "uno").get(5, TimeUnit.SECONDS);
-      m.check(
-          "after hset",
-          "uno",
-          rx.hgetall(HASH).collectList().block().stream()
-              .filter(kv -> kv.getKey().equals("f1"))
-              .findFirst()
-              .get()
-              .getValue());
-      result(LettuceScenarioResults.CLUSTER_MISMATCHES, m.count.get());
-      result(LettuceScenarioResults.CLUSTER_EXAMPLES, m.examples);
-      Child.reportJmx(LettuceScenarioResults.CLUSTER_JMX);
     } finally {
       client.shutdown();
     }
