@@ -44,28 +44,72 @@ import redis.clients.jedis.RedisClient;
  *
  * <p>System properties {@code -Dhotkey.*} given to this command are passed on to the run with the
  * agent.
+ *
+ * <p>{@code --baseline-agent name=value[,name=value...]} compares two settings of the agent
+ * instead: the baseline side runs the same agent jar with those properties added (they win over the
+ * {@code -Dhotkey.*} passed on), e.g. {@code --baseline-agent hotkey.cache.invalidation=ttl}
+ * measures what tracking costs against TTL-only expiry, side by side in one run.
  */
 public final class CompareRuns {
 
   private static final String USAGE =
       "usage: java -cp hotkey-demo.jar io.hotkey.demo.bench.CompareRuns"
           + " --agent path/to/hotkey-agent.jar --workload cold|storm [--client jedis|lettuce-sync|lettuce-async]"
-          + " [--seconds 20] [--threads 8] [--warmup 5] [--rounds 4] [--pairs 1]";
+          + " [--seconds 20] [--threads 8] [--warmup 5] [--rounds 4] [--pairs 1]"
+          + " [--baseline-agent name=value[,name=value...]]";
   private static final long CHILD_GRACE_SECONDS = 120;
 
-  /** The two JVMs compared. */
+  /** The two JVMs compared: the baseline, and the agent as configured. */
   enum Side {
-    WITHOUT("without agent"),
-    WITH("with agent");
+    WITHOUT,
+    WITH
+  }
 
-    private final String label;
+  /**
+   * What the agent is compared with: no agent ({@link #NO_AGENT}), or the same agent with other
+   * properties.
+   */
+  record Baseline(Optional<List<String>> agentProperties) {
 
-    Side(String label) {
-      this.label = label;
+    static final Baseline NO_AGENT = new Baseline(Optional.empty());
+
+    /**
+     * @throws IllegalArgumentException unless every comma-separated item is {@code
+     *     hotkey.name=value}
+     */
+    static Baseline agentWith(String properties) {
+      List<String> items = List.of(properties.split(","));
+      for (String item : items) {
+        if (!item.startsWith("hotkey.") || item.indexOf('=') < 0) {
+          throw new IllegalArgumentException(
+              "--baseline-agent needs hotkey.name=value items separated by commas, got " + item);
+        }
+      }
+      return new Baseline(Optional.of(items));
     }
 
-    String label() {
-      return label;
+    String label(Side side) {
+      if (side == Side.WITH) {
+        return "with agent";
+      }
+      return agentProperties
+          .map(items -> "agent " + String.join(",", items))
+          .orElse("without agent");
+    }
+
+    Optional<Path> javaagent(Side side, Path agent) {
+      return side == Side.WITH || agentProperties.isPresent()
+          ? Optional.of(agent)
+          : Optional.empty();
+    }
+
+    /** How the printed ratios name the two sides. */
+    String ratio() {
+      return agentProperties.isPresent() ? "with/baseline" : "with/without";
+    }
+
+    List<String> properties(Side side) {
+      return side == Side.WITH ? List.of() : agentProperties.orElse(List.of());
     }
   }
 
@@ -99,6 +143,7 @@ public final class CompareRuns {
     Workload workload = null;
     Client client = Client.JEDIS;
     Plan plan = null;
+    Baseline baseline = Baseline.NO_AGENT;
     try {
       BenchArgs options =
           BenchArgs.parse(
@@ -110,7 +155,8 @@ public final class CompareRuns {
               "--threads",
               "--warmup",
               "--rounds",
-              "--pairs");
+              "--pairs",
+              "--baseline-agent");
       agent = options.text("--agent").map(Path::of).orElse(null);
       workload = options.text("--workload").map(Workload::named).orElse(null);
       client = options.text("--client").map(Client::named).orElse(Client.JEDIS);
@@ -121,6 +167,7 @@ public final class CompareRuns {
               options.wholeNumber("--warmup", 5, 0),
               options.wholeNumber("--rounds", 4, 1),
               options.wholeNumber("--pairs", 1, 1));
+      baseline = options.text("--baseline-agent").map(Baseline::agentWith).orElse(baseline);
       if (agent == null || workload == null) {
         throw new IllegalArgumentException("--agent and --workload are required");
       }
@@ -135,7 +182,7 @@ public final class CompareRuns {
       System.err.println(USAGE);
       System.exit(2);
     }
-    compare(agent, workload, client, plan, System.out);
+    compare(agent, baseline, workload, client, plan, System.out);
   }
 
   /**
@@ -143,7 +190,7 @@ public final class CompareRuns {
    * turn, each side's rounds in the order run.
    */
   static List<Map<Side, List<Measured>>> compare(
-      Path agent, Workload workload, Client client, Plan plan, PrintStream out)
+      Path agent, Baseline baseline, Workload workload, Client client, Plan plan, PrintStream out)
       throws IOException, InterruptedException {
     try (RedisEndpoint redis = RedisEndpoint.fromEnvironment();
         Jedis stats = redis.newConnection()) {
@@ -165,9 +212,9 @@ public final class CompareRuns {
       out.printf("seeded %,d keys%n", workload.keys().keyCount());
       List<Map<Side, List<Measured>>> pairs = new ArrayList<>();
       for (int pair = 0; pair < plan.pairs(); pair++) {
-        pairs.add(measurePair(redis, stats, agent, workload, client, plan, pair, out));
+        pairs.add(measurePair(redis, stats, agent, baseline, workload, client, plan, pair, out));
       }
-      printTable(pairs, out);
+      printTable(pairs, baseline, out);
       return pairs;
     }
   }
@@ -180,6 +227,7 @@ public final class CompareRuns {
       RedisEndpoint redis,
       Jedis stats,
       Path agent,
+      Baseline baseline,
       Workload workload,
       Client client,
       Plan plan,
@@ -191,12 +239,14 @@ public final class CompareRuns {
     Map<Side, List<Measured>> measured = new EnumMap<>(Side.class);
     try {
       for (Side side : Rounds.order(List.of(Side.values()), pair)) {
-        Optional<Path> javaagent = side == Side.WITH ? Optional.of(agent) : Optional.empty();
+        Optional<Path> javaagent = baseline.javaagent(side, agent);
         out.printf(
             "JVM pair %d/%d, starting and warming up: %s%n",
             pair + 1,
             plan.pairs(),
-            javaagent.map(jar -> "with -javaagent:" + jar).orElse(side.label()));
+            baseline.agentProperties().isPresent() || javaagent.isEmpty()
+                ? baseline.label(side)
+                : "with -javaagent:" + agent);
         children.put(
             side,
             startChild(
@@ -206,6 +256,7 @@ public final class CompareRuns {
                 plan.threads(),
                 plan.warmup(),
                 javaagent,
+                baseline.properties(side),
                 childTimeout,
                 out));
         measured.put(side, new ArrayList<>());
@@ -215,7 +266,7 @@ public final class CompareRuns {
         List<Side> order = Rounds.order(List.of(Side.values()), r);
         out.printf(
             "round %d/%d: %s%n",
-            r + 1, plan.rounds(), String.join(", ", order.stream().map(Side::label).toList()));
+            r + 1, plan.rounds(), String.join(", ", order.stream().map(baseline::label).toList()));
         for (Side side : order) {
           measured.get(side).add(measureRound(children.get(side), stats, round));
         }
@@ -227,8 +278,8 @@ public final class CompareRuns {
       children.values().forEach(ChildJvm::close);
     }
     out.printf(
-        "JVM pair %d/%d: throughput with/without x%.3f%n",
-        pair + 1, plan.pairs(), summedRatio(measured));
+        "JVM pair %d/%d: throughput %s x%.3f%n",
+        pair + 1, plan.pairs(), baseline.ratio(), summedRatio(measured));
     return measured;
   }
 
@@ -240,6 +291,7 @@ public final class CompareRuns {
       int threads,
       int warmup,
       Optional<Path> agent,
+      List<String> agentProperties,
       long timeoutSeconds,
       PrintStream out)
       throws IOException, InterruptedException {
@@ -255,7 +307,8 @@ public final class CompareRuns {
             Integer.toString(threads),
             "--warmup",
             Integer.toString(warmup));
-    ChildJvm child = ChildJvm.start(WorkloadRun.class, args, agent, List.of(), timeoutSeconds, out);
+    ChildJvm child =
+        ChildJvm.start(WorkloadRun.class, args, agent, agentProperties, timeoutSeconds, out);
     try {
       child.awaitLine(WorkloadRun.WARMED_UP::equals);
       return child;
@@ -275,68 +328,88 @@ public final class CompareRuns {
     return new Measured(run, after.callsSince(before, "get"), after.callsSince(before, "set"));
   }
 
-  private static void printTable(List<Map<Side, List<Measured>>> pairs, PrintStream out) {
+  private static void printTable(
+      List<Map<Side, List<Measured>>> pairs, Baseline baseline, PrintStream out) {
     Measured without = Measured.sum(roundsOf(pairs, Side.WITHOUT));
     Measured with = Measured.sum(roundsOf(pairs, Side.WITH));
+    int width = Math.max(13, baseline.label(Side.WITHOUT).length());
+    String rowFormat = "| %-30s | %" + width + "s | %10s | %7s |%n";
     out.println();
-    out.println("|                                | without agent | with agent |  change |");
-    out.println("|--------------------------------|--------------:|-----------:|--------:|");
+    out.printf(rowFormat, "", baseline.label(Side.WITHOUT), "with agent", " change");
+    out.printf("|%s|%s:|-----------:|--------:|%n", "-".repeat(32), "-".repeat(width + 1));
     row(
         out,
+        rowFormat,
         "throughput (ops/s)",
         without.run().opsPerSecond(),
         with.run().opsPerSecond(),
         String.format("x%.2f", with.run().opsPerSecond() / without.run().opsPerSecond()));
     out.printf(
-        "| %-30s | %13.2f | %10.2f | %7s |%n",
+        rowFormat,
         "client JVM CPU per op (µs)",
-        without.run().cpuMicrosPerOp(),
-        with.run().cpuMicrosPerOp(),
+        String.format("%.2f", without.run().cpuMicrosPerOp()),
+        String.format("%.2f", with.run().cpuMicrosPerOp()),
         String.format("x%.2f", with.run().cpuMicrosPerOp() / without.run().cpuMicrosPerOp()));
     row(
         out,
+        rowFormat,
         "GET calls the app made",
         (double) without.run().gets(),
         (double) with.run().gets(),
         "");
     row(
         out,
+        rowFormat,
         "GET calls Redis executed",
         (double) without.redisGets(),
         (double) with.redisGets(),
         percentChange((double) without.redisGets(), (double) with.redisGets()));
     row(
         out,
+        rowFormat,
         "Redis GETs per 1,000 app GETs",
         perThousand(without),
         perThousand(with),
         percentChange(perThousand(without), perThousand(with)));
     row(
         out,
+        rowFormat,
         "SET calls Redis executed",
         (double) without.redisSets(),
         (double) with.redisSets(),
         "");
-    row(out, "errors", (double) without.run().errors(), (double) with.run().errors(), "");
+    row(
+        out,
+        rowFormat,
+        "errors",
+        (double) without.run().errors(),
+        (double) with.run().errors(),
+        "");
     List<Double> withoutRounds = opsPerSecond(roundsOf(pairs, Side.WITHOUT));
     List<Double> withRounds = opsPerSecond(roundsOf(pairs, Side.WITH));
     out.printf(
-        "measured %.1f s without and %.1f s with the agent, in %d alternating rounds in %d pair(s) of"
+        "measured %.1f s %s and %.1f s with the agent, in %d alternating rounds in %d pair(s) of"
             + " JVMs%n",
-        without.run().seconds(), with.run().seconds(), withoutRounds.size(), pairs.size());
+        without.run().seconds(),
+        baseline.label(Side.WITHOUT),
+        with.run().seconds(),
+        withoutRounds.size(),
+        pairs.size());
     double[] interval =
         Rounds.summedRatioInterval(
             pairs.stream().map(pair -> opsPerSecond(pair.get(Side.WITHOUT))).toList(),
             pairs.stream().map(pair -> opsPerSecond(pair.get(Side.WITH))).toList());
     out.printf(
-        "throughput with/without, median of the %d round pairs: x%.3f; 95%% interval of the summed ratio"
+        "throughput %s, median of the %d round pairs: x%.3f; 95%% interval of the summed ratio"
             + " over the JVM pairs and their round pairs (bootstrap): x%.3f to x%.3f%n",
+        baseline.ratio(),
         withRounds.size(),
         Rounds.medianPairedRatio(withoutRounds, withRounds),
         interval[0],
         interval[1]);
     out.printf(
-        "throughput with/without per pair of JVMs: %s%n",
+        "throughput %s per pair of JVMs: %s%n",
+        baseline.ratio(),
         String.join(
             " ", pairs.stream().map(pair -> String.format("x%.3f", summedRatio(pair))).toList()));
     for (Map<Side, List<Measured>> pair : pairs) {
@@ -347,7 +420,7 @@ public final class CompareRuns {
               pair.entrySet().stream()
                   .map(
                       side ->
-                          side.getKey().label()
+                          baseline.label(side.getKey())
                               + " "
                               + String.join(
                                   " ",
@@ -382,9 +455,8 @@ public final class CompareRuns {
   }
 
   private static void row(
-      PrintStream out, String label, double without, double with, String change) {
+      PrintStream out, String format, String label, double without, double with, String change) {
     out.printf(
-        "| %-30s | %13s | %10s | %7s |%n",
-        label, String.format("%,.0f", without), String.format("%,.0f", with), change);
+        format, label, String.format("%,.0f", without), String.format("%,.0f", with), change);
   }
 }

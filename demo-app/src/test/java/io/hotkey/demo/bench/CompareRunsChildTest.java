@@ -43,6 +43,7 @@ class CompareRunsChildTest {
               2,
               1,
               Optional.empty(),
+              List.of(),
               60,
               new PrintStream(log, true, StandardCharsets.UTF_8))) {
         rounds.add(CompareRuns.measureRound(child, stats, Duration.ofSeconds(1)));

@@ -26,6 +26,7 @@ class CompareRunsIT {
     List<Map<CompareRuns.Side, List<CompareRuns.Measured>>> pairs =
         CompareRuns.compare(
             agent,
+            CompareRuns.Baseline.NO_AGENT,
             Workload.STORM,
             Client.JEDIS,
             new CompareRuns.Plan(2, 2, 1, 2, 2),
@@ -57,5 +58,35 @@ class CompareRunsIT {
     assertTrue(output.contains("throughput per round (ops/s): without agent "), output);
     assertTrue(output.contains("throughput with/without, median of the 4 round pairs: x"), output);
     assertTrue(output.contains("| throughput (ops/s)"), output);
+  }
+
+  @Test
+  void aBaselineAgentRunsTheSameJarWithItsPropertiesOnTheOtherSide() throws Exception {
+    ByteArrayOutputStream log = new ByteArrayOutputStream();
+
+    List<Map<CompareRuns.Side, List<CompareRuns.Measured>>> pairs =
+        CompareRuns.compare(
+            AgentJar.built(),
+            CompareRuns.Baseline.agentWith("hotkey.cache.invalidation=ttl"),
+            Workload.STORM,
+            Client.JEDIS,
+            new CompareRuns.Plan(2, 2, 2, 2, 1),
+            new PrintStream(log, true, StandardCharsets.UTF_8));
+
+    String output = log.toString(StandardCharsets.UTF_8);
+    System.out.println(output);
+    for (List<CompareRuns.Measured> side : pairs.get(0).values()) {
+      CompareRuns.Measured total = CompareRuns.Measured.sum(side);
+      assertTrue(
+          total.redisGets() < total.run().gets() / 2,
+          "both sides serve hot keys locally: " + output);
+    }
+    assertTrue(
+        output.contains(
+            "JVM pair 1/1, starting and warming up: agent hotkey.cache.invalidation=ttl"),
+        output);
+    assertTrue(
+        output.contains("round 1/2: agent hotkey.cache.invalidation=ttl, with agent"), output);
+    assertTrue(output.contains("throughput with/baseline per pair of JVMs: x"), output);
   }
 }
