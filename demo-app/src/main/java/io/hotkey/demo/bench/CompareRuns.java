@@ -22,7 +22,7 @@ import redis.clients.jedis.RedisClient;
  *
  * <pre>
  * java -cp hotkey-demo.jar io.hotkey.demo.bench.CompareRuns --agent agent/target/hotkey-agent.jar
- *      --workload cold|storm [--client jedis|lettuce-sync|lettuce-async] [--seconds 20] [--threads 8] [--warmup 5]
+ *      --workload cold|storm|storm-reads [--client jedis|lettuce-sync|lettuce-async] [--seconds 20] [--threads 8] [--warmup 5]
  *      [--rounds 4] [--pairs 1]</pre>
  *
  * <p>{@code --client} picks the Redis client both children use (default {@code jedis}).
@@ -54,7 +54,7 @@ public final class CompareRuns {
 
   private static final String USAGE =
       "usage: java -cp hotkey-demo.jar io.hotkey.demo.bench.CompareRuns"
-          + " --agent path/to/hotkey-agent.jar --workload cold|storm [--client jedis|lettuce-sync|lettuce-async]"
+          + " --agent path/to/hotkey-agent.jar --workload cold|storm|storm-reads [--client jedis|lettuce-sync|lettuce-async]"
           + " [--seconds 20] [--threads 8] [--warmup 5] [--rounds 4] [--pairs 1]"
           + " [--baseline-agent name=value[,name=value...]]";
   private static final long CHILD_GRACE_SECONDS = 120;

@@ -21,7 +21,17 @@ public enum Workload {
   STORM(
       new SkewedPicker(Workload.KEY_COUNT, 10, 0.90),
       0.02,
-      "90% of operations on 10 keys, the rest uniform over the other 99,990; 98% GET / 2% SET");
+      "90% of operations on 10 keys, the rest uniform over the other 99,990; 98% GET / 2% SET"),
+
+  /**
+   * The storm's keys, read only: with {@code --baseline-agent hotkey.cache.invalidation=ttl}, what
+   * tracking itself costs when the application does not write its hot keys (each such write costs
+   * tracking a Redis read more than TTL-only expiry: its own invalidation comes back from Redis).
+   */
+  STORM_READS(
+      new SkewedPicker(Workload.KEY_COUNT, 10, 0.90),
+      0,
+      "90% of operations on 10 keys, the rest uniform over the other 99,990; GET only");
 
   static final int KEY_COUNT = 100_000;
 
@@ -44,9 +54,10 @@ public enum Workload {
 
   public static Workload named(String name) {
     try {
-      return valueOf(name.toUpperCase(Locale.ROOT));
+      return valueOf(name.toUpperCase(Locale.ROOT).replace('-', '_'));
     } catch (IllegalArgumentException e) {
-      throw new IllegalArgumentException("unknown workload " + name + "; expected cold or storm");
+      throw new IllegalArgumentException(
+          "unknown workload " + name + "; expected cold, storm or storm-reads");
     }
   }
 
@@ -67,7 +78,7 @@ public enum Workload {
   }
 
   public String cliName() {
-    return name().toLowerCase(Locale.ROOT);
+    return name().toLowerCase(Locale.ROOT).replace('_', '-');
   }
 
   /** Writes every key the workload can touch, so reads never hit a missing key. */

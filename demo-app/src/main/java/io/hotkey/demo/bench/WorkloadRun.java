@@ -33,7 +33,7 @@ import redis.clients.jedis.RedisClient;
  * client's commands have all completed), so the parent can read Redis' counters, or measure another
  * JVM, while this one is quiet. {@value #END} or the end of stdin ends the run.
  *
- * <p>{@code --redis redis://host:port --workload cold|storm --client
+ * <p>{@code --redis redis://host:port --workload cold|storm|storm-reads --client
  * jedis|lettuce-sync|lettuce-async --threads N --warmup S [--seconds S]}
  */
 public final class WorkloadRun {
@@ -105,7 +105,7 @@ public final class WorkloadRun {
     }
     if (redisUri == null || workload == null || threads <= 0 || warmupSeconds < 0 || seconds < 0) {
       throw new IllegalArgumentException(
-          "usage: WorkloadRun --redis URI --workload cold|storm"
+          "usage: WorkloadRun --redis URI --workload cold|storm|storm-reads"
               + " [--client jedis|lettuce-sync|lettuce-async] --threads N --warmup S [--seconds S]");
     }
     RedisEndpoint redis = RedisEndpoint.external(redisUri);
