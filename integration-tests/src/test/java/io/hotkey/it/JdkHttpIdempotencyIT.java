@@ -20,6 +20,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
@@ -339,7 +340,7 @@ class JdkHttpIdempotencyIT extends RedisTestBase {
   @Test
   void redisOutageRejectsOrPassesThroughAndLosesNoRecord() throws Exception {
     Path runs = runsFile();
-    try (RedisServer flaky = RedisServers.startPersistent("idem-outage");
+    try (RedisServer flaky = RedisServers.startPersistent("idem-outage", List.of());
         RunningJvm reject = start("redis", flaky, runs);
         RunningJvm allow =
             start("redis", flaky, runs, "hotkey.idempotency.on-store-failure", "allow")) {

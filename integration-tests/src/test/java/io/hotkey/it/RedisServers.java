@@ -210,11 +210,13 @@ public final class RedisServers {
    * A local {@code redis-server} (embedded binary, then PATH; never Docker) with {@code appendonly
    * yes} and {@code appendfsync always}, so {@link RedisServer#stop()} and {@link
    * RedisServer#restart()} take it down and bring it back on the same port with every acknowledged
-   * write.
+   * write; {@code options} follow.
    */
-  public static RedisServer startPersistent(String label) {
-    return startLocal(
-        label, List.of("--save", "", "--appendonly", "yes", "--appendfsync", "always"));
+  public static RedisServer startPersistent(String label, List<String> options) {
+    List<String> all =
+        new ArrayList<>(List.of("--save", "", "--appendonly", "yes", "--appendfsync", "always"));
+    all.addAll(options);
+    return startLocal(label, all);
   }
 
   /**

@@ -38,6 +38,9 @@ final class NodeTracker implements Runnable {
   private static final long PING_INTERVAL_MILLIS = 250;
   private static final long MAX_BACKOFF_MILLIS = 5000;
 
+  /** How soon after an attempt a reply of this server may cut the next backoff short. */
+  private static final long RETRY_ON_REPLY_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
+
   /** Demoted prefixes tolerated before a fresh session drops them. */
   private static final int STALE_PREFIXES = 16;
 
@@ -49,6 +52,12 @@ final class NodeTracker implements Runnable {
   private volatile State state = State.STARTING;
   private volatile Set<ByteBuffer> covered = Set.of();
   private volatile String mode = "";
+
+  /** When the last session was opened, and whether its failure was a refusal. */
+  private volatile long lastAttemptNanos = System.nanoTime();
+
+  private volatile boolean refused;
+  private final AtomicBoolean retryAsked = new AtomicBoolean();
 
   NodeTracker(String node, RedisEndpoint endpoint, InvalidationTracking owner) {
     this.node = node;
@@ -74,6 +83,10 @@ final class NodeTracker implements Runnable {
     if (current == State.TTL_FALLBACK) {
       return true;
     }
+    if (current == State.GAP) {
+      retryOnReply();
+      return false;
+    }
     if (current != State.TRACKING || keys == null) {
       return false;
     }
@@ -84,6 +97,20 @@ final class NodeTracker implements Runnable {
       }
     }
     return true;
+  }
+
+  /**
+   * The application just read a reply of this server while tracking is lost: the server answers
+   * again, so the tracker retries now rather than at the end of a backoff that grew while it was
+   * away, and hot keys are served again within milliseconds of its return instead of seconds. A
+   * server that refused tracking keeps its backoff.
+   */
+  private void retryOnReply() {
+    if (!refused
+        && System.nanoTime() - lastAttemptNanos >= RETRY_ON_REPLY_NANOS
+        && retryAsked.compareAndSet(false, true)) {
+      wake();
+    }
   }
 
   State state() {
@@ -113,12 +140,16 @@ final class NodeTracker implements Runnable {
     while (!owner.stopped()) {
       String lost;
       String remedy = null;
+      lastAttemptNanos = System.nanoTime();
+      retryAsked.set(false);
+      refused = false;
       try {
         lost = track();
         failures = 0;
       } catch (TrackingRefused e) {
         lost = e.getMessage();
         remedy = e.remedy();
+        refused = true;
       } catch (IOException | RuntimeException e) {
         lost = e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
       }

@@ -80,6 +80,31 @@ class InvalidationTrackingTest {
     }
   }
 
+  /**
+   * Redis stays away until the tracker's retries are 3.2 s apart and its next one is due 5 s after
+   * the last: a reply read from the server once it is back starts the next attempt at once.
+   */
+  @Test
+  void aReplyFromAServerThatIsBackCutsTheReconnectBackoffShort() throws Exception {
+    try (RedisProcess redis = RedisProcess.start(RedisBuild.EMBEDDED_6_2)) {
+      RedisEndpoint server = TrackingServers.endpoint(redis);
+      tracking = new InvalidationTracking(versions, null);
+      tracking.wantedKeys(List.of(HOT));
+      tracking.admits(server, HOT_KEYS);
+      await("tracking", () -> tracking.admits(server, HOT_KEYS));
+
+      redis.kill();
+      await("the gap noticed", () -> tracking.servers().get(0).contains(" gap"));
+      // retries at +0, 0, 0.1, 0.3, 0.7, 1.5, 3.1 and 6.3 s; the next would come at 11.3 s
+      Thread.sleep(7_000);
+      redis.restart();
+      long back = System.nanoTime();
+      await("tracking again", () -> tracking.admits(server, HOT_KEYS));
+      long millis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - back);
+      assertTrue(millis < 2_000, "tracking again " + millis + " ms after Redis came back");
+    }
+  }
+
   @Test
   void aServerFlushDropsEveryLocalEntry() throws Exception {
     try (RedisProcess redis = RedisProcess.start(RedisBuild.EMBEDDED_6_2);
