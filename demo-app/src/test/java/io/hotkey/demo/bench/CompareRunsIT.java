@@ -26,7 +26,7 @@ class CompareRunsIT {
     List<Map<CompareRuns.Side, List<CompareRuns.Measured>>> pairs =
         CompareRuns.compare(
             agent,
-            CompareRuns.Baseline.NO_AGENT,
+            Baseline.NO_AGENT,
             Workload.STORM,
             Client.JEDIS,
             new CompareRuns.Plan(2, 2, 1, 2, 2),
@@ -67,7 +67,7 @@ class CompareRunsIT {
     List<Map<CompareRuns.Side, List<CompareRuns.Measured>>> pairs =
         CompareRuns.compare(
             AgentJar.built(),
-            CompareRuns.Baseline.agentWith("hotkey.cache.invalidation=ttl"),
+            Baseline.agentWith("hotkey.cache.invalidation=ttl"),
             Workload.STORM,
             Client.JEDIS,
             new CompareRuns.Plan(2, 2, 2, 2, 1),

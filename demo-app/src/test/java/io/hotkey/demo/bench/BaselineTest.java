@@ -4,14 +4,13 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.hotkey.demo.bench.CompareRuns.Baseline;
 import io.hotkey.demo.bench.CompareRuns.Side;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
-class CompareRunsBaselineTest {
+class BaselineTest {
 
   private static final Path AGENT = Path.of("hotkey-agent.jar");
 
