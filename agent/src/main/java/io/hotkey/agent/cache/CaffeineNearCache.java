@@ -67,8 +67,8 @@ public final class CaffeineNearCache implements NearCache {
     this.entries =
         Caffeine.newBuilder()
             // maintenance on the caller's thread: the bound holds at once, and the agent never
-            // queues
-            // work on the application's common ForkJoinPool (fills, the only writers, are rare)
+            // queues work on the application's common ForkJoinPool (fills, the only writers, are
+            // rare)
             .executor(Runnable::run)
             .maximumWeight(maxBytes)
             .weigher((CacheKey key, CachedReply reply) -> reply.weight())
