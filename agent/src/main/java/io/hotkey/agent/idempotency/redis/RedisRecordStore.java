@@ -23,11 +23,11 @@ import java.util.zip.CRC32;
  * RespClient}. A record is one hash, {@code hotkey:idem:{crc}:<record key>}, holding its claim,
  * lease, fencing token and answer in the fields {@code s} (state {@code I} issued token / {@code P}
  * in progress / {@code D} done), {@code f} (fingerprint), {@code t} (fencing token), {@code o}
- * (claimer's nonce, while in progress), {@code r} (the response, {@link ResponseCodec}) and, for an
- * issued token, {@code c} (its caller's scope) and {@code l} (its ttl). An issued record expires
- * after its ttl, an in-progress one with the lease ({@code PEXPIRE}), a completed one after the
- * ttl; the remaining lease reported to a 409 is Redis' own {@code PTTL}, so instances' clocks do
- * not matter.
+ * (claimer's nonce while in progress, emptied by the completion's one {@code HSET}), {@code r} (the
+ * response, {@link ResponseCodec}) and, for an issued token, {@code c} (its caller's scope) and
+ * {@code l} (its ttl). An issued record expires after its ttl, an in-progress one with the lease
+ * ({@code PEXPIRE}), a completed one after the ttl; the remaining lease reported to a 409 is Redis'
+ * own {@code PTTL}, so instances' clocks do not matter.
  *
  * <p>Every script touches that one key, so on a Redis Cluster a record is in one slot and a slot
  * migration never splits what a script needs (no {@code TRYAGAIN}): the client follows {@code ASK}
@@ -78,8 +78,7 @@ public final class RedisRecordStore implements RecordStore {
               "local v = redis.call('HMGET', KEYS[1], 's', 't')",
               "if v[2] ~= ARGV[1] then return 0 end",
               "if v[1] == 'D' then return 1 end",
-              "redis.call('HSET', KEYS[1], 's', 'D', 'r', ARGV[2])",
-              "redis.call('HDEL', KEYS[1], 'o')",
+              "redis.call('HSET', KEYS[1], 's', 'D', 'r', ARGV[2], 'o', '')",
               "redis.call('PEXPIRE', KEYS[1], ARGV[3])",
               "return 1"));
 
@@ -186,7 +185,7 @@ public final class RedisRecordStore implements RecordStore {
             number(Math.max(1, lease.toMillis())),
             nonce,
             scope,
-            RespConnection.bytes(String.format("%03d", RANDOM.nextInt(1000))));
+            threeDigits(RANDOM.nextInt(1000)));
     try {
       List<?> items = (List<?>) reply;
       String state = text(items.get(0));
@@ -256,6 +255,13 @@ public final class RedisRecordStore implements RecordStore {
       return (Long) reply == 1L;
     }
     throw new StoreException("unexpected script reply " + describe(reply));
+  }
+
+  /** {@code value} (0 to 999) as three ASCII digits, without parsing a format pattern per claim. */
+  static byte[] threeDigits(int value) {
+    return new byte[] {
+      (byte) ('0' + value / 100), (byte) ('0' + value / 10 % 10), (byte) ('0' + value % 10)
+    };
   }
 
   private static byte[] number(long value) {
