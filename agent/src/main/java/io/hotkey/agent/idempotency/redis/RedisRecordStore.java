@@ -45,10 +45,11 @@ public final class RedisRecordStore implements RecordStore {
       new LuaScript(
           String.join(
               "\n",
-              "local s = redis.call('HGET', KEYS[1], 's')",
+              "local v = redis.call('HMGET', KEYS[1], 's', 'f', 't', 'o', 'r', 'c')",
+              "local s = v[1]",
               "if ARGV[4] ~= '' then",
               "  if not s then return {'U'} end",
-              "  if redis.call('HGET', KEYS[1], 'c') ~= ARGV[4] then return {'W'} end",
+              "  if v[6] ~= ARGV[4] then return {'W'} end",
               "end",
               "if not s or s == 'I' then",
               "  local now = redis.call('TIME')",
@@ -57,9 +58,9 @@ public final class RedisRecordStore implements RecordStore {
               "  redis.call('PEXPIRE', KEYS[1], ARGV[2])",
               "  return {'C', t}",
               "end",
-              "local v = redis.call('HMGET', KEYS[1], 'f', 't', 'o', 'r')",
-              "if s == 'P' and v[3] == ARGV[3] then return {'C', v[2]} end",
-              "return {s, v[1] or '', v[2] or '0', tostring(redis.call('PTTL', KEYS[1])), v[4] or ''}"));
+              "if s == 'P' and v[4] == ARGV[3] then return {'C', v[3]} end",
+              "local left = s == 'P' and tostring(redis.call('PTTL', KEYS[1])) or '0'",
+              "return {s, v[2] or '', v[3] or '0', left, v[5] or ''}"));
 
   private static final LuaScript ISSUE =
       new LuaScript(
