@@ -3,6 +3,7 @@ package io.hotkey.agent.idempotency;
 import java.security.MessageDigest;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Function;
 
 /**
  * Who is asking, as a SHA-256: the values of the scope headers, the authenticated principal and the
@@ -21,9 +22,15 @@ final class CallerScope {
   private final List<String> headers;
   private final List<String> cookies;
 
+  /**
+   * The scope of a request that carries none of them, hashed once: most requests on most routes.
+   */
+  private final String anonymous;
+
   CallerScope(List<String> headers, List<String> cookies) {
     this.headers = List.copyOf(headers);
     this.cookies = List.copyOf(cookies);
+    this.anonymous = hash(name -> List.of(), null, List.of());
   }
 
   /** A scope cookie the engine refuses to hash: the request is answered 400. */
@@ -41,31 +48,61 @@ final class CallerScope {
    *     control character
    */
   String of(RequestHead head) throws InvalidCookie {
+    String principal = head.principal();
+    List<String> cookieHeaders = cookies.isEmpty() ? List.of() : head.headerValues("Cookie");
+    if (principal == null && isEmpty(cookieHeaders) && hasNoScopeHeader(head)) {
+      return anonymous;
+    }
+    return hash(head::headerValues, principal, scopeCookieValues(cookieHeaders));
+  }
+
+  private boolean hasNoScopeHeader(RequestHead head) {
+    for (String name : headers) {
+      if (!isEmpty(head.headerValues(name))) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  private static boolean isEmpty(List<String> values) {
+    return values == null || values.isEmpty();
+  }
+
+  /** For each scope cookie, in the configured order, its values in the request (maybe none). */
+  private List<List<String>> scopeCookieValues(List<String> cookieHeaders) throws InvalidCookie {
+    if (isEmpty(cookieHeaders)) {
+      return List.of();
+    }
+    List<List<String>> values = new ArrayList<>(cookies.size());
+    for (String cookie : cookies) {
+      values.add(cookieValues(cookieHeaders, cookie));
+    }
+    return values;
+  }
+
+  private String hash(
+      Function<String, List<String>> headerValues,
+      String principal,
+      List<List<String>> cookieValues) {
     MessageDigest digest = Fingerprints.sha256();
     Fingerprints.updateLength(digest, headers.size());
     for (String name : headers) {
-      List<String> values = head.headerValues(name);
-      Fingerprints.update(
-          digest, values == null || values.isEmpty() ? "" : String.join(", ", values));
+      List<String> values = headerValues.apply(name);
+      Fingerprints.update(digest, isEmpty(values) ? "" : String.join(", ", values));
     }
-    String principal = head.principal();
     if (principal != null) {
       digest.update(PRINCIPAL);
       Fingerprints.update(digest, principal);
     }
-    if (!cookies.isEmpty()) {
-      List<String> cookieHeaders = head.headerValues("Cookie");
-      if (cookieHeaders != null && !cookieHeaders.isEmpty()) {
-        for (int i = 0; i < cookies.size(); i++) {
-          List<String> values = cookieValues(cookieHeaders, cookies.get(i));
-          if (!values.isEmpty()) {
-            digest.update(COOKIE);
-            Fingerprints.updateLength(digest, i);
-            Fingerprints.updateLength(digest, values.size());
-            for (String value : values) {
-              Fingerprints.update(digest, value);
-            }
-          }
+    for (int i = 0; i < cookieValues.size(); i++) {
+      List<String> values = cookieValues.get(i);
+      if (!values.isEmpty()) {
+        digest.update(COOKIE);
+        Fingerprints.updateLength(digest, i);
+        Fingerprints.updateLength(digest, values.size());
+        for (String value : values) {
+          Fingerprints.update(digest, value);
         }
       }
     }

@@ -91,6 +91,25 @@ class CallerScopeTest {
   }
 
   @Test
+  void aCallerWithNoScopePartHasTheScopeItAlwaysHad() throws Exception {
+    // one scope header, sent with no value
+    java.security.MessageDigest digest = java.security.MessageDigest.getInstance("SHA-256");
+    digest.update(new byte[] {0, 0, 0, 1, 0, 0, 0, 0});
+    String nothing = Fingerprints.hex(digest.digest());
+    assertEquals(nothing, scope.of(TestRequests.post("/x")));
+    assertEquals(nothing, scope.of(TestRequests.post("/y").key("k")), "the same for every request");
+    assertEquals(
+        nothing,
+        scope.of(TestRequests.post("/x").header("Authorization", "")),
+        "an empty scope header is hashed, and hashes as none");
+    assertEquals(
+        nothing,
+        scope.of(TestRequests.post("/x").cookie("theme=dark")),
+        "a Cookie header without scope cookies is parsed, and hashes as none");
+    assertNotEquals(nothing, scope.of(TestRequests.post("/x").header("Authorization", "a")));
+  }
+
+  @Test
   void oversizedOrControlCharacterScopeCookiesAre400AndNeverRun() throws Exception {
     String huge = "JSESSIONID=" + "a".repeat(CallerScope.MAX_COOKIE_LENGTH + 1);
     for (String cookie : new String[] {huge, "SESSION=ab\u0001cd"}) {

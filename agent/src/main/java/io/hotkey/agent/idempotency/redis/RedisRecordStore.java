@@ -23,11 +23,11 @@ import java.util.zip.CRC32;
  * RespClient}. A record is one hash, {@code hotkey:idem:{crc}:<record key>}, holding its claim,
  * lease, fencing token and answer in the fields {@code s} (state {@code I} issued token / {@code P}
  * in progress / {@code D} done), {@code f} (fingerprint), {@code t} (fencing token), {@code o}
- * (claimer's nonce, while in progress), {@code r} (the response, {@link ResponseCodec}) and, for an
- * issued token, {@code c} (its caller's scope) and {@code l} (its ttl). An issued record expires
- * after its ttl, an in-progress one with the lease ({@code PEXPIRE}), a completed one after the
- * ttl; the remaining lease reported to a 409 is Redis' own {@code PTTL}, so instances' clocks do
- * not matter.
+ * (claimer's nonce while in progress, emptied by the completion's one {@code HSET}), {@code r} (the
+ * response, {@link ResponseCodec}) and, for an issued token, {@code c} (its caller's scope) and
+ * {@code l} (its ttl). An issued record expires after its ttl, an in-progress one with the lease
+ * ({@code PEXPIRE}), a completed one after the ttl; the remaining lease reported to a 409 is Redis'
+ * own {@code PTTL}, so instances' clocks do not matter.
  *
  * <p>Every script touches that one key, so on a Redis Cluster a record is in one slot and a slot
  * migration never splits what a script needs (no {@code TRYAGAIN}): the client follows {@code ASK}
@@ -45,10 +45,11 @@ public final class RedisRecordStore implements RecordStore {
       new LuaScript(
           String.join(
               "\n",
-              "local s = redis.call('HGET', KEYS[1], 's')",
+              "local v = redis.call('HMGET', KEYS[1], 's', 'f', 't', 'o', 'r', 'c')",
+              "local s = v[1]",
               "if ARGV[4] ~= '' then",
               "  if not s then return {'U'} end",
-              "  if redis.call('HGET', KEYS[1], 'c') ~= ARGV[4] then return {'W'} end",
+              "  if v[6] ~= ARGV[4] then return {'W'} end",
               "end",
               "if not s or s == 'I' then",
               "  local now = redis.call('TIME')",
@@ -57,9 +58,9 @@ public final class RedisRecordStore implements RecordStore {
               "  redis.call('PEXPIRE', KEYS[1], ARGV[2])",
               "  return {'C', t}",
               "end",
-              "local v = redis.call('HMGET', KEYS[1], 'f', 't', 'o', 'r')",
-              "if s == 'P' and v[3] == ARGV[3] then return {'C', v[2]} end",
-              "return {s, v[1] or '', v[2] or '0', tostring(redis.call('PTTL', KEYS[1])), v[4] or ''}"));
+              "if s == 'P' and v[4] == ARGV[3] then return {'C', v[3]} end",
+              "local left = s == 'P' and tostring(redis.call('PTTL', KEYS[1])) or '0'",
+              "return {s, v[2] or '', v[3] or '0', left, v[5] or ''}"));
 
   private static final LuaScript ISSUE =
       new LuaScript(
@@ -78,8 +79,7 @@ public final class RedisRecordStore implements RecordStore {
               "local v = redis.call('HMGET', KEYS[1], 's', 't')",
               "if v[2] ~= ARGV[1] then return 0 end",
               "if v[1] == 'D' then return 1 end",
-              "redis.call('HSET', KEYS[1], 's', 'D', 'r', ARGV[2])",
-              "redis.call('HDEL', KEYS[1], 'o')",
+              "redis.call('HSET', KEYS[1], 's', 'D', 'r', ARGV[2], 'o', '')",
               "redis.call('PEXPIRE', KEYS[1], ARGV[3])",
               "return 1"));
 
@@ -186,7 +186,7 @@ public final class RedisRecordStore implements RecordStore {
             number(Math.max(1, lease.toMillis())),
             nonce,
             scope,
-            RespConnection.bytes(String.format("%03d", RANDOM.nextInt(1000))));
+            threeDigits(RANDOM.nextInt(1000)));
     try {
       List<?> items = (List<?>) reply;
       String state = text(items.get(0));
@@ -256,6 +256,13 @@ public final class RedisRecordStore implements RecordStore {
       return (Long) reply == 1L;
     }
     throw new StoreException("unexpected script reply " + describe(reply));
+  }
+
+  /** {@code value} (0 to 999) as three ASCII digits, without parsing a format pattern per claim. */
+  static byte[] threeDigits(int value) {
+    return new byte[] {
+      (byte) ('0' + value / 100), (byte) ('0' + value / 10 % 10), (byte) ('0' + value % 10)
+    };
   }
 
   private static byte[] number(long value) {

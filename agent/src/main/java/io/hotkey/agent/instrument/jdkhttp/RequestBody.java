@@ -42,10 +42,11 @@ final class RequestBody {
     ByteArrayOutputStream buffer = new ByteArrayOutputStream(256);
     try {
       whole = BoundedBodies.readUpTo(original, limit, buffer);
-      return whole ? buffer.toByteArray() : null;
     } finally {
       consumed = buffer.toByteArray();
     }
+    // shared with the handler's replay stream, which only reads it
+    return whole ? consumed : null;
   }
 
   byte[] bytes() {

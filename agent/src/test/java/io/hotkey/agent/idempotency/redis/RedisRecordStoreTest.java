@@ -195,6 +195,37 @@ class RedisRecordStoreTest {
   }
 
   @Test
+  void theCompletionEmptiesTheClaimersNonceInTheSameWrite() throws Exception {
+    ClaimResult claimed = store.claim(key, FP_A, LEASE);
+    byte[] record = RedisRecordStore.redisKey(key);
+    try (RespConnection raw =
+        new RespConnection(RedisEndpoint.of("127.0.0.1", redis.port()), 500, 2000)) {
+      assertEquals(16, field(raw, record, "o").length, "in progress: the claimer's nonce");
+      assertEquals("P", new String(field(raw, record, "s"), StandardCharsets.US_ASCII));
+      assertTrue(store.complete(key, claimed.token(), ANSWER, TTL));
+      assertEquals(0, field(raw, record, "o").length, "completed: no nonce is kept");
+      assertEquals("D", new String(field(raw, record, "s"), StandardCharsets.US_ASCII));
+      assertEquals(
+          Long.toString(claimed.token()),
+          new String(field(raw, record, "t"), StandardCharsets.US_ASCII));
+      assertArrayEquals(FP_A, field(raw, record, "f"));
+    }
+    assertEquals(ANSWER, store.claim(key, FP_A, LEASE).response());
+  }
+
+  private static byte[] field(RespConnection raw, byte[] record, String name) throws Exception {
+    return (byte[]) raw.call(RespConnection.bytes("HGET"), record, RespConnection.bytes(name));
+  }
+
+  @Test
+  void tokenDigitsAreAlwaysThree() {
+    assertEquals("000", new String(RedisRecordStore.threeDigits(0), StandardCharsets.US_ASCII));
+    assertEquals("007", new String(RedisRecordStore.threeDigits(7), StandardCharsets.US_ASCII));
+    assertEquals("042", new String(RedisRecordStore.threeDigits(42), StandardCharsets.US_ASCII));
+    assertEquals("999", new String(RedisRecordStore.threeDigits(999), StandardCharsets.US_ASCII));
+  }
+
+  @Test
   void scriptsAreReloadedAfterScriptFlush() throws Exception {
     ClaimResult claimed = store.claim(key, FP_A, LEASE);
     try (RespConnection raw =
