@@ -36,6 +36,20 @@ public final class FailedReadHooks {
     }
   }
 
+  /** Whether the read that owns {@code reply} was answered stale (see {@code FailedReads}). */
+  public static boolean answeredStale(Object reply) {
+    MultiplexedGateway g = RedisHooks.multiplexed();
+    if (g == null) {
+      return false;
+    }
+    try {
+      return g.failedReads().answeredStale(reply);
+    } catch (Throwable t) {
+      g.errors().record("stale answer", t);
+      return false;
+    }
+  }
+
   /** Whether the read that owns {@code reply} would be answered if it failed now. */
   public static boolean staleAnswerable(Object reply) {
     MultiplexedGateway g = RedisHooks.multiplexed();

@@ -53,6 +53,14 @@ public final class FailedReads {
     return new ReplyTape.Cursor((List<?>) stale.shared());
   }
 
+  /**
+   * Whether this reply's read was answered stale: a second path failing it at the same instant (the
+   * expiry timer and the sync wait) must leave it to the first, which completes it.
+   */
+  public boolean answeredStale(Object reply) {
+    return reply != null && answeredStale.getIfPresent(reply) != null;
+  }
+
   /** Whether {@link #answer} would answer this reply's read if it failed now. */
   public boolean answerable(Object reply) {
     TrackedReply t = reply == null ? null : tracked.get(reply);

@@ -316,6 +316,9 @@ class MultiplexedGatewayTest {
     assertTrue(gateway.failedReads().answerable(fill.reply));
 
     assertEquals("v1", fill.failed());
+    assertNull(gateway.failedReads().answer(fill.reply, "timed out"), "the other path, too late");
+    assertTrue(gateway.failedReads().answeredStale(fill.reply), "which leaves it to the first");
+    assertFalse(gateway.failedReads().answeredStale(parked.reply));
 
     assertTrue(gateway.failedReads().replyDiscarded(fill.reply, false), "Redis wakes up at once");
     assertEquals(List.of(parked), fill.done());

@@ -41,7 +41,8 @@ public final class LettuceStaleAnswers {
 
   /**
    * {@code command} is being failed with {@code failure}: true if it was answered instead (then it
-   * has completed normally and the failure must not go on).
+   * has completed, or is completing on the thread that answered it, normally, and the failure must
+   * not go on).
    */
   public static boolean answer(RedisCommand<?, ?, ?> command, Throwable failure) {
     if (!onConnection(failure) || !FailedReadHooks.servesStale()) {
@@ -50,7 +51,9 @@ public final class LettuceStaleAnswers {
     CommandOutput<?, ?, ?> output = command.getOutput();
     ReplyTape.Cursor tape = FailedReadHooks.staleAnswer(output, failure);
     if (tape == null) {
-      return false;
+      // answered at the same instant on the other path (the sync wait or the expiry timer), which
+      // completes it normally: this failure must not reach the command first
+      return FailedReadHooks.answeredStale(output);
     }
     try {
       LettuceReplay.into(output, tape);
