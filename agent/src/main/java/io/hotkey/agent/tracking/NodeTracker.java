@@ -57,6 +57,11 @@ final class NodeTracker implements Runnable {
   private volatile long lastAttemptNanos = System.nanoTime();
 
   private volatile boolean refused;
+
+  /**
+   * Whether a reply already cut this loss's backoff short: once per loss, so that a server that
+   * answers the application but keeps breaking the tracking connection is retried with backoff.
+   */
   private final AtomicBoolean retryAsked = new AtomicBoolean();
 
   NodeTracker(String node, RedisEndpoint endpoint, InvalidationTracking owner) {
@@ -102,8 +107,8 @@ final class NodeTracker implements Runnable {
   /**
    * The application just read a reply of this server while tracking is lost: the server answers
    * again, so the tracker retries now rather than at the end of a backoff that grew while it was
-   * away, and hot keys are served again within milliseconds of its return instead of seconds. A
-   * server that refused tracking keeps its backoff.
+   * away, and hot keys are served again within milliseconds of its return instead of seconds. Once
+   * per loss; a server that refused tracking keeps its backoff.
    */
   private void retryOnReply() {
     if (!refused
@@ -141,7 +146,6 @@ final class NodeTracker implements Runnable {
       String lost;
       String remedy = null;
       lastAttemptNanos = System.nanoTime();
-      retryAsked.set(false);
       refused = false;
       try {
         lost = track();
@@ -286,6 +290,7 @@ final class NodeTracker implements Runnable {
       State previous = state;
       mode = session.resp3() ? "RESP3" : "RESP2 redirect";
       state = State.TRACKING;
+      retryAsked.set(false);
       AgentLog.info(
           "tracking "
               + session
