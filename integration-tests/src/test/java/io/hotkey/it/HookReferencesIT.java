@@ -48,6 +48,8 @@ class HookReferencesIT {
   private static final Map<String, String> WOVEN_INTO =
       Map.of(
           "JedisExecuteCommandAdvice", "redis.clients.jedis.Connection",
+          "JedisSendCommandAdvice", "redis.clients.jedis.Connection",
+          "Jedis3SendCommandAdvice", "redis.clients.jedis.Connection",
           "LettuceAddKeyAdvice", "io.lettuce.core.protocol.CommandArgs",
           "LettuceAddValueAdvice", "io.lettuce.core.protocol.CommandArgs",
           "LettuceEndpointWriteAdvice", "io.lettuce.core.protocol.DefaultEndpoint",

@@ -168,6 +168,36 @@ class StalenessIT extends RedisTestBase {
     Check.all(c, "staleness across FLUSHALL", checks.stream());
   }
 
+  /**
+   * The application writes the key too, and another instance's write follows each of its own at
+   * once, then nothing for 150 ms: a report of that write left unapplied because of the own write
+   * before it would leave it invisible for 150 ms, beyond the bound.
+   */
+  @ParameterizedTest(name = "{0}")
+  @ValueSource(strings = {"jedis", "lettuce"})
+  void anotherInstancesWriteRightAfterAnOwnWriteIsSeenWithinTheBound(String client) {
+    ChildRun c =
+        run(
+            app(
+                    client,
+                    "stale:own:" + client,
+                    "--own-writes",
+                    "true",
+                    "--steps",
+                    "120",
+                    "--write-every-ms",
+                    "150")
+                .prop("hotkey.cache.ttl", LONG_TTL));
+    List<Executable> checks = servedAndCorrect(c);
+    checks.add(bounded(c, TRACKING_P99_US, TRACKING_MAX_US));
+    checks.add(
+        () ->
+            assertTrue(
+                c.result(StalenessResults.REDUNDANT_INVALIDATIONS) > 0,
+                "no report of an own write was left unapplied: the case is not exercised"));
+    Check.all(c, "staleness with own writes", checks.stream());
+  }
+
   @Test
   void twoInstancesEachSeeTheOthersWritesWithinTheBound() throws Exception {
     // two service instances at once against one server, each tracking its own hot key

@@ -3,6 +3,7 @@ package io.hotkey.agent.cache;
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
 import com.github.benmanes.caffeine.cache.RemovalCause;
+import io.hotkey.agent.redis.resp.RedisEndpoint;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
@@ -166,6 +167,11 @@ public final class CaffeineNearCache implements NearCache {
     if (gate.admitsWritten(key.keys())) {
       store(key, raw, keyHashes, stamp);
     }
+  }
+
+  @Override
+  public OwnWriteEcho expectEcho(RedisEndpoint node, byte[] key) {
+    return gate.expectEcho(node, key);
   }
 
   @Override

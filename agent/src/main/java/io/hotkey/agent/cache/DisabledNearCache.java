@@ -1,5 +1,6 @@
 package io.hotkey.agent.cache;
 
+import io.hotkey.agent.redis.resp.RedisEndpoint;
 import java.util.List;
 
 /** {@link NearCache#DISABLED}: local serving is off. */
@@ -16,6 +17,11 @@ final class DisabledNearCache implements NearCache {
 
   @Override
   public void putWritten(CacheKey key, Object raw, int[] keyHashes, long[] stamp) {}
+
+  @Override
+  public OwnWriteEcho expectEcho(RedisEndpoint node, byte[] key) {
+    return null;
+  }
 
   @Override
   public boolean park(

@@ -19,6 +19,11 @@ public interface FillGate {
         public boolean admitsWritten(byte[][] keys) {
           return true;
         }
+
+        @Override
+        public OwnWriteEcho expectEcho(RedisEndpoint node, byte[] key) {
+          return null;
+        }
       };
 
   /**
@@ -31,4 +36,10 @@ public interface FillGate {
 
   /** The value a write just set, on a server the client does not name. */
   boolean admitsWritten(byte[][] keys);
+
+  /**
+   * A plain {@code SET key value} (it always changes its key, and Redis always reports it) is about
+   * to be sent to {@code node}: the expectation of its report, or null when none is needed.
+   */
+  OwnWriteEcho expectEcho(RedisEndpoint node, byte[] key);
 }

@@ -1,5 +1,6 @@
 package io.hotkey.agent.cache;
 
+import io.hotkey.agent.redis.resp.RedisEndpoint;
 import java.util.List;
 
 /**
@@ -32,6 +33,9 @@ public interface NearCache {
    * keys was applied or answered while the write was in flight.
    */
   void putWritten(CacheKey key, Object raw, int[] keyHashes, long[] stamp);
+
+  /** See {@link FillGate#expectEcho}; null when the cache is off or nothing reports writes. */
+  OwnWriteEcho expectEcho(RedisEndpoint node, byte[] key);
 
   /**
    * Parks a read on a running fill's queue (from {@link #lookupNoWait}); a refused read is a miss.

@@ -113,6 +113,14 @@ public final class ConnectionState {
   }
 
   /**
+   * Whether the connection may read messages that answer no command (client-side tracking's
+   * invalidations, Pub/Sub's messages) between its replies.
+   */
+  public boolean readsPushes() {
+    return tracking || subscribed;
+  }
+
+  /**
    * The server a reply on this connection comes from, as the agent's own connection would reach and
    * log in to it; null when {@code endpointSource} does not tell.
    */

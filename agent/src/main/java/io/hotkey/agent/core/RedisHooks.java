@@ -49,13 +49,18 @@ public final class RedisHooks {
     return multiplexed != null;
   }
 
-  public static void onSend(Object connection, Object arguments, byte[][] argv) {
+  /**
+   * A thread-bound client is about to send a command ({@link ThreadBoundGateway#onSend}).
+   *
+   * @param socket the connection's socket, null when it has none yet
+   */
+  public static void onSend(Object connection, Object socket, Object arguments, byte[][] argv) {
     ThreadBoundGateway g = threadBound;
     if (g == null) {
       return;
     }
     try {
-      g.onSend(connection, arguments, argv);
+      g.onSend(connection, socket, arguments, argv);
     } catch (Throwable t) {
       g.errors().record("command send", t);
     }
@@ -232,27 +237,27 @@ public final class RedisHooks {
   }
 
   /**
-   * A command {@link #dispatch} answered {@link DispatchOutcome#FILL} for is written to the
-   * connection of {@code server}: its remote address, or what {@link #channelServer} or {@link
-   * #channelTlsServer} made of it.
+   * A command {@link #dispatch} answered {@link DispatchOutcome#SEND_REPORTING_SERVER} for is
+   * written to the connection of {@code server}: its remote address, or what {@link #channelServer}
+   * or {@link #channelTlsServer} made of it.
    */
-  public static void fillWritten(Object reply, Object server) {
+  public static void writtenTo(Object reply, Object server) {
     MultiplexedGateway g = multiplexed;
     if (g == null) {
       return;
     }
     try {
-      g.onFillWritten(reply, server);
+      g.onWrittenTo(reply, server);
     } catch (Throwable t) {
-      g.errors().record("fill write", t);
+      g.errors().record("command write", t);
     }
   }
 
   /**
    * The server a multiplexed client's channel is connected to (its remote address), as the client
    * logs in to it: the agent's own connection to that server logs in with what {@code credentials}
-   * answers when it opens (on the agent's thread; null: no login). Hand it to {@link #fillWritten}
-   * for that channel's fills. Null when the address is no host and port.
+   * answers when it opens (on the agent's thread; null: no login). Hand it to {@link #writtenTo}
+   * for that channel's commands. Null when the address is no host and port.
    */
   public static RedisEndpoint channelServer(
       Object remoteAddress, Callable<PasswordAuthentication> credentials) {

@@ -86,6 +86,11 @@ public final class AgentMeter {
             "hotkey.cache.invalidations",
             "keys Redis reported changed through client tracking",
             AgentMeters::invalidationsReceived));
+    all.add(
+        counter(
+            "hotkey.cache.invalidations.redundant",
+            "reports of this JVM's own writes not applied: the write had invalidated its key already",
+            AgentMeters::redundantInvalidations));
     for (String reason : meters.cacheFlushes().keySet()) {
       all.add(
           counter(

@@ -189,6 +189,14 @@ public final class AgentMeters {
     return tracking == null ? 0 : tracking.invalidatedKeys();
   }
 
+  /**
+   * Of those, reports of the application's own writes not applied, the write having invalidated its
+   * key already; 0 without tracking.
+   */
+  public long redundantInvalidations() {
+    return tracking == null ? 0 : tracking.redundantEchoes();
+  }
+
   /** Times every local entry was dropped at once, by reason; empty without tracking. */
   public Map<String, Long> cacheFlushes() {
     return tracking == null ? Map.of() : tracking.flushes();

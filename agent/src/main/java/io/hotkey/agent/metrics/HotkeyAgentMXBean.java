@@ -45,6 +45,12 @@ public interface HotkeyAgentMXBean {
   /** Keys the servers reported changed through client tracking. */
   long getInvalidationsReceived();
 
+  /**
+   * Of those, reports of this JVM's own writes that were not applied: the write had invalidated its
+   * key already.
+   */
+  long getRedundantInvalidations();
+
   /** Times every local entry was dropped at once, by reason (tracking_lost, server_flush). */
   Map<String, Long> getCacheFlushes();
 

@@ -110,6 +110,11 @@ public final class JmxExporter implements HotkeyAgentMXBean {
   }
 
   @Override
+  public long getRedundantInvalidations() {
+    return meters.redundantInvalidations();
+  }
+
+  @Override
   public Map<String, Long> getCacheFlushes() {
     return meters.cacheFlushes();
   }

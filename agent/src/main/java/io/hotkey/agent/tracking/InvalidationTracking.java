@@ -2,6 +2,7 @@ package io.hotkey.agent.tracking;
 
 import io.hotkey.agent.cache.FillGate;
 import io.hotkey.agent.cache.KeyVersions;
+import io.hotkey.agent.cache.OwnWriteEcho;
 import io.hotkey.agent.core.AgentLog;
 import io.hotkey.agent.detect.KeyHashes;
 import io.hotkey.agent.redis.resp.RedisEndpoint;
@@ -58,13 +59,27 @@ public final class InvalidationTracking implements FillGate {
       }
       return false;
     }
-    String name = server.host() + ":" + server.port();
+    String name = nameOf(server);
     NodeTracker tracker = trackers.get(name);
     if (tracker == null) {
       tracker = trackers.computeIfAbsent(name, n -> new NodeTracker(n, server, this));
       tracker.startOnce();
     }
     return tracker.covers(keys);
+  }
+
+  private static String nameOf(RedisEndpoint server) {
+    return server.host() + ":" + server.port();
+  }
+
+  @Override
+  public OwnWriteEcho expectEcho(RedisEndpoint node, byte[] key) {
+    RedisEndpoint server = override != null ? override : node;
+    if (server == null) {
+      return null;
+    }
+    NodeTracker tracker = trackers.get(nameOf(server));
+    return tracker == null ? null : tracker.expectEcho(key);
   }
 
   /**
@@ -107,7 +122,10 @@ public final class InvalidationTracking implements FillGate {
         // counted first: whoever sees an entry invalidated sees the report counted too
         invalidatedKeys.add(keys.size());
         for (byte[] key : keys) {
-          if (key != null) {
+          if (key == null) {
+            continue;
+          }
+          if (!tracker.isOwnWriteEcho(key)) {
             invalidate(key);
           }
         }
@@ -153,6 +171,18 @@ public final class InvalidationTracking implements FillGate {
   /** Keys reported changed by the servers, counted once per report. */
   public long invalidatedKeys() {
     return invalidatedKeys.sum();
+  }
+
+  /**
+   * Reports of the application's own writes not applied, because the write had invalidated its key
+   * locally already; counted in {@link #invalidatedKeys} too.
+   */
+  public long redundantEchoes() {
+    long redundant = 0;
+    for (NodeTracker tracker : trackers.values()) {
+      redundant += tracker.redundantEchoes();
+    }
+    return redundant;
   }
 
   public Map<String, Long> flushes() {

@@ -1,5 +1,6 @@
 package io.hotkey.agent.tracking;
 
+import io.hotkey.agent.cache.OwnWriteEcho;
 import io.hotkey.agent.core.AgentLog;
 import io.hotkey.agent.redis.resp.RedisEndpoint;
 import java.io.IOException;
@@ -9,6 +10,7 @@ import java.util.List;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Predicate;
 
 /**
  * Keeps one server's invalidations flowing, on a thread of its own: opens a {@link
@@ -58,6 +60,12 @@ final class NodeTracker implements Runnable {
 
   private volatile boolean refused;
 
+  /** The session whose registration {@link #covered} reflects; guarded by this tracker. */
+  private TrackingSession published;
+
+  private final ExpectedEchoes echoes;
+  private final Predicate<byte[]> coveredNow = this::coveredNow;
+
   /**
    * Whether a reply already cut this loss's backoff short: once per loss, so that a server that
    * answers the application but keeps breaking the tracking connection is retried with backoff.
@@ -68,6 +76,7 @@ final class NodeTracker implements Runnable {
     this.node = node;
     this.endpoint = endpoint;
     this.owner = owner;
+    this.echoes = new ExpectedEchoes(owner::invalidate, System::nanoTime);
   }
 
   private final AtomicBoolean started = new AtomicBoolean();
@@ -116,6 +125,28 @@ final class NodeTracker implements Runnable {
         && retryAsked.compareAndSet(false, true)) {
       wake();
     }
+  }
+
+  /** See {@link io.hotkey.agent.cache.FillGate#expectEcho}. */
+  OwnWriteEcho expectEcho(byte[] key) {
+    return echoes.expect(key, coveredNow);
+  }
+
+  private boolean coveredNow(byte[] key) {
+    return state == State.TRACKING && Prefixes.contains(covered, key);
+  }
+
+  /**
+   * A report of {@code key} arrived: true if an own write of the key takes it (see {@link
+   * ExpectedEchoes}), false if it must be applied now.
+   */
+  boolean isOwnWriteEcho(byte[] key) {
+    return echoes.takes(key);
+  }
+
+  /** Reports of own writes not applied because the write had invalidated its key already. */
+  long redundantEchoes() {
+    return echoes.redundant();
   }
 
   State state() {
@@ -174,6 +205,7 @@ final class NodeTracker implements Runnable {
         if (broken != null) {
           return broken;
         }
+        echoes.expireHeld();
         List<byte[]> wanted = owner.wantedKeys();
         if (wanted == published) {
           // the registry publishes a new list on every change: nothing to register
@@ -271,7 +303,9 @@ final class NodeTracker implements Runnable {
 
   /**
    * Publishes the keys now covered. A newly covered key is bumped first: a reply read before its
-   * registration was acknowledged may predate a write nobody reported, and must never be stored.
+   * registration was acknowledged may predate a write nobody reported, and must never be stored. On
+   * a new session every key is: the session it replaces is closed with the reports it had not
+   * delivered yet, those of writes applied before the new one registered.
    */
   private synchronized void publish(
       List<byte[]> wanted, List<byte[]> registered, TrackingSession session) {
@@ -280,12 +314,17 @@ final class NodeTracker implements Runnable {
     }
     Set<ByteBuffer> now = Prefixes.covered(wanted, registered);
     Set<ByteBuffer> before = covered;
+    boolean newSession = session != published;
     for (ByteBuffer key : now) {
-      if (!before.contains(key) || state != State.TRACKING) {
+      if (newSession || !before.contains(key)) {
         owner.invalidate(wholeKey(key));
       }
     }
     covered = now;
+    if (newSession) {
+      published = session;
+      echoes.clear();
+    }
     if (state != State.TRACKING) {
       State previous = state;
       mode = session.resp3() ? "RESP3" : "RESP2 redirect";
@@ -314,6 +353,7 @@ final class NodeTracker implements Runnable {
       covered = Set.of();
       mode = reason;
     }
+    echoes.clear();
     owner.flush(FlushReason.TRACKING_LOST);
     AgentLog.warn(
         "tracking lost on "
@@ -333,6 +373,7 @@ final class NodeTracker implements Runnable {
     if (owner.stopped()) {
       state = State.GAP;
       covered = Set.of();
+      echoes.clear();
       return;
     }
     if (previous == State.TRACKING) {

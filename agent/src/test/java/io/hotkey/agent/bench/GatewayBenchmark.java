@@ -275,7 +275,7 @@ public class GatewayBenchmark {
     ServedReply served = gateway.beginRead("jedis", agent.connection, null, argv, argv);
     if (served == null) {
       // the fill of its entry: the first read of a key, then one per TTL
-      gateway.onSend(agent.connection, argv, argv);
+      gateway.onSend(agent.connection, null, argv, argv);
       gateway.onReplyRead(agent.connection, ReplyOutcome.VALUE);
       gateway.onRawReply(VALUE);
     }

@@ -3,7 +3,6 @@ package io.hotkey.agent.core;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.hotkey.agent.cache.CaffeineNearCache;
-import io.hotkey.agent.cache.FillGate;
 import io.hotkey.agent.cache.KeyVersions;
 import io.hotkey.agent.cache.NearCache;
 import io.hotkey.agent.detect.DetectorSettings;
@@ -27,6 +26,10 @@ public final class CoreFixture {
   public final HotKeyDetector detector;
   public final KeyVersions versions = new KeyVersions();
   public final NearCache cache;
+
+  /** The cache's gate: admits every reply, records the reports own writes expect. */
+  public final RecordingEchoes echoes = new RecordingEchoes(versions);
+
   public final RedisGateway gateways;
 
   /**
@@ -52,7 +55,7 @@ public final class CoreFixture {
     cache =
         cacheEnabled
             ? new CaffeineNearCache(
-                1 << 20, 64 << 10, Duration.ofSeconds(30), 0, serveStale, versions, FillGate.OPEN)
+                1 << 20, 64 << 10, Duration.ofSeconds(30), 0, serveStale, versions, echoes)
             : NearCache.DISABLED;
     gateways = new RedisGateway(detector, registry, cache, versions, errors);
   }

@@ -41,7 +41,7 @@ class AgentReportTest {
   private void makeHot(CoreFixture core, String key) {
     ThreadBoundGateway gateway = core.gateways.threadBound();
     for (int i = 0; i < 200; i++) {
-      gateway.onSend(connection, new Object(), get(key));
+      gateway.onSend(connection, null, new Object(), get(key));
       gateway.onReplyRead(connection, ReplyOutcome.VALUE);
     }
     core.promote(key);
@@ -53,7 +53,7 @@ class AgentReportTest {
     byte[][] argv = get(key);
     boolean served = gateway.beginRead("test", connection, SERVER, argv, argv) != null;
     if (!served) {
-      gateway.onSend(connection, argv, argv);
+      gateway.onSend(connection, null, argv, argv);
       gateway.onReplyRead(connection, ReplyOutcome.VALUE);
       gateway.onRawReply("v".getBytes(StandardCharsets.UTF_8));
     }

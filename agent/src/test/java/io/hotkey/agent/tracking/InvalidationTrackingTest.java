@@ -1,5 +1,6 @@
 package io.hotkey.agent.tracking;
 
+import static io.hotkey.agent.tracking.TrackingServers.await;
 import static io.hotkey.agent.tracking.TrackingServers.call;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -16,7 +17,6 @@ import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -220,15 +220,5 @@ class InvalidationTrackingTest {
     RedisEndpoint server = nowhere;
     tracking.admits(server, HOT_KEYS);
     await("the TTL fallback", () -> tracking.admits(server, HOT_KEYS));
-  }
-
-  private static void await(String what, BooleanSupplier condition) throws InterruptedException {
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-    while (!condition.getAsBoolean()) {
-      if (System.nanoTime() > deadline) {
-        throw new AssertionError("not within 10 s: " + what);
-      }
-      Thread.sleep(5);
-    }
   }
 }

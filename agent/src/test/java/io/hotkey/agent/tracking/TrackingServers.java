@@ -7,6 +7,8 @@ import io.hotkey.agent.testing.RedisProcess;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
 import java.util.stream.Collectors;
 
 /** Servers and raw connections for the tracking tests. */
@@ -54,5 +56,16 @@ final class TrackingServers {
       args[i] = command[i].getBytes(StandardCharsets.UTF_8);
     }
     return connection.call(args);
+  }
+
+  /** Waits up to 10 s for {@code condition}, looking every 5 ms. */
+  static void await(String what, BooleanSupplier condition) throws InterruptedException {
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+    while (!condition.getAsBoolean()) {
+      if (System.nanoTime() > deadline) {
+        throw new AssertionError("not within 10 s: " + what);
+      }
+      Thread.sleep(5);
+    }
   }
 }

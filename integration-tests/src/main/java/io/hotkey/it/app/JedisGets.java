@@ -1,6 +1,7 @@
 package io.hotkey.it.app;
 
 import java.util.List;
+import java.util.function.Consumer;
 import java.util.function.Supplier;
 import redis.clients.jedis.Jedis;
 import redis.clients.jedis.exceptions.JedisConnectionException;
@@ -13,6 +14,13 @@ final class JedisGets {
     Jedis jedis = new Jedis(host, port);
     closeables.add(jedis);
     return () -> jedis.get(key);
+  }
+
+  /** One classic Jedis connection setting one key, as the application writes it. */
+  static Consumer<String> sets(String host, int port, String key, List<AutoCloseable> closeables) {
+    Jedis jedis = new Jedis(host, port);
+    closeables.add(jedis);
+    return value -> jedis.set(key, value);
   }
 
   /**

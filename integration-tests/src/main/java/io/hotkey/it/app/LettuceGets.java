@@ -14,6 +14,7 @@ import java.io.File;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.ExecutionException;
+import java.util.function.Consumer;
 import java.util.function.Function;
 import java.util.function.Supplier;
 
@@ -27,6 +28,16 @@ final class LettuceGets {
   /** With Lettuce's default command timeout (60 s). */
   static Supplier<String> open(String host, int port, String key, List<AutoCloseable> closeables) {
     return open(host, port, key, closeables, RedisURI.DEFAULT_TIMEOUT_DURATION);
+  }
+
+  /** One Lettuce connection setting one key through the sync API, as the application writes it. */
+  static Consumer<String> sets(String host, int port, String key, List<AutoCloseable> closeables) {
+    RedisClient client =
+        RedisClient.create(RedisURI.builder().withHost(host).withPort(port).build());
+    StatefulRedisConnection<String, String> connection = client.connect();
+    closeables.add(connection);
+    closeables.add(client::shutdown);
+    return value -> connection.sync().set(key, value);
   }
 
   /**

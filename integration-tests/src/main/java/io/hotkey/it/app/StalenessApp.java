@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.function.Consumer;
 import java.util.function.Supplier;
 
 /**
@@ -17,7 +18,10 @@ import java.util.function.Supplier;
  * threads GET it through the client with the agent, and a {@link StalenessMeter} measures each
  * answer against those acknowledgements. Optional mid-run events: {@code --kill-at-step N} kills
  * the agent's own connections ({@code CLIENT KILL} of every client named {@code hotkey-agent}),
- * {@code --flush-at-step N} makes step N a FLUSHALL (a nil read is then step N). Reports the
+ * {@code --flush-at-step N} makes step N a FLUSHALL (a nil read is then step N). With {@code
+ * --own-writes true} the application writes too: each odd step is set through its own client (a
+ * connection of the readers' kind), and the next step follows at once from the writer around the
+ * agent, whose write must not be hidden by anything the agent does about its own. Reports the
  * staleness percentiles, reads, local hits, the agent's tracking state and the users its own
  * connections are logged in as. Usage: {@code --client jedis|lettuce --redis host:port --key k
  * --steps n}. For a Lettuce application configured as users configure it: {@code --uri} a Lettuce
@@ -45,6 +49,7 @@ public final class StalenessApp {
     int flushAt = Integer.parseInt(a.getOrDefault("flush-at-step", "-1"));
     String client = a.get("client");
     String uri = a.get("uri");
+    boolean ownWrites = Boolean.parseBoolean(a.get("own-writes"));
     Child.runAndExit(
         () -> {
           List<Supplier<String>> readers = new ArrayList<>();
@@ -62,6 +67,12 @@ public final class StalenessApp {
                         ? LettuceGets.open(host, port, key, closeables)
                         : JedisGets.open(host, port, key, closeables));
           }
+          Consumer<String> ownWriter =
+              !ownWrites
+                  ? null
+                  : "lettuce".equals(client)
+                      ? LettuceGets.sets(host, port, key, closeables)
+                      : JedisGets.sets(host, port, key, closeables);
           try (RawRedis writer = new RawRedis(host, port);
               RawRedis admin = new RawRedis(host, port)) {
             logIn(writer, a.get("auth"));
@@ -72,7 +83,7 @@ public final class StalenessApp {
             }
             writer.call("SET", key, "0");
             warmUp(readers.get(0), key);
-            run(readers, writer, admin, key, steps, writeEveryMs, killAt, flushAt);
+            run(readers, writer, ownWriter, admin, key, steps, writeEveryMs, killAt, flushAt);
             result(StalenessResults.AGENT_USERS, agentUsers(admin));
           } finally {
             for (AutoCloseable c : closeables) {
@@ -135,6 +146,7 @@ public final class StalenessApp {
   private static void run(
       List<Supplier<String>> readers,
       RawRedis writer,
+      Consumer<String> ownWriter,
       RawRedis admin,
       String key,
       int steps,
@@ -148,9 +160,14 @@ public final class StalenessApp {
     meter.start(readers, 0);
     long killedAt = 0;
     for (int step = 1; step <= steps; step++) {
-      Thread.sleep(writeEveryMs);
+      boolean own = ownWriter != null && step % 2 == 1;
+      if (ownWriter == null || own) {
+        Thread.sleep(writeEveryMs);
+      }
       meter.sending(step);
-      if (step == flushAt) {
+      if (own) {
+        ownWriter.accept(Integer.toString(step));
+      } else if (step == flushAt) {
         writer.call("FLUSHALL");
       } else {
         writer.call("SET", key, Integer.toString(step));
@@ -167,6 +184,7 @@ public final class StalenessApp {
       result(StalenessResults.RETRACKED_AFTER_MS, Child.millisUntilTracking(killedAt, 20_000));
     }
     result(StalenessResults.TRACKING_SERVERS, Child.jmxTexts("TrackingServers"));
+    result(StalenessResults.REDUNDANT_INVALIDATIONS, Child.counter("RedundantInvalidations"));
   }
 
   private static long killAgentConnections(RawRedis admin) {

@@ -16,10 +16,11 @@ public class DispatchOutcome {
   public static final DispatchOutcome SEND = new DispatchOutcome(true);
 
   /**
-   * Send the command: its reply fills a local entry, which the advice makes possible by reporting
-   * the server the command is written to ({@code RedisHooks.fillWritten}).
+   * Send the command, and report the server it is written to ({@code RedisHooks.writtenTo}): its
+   * reply fills a local entry, stored only if that server reports its keys' changes; or it is a
+   * plain SET of a hot key, whose report by that server is expected.
    */
-  public static final DispatchOutcome FILL = new DispatchOutcome(true);
+  public static final DispatchOutcome SEND_REPORTING_SERVER = new DispatchOutcome(true);
 
   /** Do not send the command: it was parked, and will be dispatched again when it is resumed. */
   public static final DispatchOutcome PARKED = new DispatchOutcome(false);

@@ -13,6 +13,7 @@ import io.hotkey.agent.core.AgentErrors;
 import io.hotkey.agent.core.ClassifiedCommand;
 import io.hotkey.agent.core.CommandClassifier;
 import io.hotkey.agent.core.ConnectionState;
+import io.hotkey.agent.core.PlainSet;
 import io.hotkey.agent.core.StaleAnswers;
 import io.hotkey.agent.core.WriteSet;
 import io.hotkey.agent.redis.CommandSpec;
@@ -110,6 +111,7 @@ public final class MultiplexedGateway {
     ThreadDispatchState thread = threads.get();
     ClassifiedCommand classified;
     ConnectionState state = null;
+    boolean expectsEcho = false;
     try {
       classifier.maybeInjectFailure();
       classified = classifier.classify(argv, thread.command);
@@ -121,7 +123,7 @@ public final class MultiplexedGateway {
       }
       if (classified.writes()) {
         state = state != null ? state : connectionState(thread, connection);
-        trackWrites(client, reply, argv, classified, neverServe, state, thread);
+        expectsEcho = trackWrites(client, reply, argv, classified, neverServe, state, thread);
       }
       if (session == CommandSpec.Session.EXEC
           || session == CommandSpec.Session.DISCARD
@@ -141,7 +143,7 @@ public final class MultiplexedGateway {
         || classified.keyCount() == 0
         || classified.spec().blocking(argv)
         || !classifier.servableRead(argv, classified)) {
-      return DispatchOutcome.SEND;
+      return expectsEcho ? DispatchOutcome.SEND_REPORTING_SERVER : DispatchOutcome.SEND;
     }
     // each outcome below counts the read for its hot keys (a parked read once handed back), in
     // place: the same lines as a method of their own bring dispatch under the size C2 inlines into
@@ -177,7 +179,7 @@ public final class MultiplexedGateway {
     if (found instanceof ReadFill) {
       classified.countHotKeyReads(false);
       track(reply).startFill((ReadFill) found, cache.maxEntryBytes());
-      return DispatchOutcome.FILL;
+      return DispatchOutcome.SEND_REPORTING_SERVER;
     }
     if (found instanceof ParkedReads) {
       return cache.park((ParkedReads) found, connection, command, classified.keptHotKeys())
@@ -199,9 +201,10 @@ public final class MultiplexedGateway {
 
   /**
    * A write is tracked until its reply starts; inside MULTI, until EXEC's. A plain {@code SET} of a
-   * servable key joins or starts a {@link SetRun}.
+   * servable key joins or starts a {@link SetRun}, and expects tracking's report of it once its
+   * server is known: returns true for it.
    */
-  private void trackWrites(
+  private boolean trackWrites(
       String client,
       Object reply,
       byte[][] argv,
@@ -220,19 +223,18 @@ public final class MultiplexedGateway {
       state.queueInTransaction(written);
     } else if (reply != null
         && !neverServe
-        && SetRun.isPlainSet(argv)
+        && PlainSet.matches(argv)
         && classifier.servable(argv, write)) {
       String namespace = state.servableNamespace(client, null);
-      track(reply)
-          .addWrites(
-              written,
-              thread.writesInFlight,
-              namespace,
-              namespace == null ? null : argv,
-              write.hash(0));
+      if (namespace != null) {
+        track(reply).addWrites(written, thread.writesInFlight, namespace, argv, write.hash(0));
+        return true;
+      }
+      track(reply).addWrites(written, thread.writesInFlight, null, null, 0);
     } else {
       trackWrites(reply, written, thread.writesInFlight);
     }
+    return false;
   }
 
   /**
@@ -332,14 +334,15 @@ public final class MultiplexedGateway {
   }
 
   /**
-   * A fill's command ({@link DispatchOutcome#FILL}) was written to a connection of {@code server}
-   * (its remote address, or the {@link RedisEndpoint} its channel was described as; null if not
-   * connected): its reply is read from there.
+   * A command dispatched as {@link DispatchOutcome#SEND_REPORTING_SERVER} (a fill, or a plain SET
+   * of a hot key) was written to a connection of {@code server} (its remote address, or the {@link
+   * RedisEndpoint} its channel was described as; null if not connected): its reply is read from
+   * there, and there its write is applied.
    */
-  public void onFillWritten(Object reply, Object server) {
+  public void onWrittenTo(Object reply, Object server) {
     TrackedReply waiting = trackedFor(reply);
     if (waiting != null) {
-      waiting.readThrough(
+      waiting.writtenTo(
           server instanceof RedisEndpoint
               ? (RedisEndpoint) server
               : ConnectionState.serverAt(server));

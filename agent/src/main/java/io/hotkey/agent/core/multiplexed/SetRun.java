@@ -6,6 +6,7 @@ import io.hotkey.agent.cache.KeyVersions;
 import io.hotkey.agent.cache.NearCache;
 import io.hotkey.agent.cache.ParkedReads;
 import io.hotkey.agent.cache.Resumption;
+import io.hotkey.agent.core.PlainSet;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
@@ -44,9 +45,7 @@ final class SetRun {
   /** A run takes no more members (and parks no more reads) after this many, so that it ends. */
   static final int MAX_MEMBERS = 64;
 
-  private static final byte[] SET = "SET".getBytes(StandardCharsets.US_ASCII);
   private static final byte[] GET = "GET".getBytes(StandardCharsets.US_ASCII);
-  private static final ByteBuffer OK = ByteBuffer.wrap("OK".getBytes(StandardCharsets.US_ASCII));
 
   final int hash;
   private final int[] hashes;
@@ -75,11 +74,6 @@ final class SetRun {
     this.hash = hash;
     this.hashes = new int[] {hash};
     this.startStamp = startStamp;
-  }
-
-  /** Whether argv is exactly {@code SET key value} (no expiry, no condition, no GET). */
-  static boolean isPlainSet(byte[][] argv) {
-    return argv.length == 3 && Arrays.equals(argv[0], SET);
   }
 
   /** Whether argv is exactly {@code GET key}. */
@@ -141,7 +135,7 @@ final class SetRun {
       KeyVersions versions,
       NearCache cache) {
     answerOrder[member] = ++answered;
-    values[member] = reply != null && OK.equals(reply) ? value : null;
+    values[member] = PlainSet.isOk(reply) ? value : null;
     if (values[member] != null) {
       // answered last, so applied last: its value is the key's value now
       long[] now = versions.stamp(hashes);

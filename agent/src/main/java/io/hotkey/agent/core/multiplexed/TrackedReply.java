@@ -4,9 +4,11 @@ import io.hotkey.agent.cache.CacheKey;
 import io.hotkey.agent.cache.CachedReply;
 import io.hotkey.agent.cache.KeyVersions;
 import io.hotkey.agent.cache.NearCache;
+import io.hotkey.agent.cache.OwnWriteEcho;
 import io.hotkey.agent.cache.ParkedReads;
 import io.hotkey.agent.cache.ReadFill;
 import io.hotkey.agent.cache.Resumption;
+import io.hotkey.agent.core.PlainSet;
 import io.hotkey.agent.core.WriteSet;
 import io.hotkey.agent.redis.resp.RedisEndpoint;
 import java.nio.ByteBuffer;
@@ -39,6 +41,15 @@ final class TrackedReply {
 
   private int setMember;
   private byte[] setValue;
+
+  /**
+   * For a plain SET of a hot key, its key until its server is known, then the report of it that
+   * tracking expects from there.
+   */
+  private byte[] echoKey;
+
+  private OwnWriteEcho echo;
+
   private ReadFill fill;
   private ReplyTape.Recorder recorder;
 
@@ -92,6 +103,9 @@ final class TrackedReply {
       setMember = member;
       setValue = setArgv[2];
     }
+    if (setNamespace != null) {
+      echoKey = setArgv[1];
+    }
   }
 
   /** The read may be answered from {@code key}'s entry if it fails on its connection. */
@@ -141,10 +155,16 @@ final class TrackedReply {
     return stale;
   }
 
-  /** The fill's command was written to {@code server}: its reply comes from there. */
-  synchronized void readThrough(RedisEndpoint server) {
+  /**
+   * The command was written to {@code server}: a fill's reply comes from there, and a plain SET's
+   * report is expected from there.
+   */
+  synchronized void writtenTo(RedisEndpoint server) {
     if (fill != null) {
       fill.readThrough(server);
+    }
+    if (echoKey != null && echo == null && server != null) {
+      echo = cache.expectEcho(server, echoKey);
     }
   }
 
@@ -166,6 +186,14 @@ final class TrackedReply {
       return;
     }
     writes.bump(versions);
+    if (echo != null) {
+      if (!error && PlainSet.isOk(firstBytes)) {
+        echo.invalidatedLocally();
+      } else {
+        echo.cancel();
+      }
+      echo = null;
+    }
     if (!error) {
       if (setRun != null) {
         setDone(firstBytes);
@@ -265,6 +293,10 @@ final class TrackedReply {
    * answer, in the order they were parked. A second call finds nothing left.
    */
   synchronized List<Resumption> done() {
+    if (echo != null) {
+      echo.cancel();
+      echo = null;
+    }
     if (writes != null) {
       settleWrites(true);
     }

@@ -1,6 +1,7 @@
 package io.hotkey.agent.core.threadbound;
 
 import io.hotkey.agent.cache.KeyVersions;
+import io.hotkey.agent.cache.OwnWriteEcho;
 import io.hotkey.agent.core.ConnectionState;
 import io.hotkey.agent.core.WriteSet;
 
@@ -40,6 +41,15 @@ final class OwedReplies {
   private long confirmUntil;
   private boolean confirmFailed;
 
+  /**
+   * The report Redis owes tracking for a plain SET in flight (one at a time), the SET's place, and
+   * whether it was answered without an error; settled once the SET's write is.
+   */
+  private OwnWriteEcho echo;
+
+  private long echoPlace;
+  private boolean echoAnswered;
+
   OwedReplies(ConnectionState connection) {
     this.connection = connection;
   }
@@ -69,6 +79,18 @@ final class OwedReplies {
       pending.addAll();
       pendingUntil = place;
     }
+  }
+
+  /** Whether a plain SET sent now may expect its report: none is expected, no MULTI is open. */
+  synchronized boolean takesEcho() {
+    return echo == null && !inTransaction;
+  }
+
+  /** The plain SET sent at {@code place} expects {@code echo}. */
+  synchronized void expectEcho(long place, OwnWriteEcho echo) {
+    this.echo = echo;
+    echoPlace = place;
+    echoAnswered = false;
   }
 
   synchronized void transactionStarted() {
@@ -107,6 +129,14 @@ final class OwedReplies {
     synchronized (this) {
       // a push message is read like a reply but answers no command
       read = Math.min(read + 1, sent);
+      if (echo != null && read == echoPlace) {
+        if (error) {
+          echo.cancel();
+          echo = null;
+        } else {
+          echoAnswered = true;
+        }
+      }
       if (pendingUntil != 0 && read >= pendingUntil) {
         settleWrites(versions);
       }
@@ -136,6 +166,10 @@ final class OwedReplies {
       queuedInTransaction.addTo(pending);
       queuedInTransaction.clear();
       inTransaction = false;
+      if (echo != null && !echoAnswered) {
+        echo.cancel();
+        echo = null;
+      }
       settleWrites(versions);
       read = sent;
       unconfirmed = confirmFrom != 0;
@@ -150,5 +184,9 @@ final class OwedReplies {
     pending.bump(versions);
     pending.clear();
     pendingUntil = 0;
+    if (echo != null && echoAnswered) {
+      echo.invalidatedLocally();
+      echo = null;
+    }
   }
 }

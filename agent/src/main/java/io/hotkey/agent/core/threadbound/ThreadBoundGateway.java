@@ -6,15 +6,18 @@ import io.hotkey.agent.cache.CacheKey;
 import io.hotkey.agent.cache.CachedReply;
 import io.hotkey.agent.cache.KeyVersions;
 import io.hotkey.agent.cache.NearCache;
+import io.hotkey.agent.cache.OwnWriteEcho;
 import io.hotkey.agent.cache.ReadFill;
 import io.hotkey.agent.core.AgentErrors;
 import io.hotkey.agent.core.ClassifiedCommand;
 import io.hotkey.agent.core.CommandClassifier;
 import io.hotkey.agent.core.ConnectionState;
+import io.hotkey.agent.core.PlainSet;
 import io.hotkey.agent.core.ReplyOutcome;
 import io.hotkey.agent.core.ServedReply;
 import io.hotkey.agent.core.StaleAnswers;
 import io.hotkey.agent.redis.CommandSpec;
+import io.hotkey.agent.redis.resp.RedisEndpoint;
 
 /**
  * Where the adapters of thread-bound clients (Jedis) report what they see: the caller's thread
@@ -45,8 +48,10 @@ public final class ThreadBoundGateway {
 
   /**
    * A command is about to be written to a connection (pipelined and transactional ones included).
+   *
+   * @param socket the connection's socket, null when it has none yet
    */
-  public void onSend(Object connection, Object arguments, byte[][] argv) {
+  public void onSend(Object connection, Object socket, Object arguments, byte[][] argv) {
     ThreadCallState thread = threads.get();
     if (thread.fill != null && thread.fillArguments == arguments) {
       thread.fillSent = true;
@@ -54,7 +59,7 @@ public final class ThreadBoundGateway {
     OwedReplies owed = owedReplies(thread, connection);
     long place = owed.onSend();
     try {
-      record(arguments, argv, thread, owed, place);
+      record(socket, arguments, argv, thread, owed, place);
     } catch (RuntimeException | Error e) {
       // the write, if it was one, can no longer be tied to its keys: invalidate everything once it
       // is applied
@@ -64,7 +69,12 @@ public final class ThreadBoundGateway {
   }
 
   private void record(
-      Object arguments, byte[][] argv, ThreadCallState thread, OwedReplies owed, long place) {
+      Object socket,
+      Object arguments,
+      byte[][] argv,
+      ThreadCallState thread,
+      OwedReplies owed,
+      long place) {
     classifier.maybeInjectFailure();
     // a command beginRead looked at is classified already
     ClassifiedCommand command =
@@ -79,10 +89,30 @@ public final class ThreadBoundGateway {
       if (command.writesEverything()) {
         owed.addWriteToEverything(place);
       }
+      if (socket != null && PlainSet.matches(argv)) {
+        expectEcho(socket, argv, command, owed, place);
+      }
     }
     CommandSpec.Session session = command.spec().session(argv);
     if (session != CommandSpec.Session.NONE) {
       onSessionCommand(owed, place, session, argv);
+    }
+  }
+
+  /**
+   * A plain SET of a hot key expects tracking's report of it, which is redundant once its reply has
+   * invalidated the key here; not on a connection that may read messages in between its replies,
+   * which would be taken for the SET's.
+   */
+  private void expectEcho(
+      Object socket, byte[][] argv, ClassifiedCommand set, OwedReplies owed, long place) {
+    if (!owed.takesEcho() || owed.connection().readsPushes() || !classifier.servable(argv, set)) {
+      return;
+    }
+    RedisEndpoint server = ConnectionState.serverAt(socket);
+    OwnWriteEcho echo = server == null ? null : cache.expectEcho(server, argv[1]);
+    if (echo != null) {
+      owed.expectEcho(place, echo);
     }
   }
 

@@ -13,9 +13,12 @@ import io.hotkey.agent.cache.ParkedReads;
 import io.hotkey.agent.cache.Resumption;
 import io.hotkey.agent.core.CoreFixture;
 import io.hotkey.agent.core.FieldReply;
+import io.hotkey.agent.core.RecordingEchoes;
 import io.hotkey.config.Glob;
 import io.hotkey.config.KeyFilter;
 import java.io.ByteArrayOutputStream;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -367,6 +370,56 @@ class MultiplexedGatewayTest {
     assertFalse(gateway.failedReads().servesStale());
     assertNull(read.failed());
     assertFalse(gateway.failedReads().replyDiscarded(read.reply, true));
+  }
+
+  private RecordingEchoes.Expected onlyExpected() {
+    List<RecordingEchoes.Expected> expected = core.echoes.expected();
+    assertEquals(1, expected.size(), "expected reports");
+    return expected.get(0);
+  }
+
+  private static final InetSocketAddress SERVER =
+      new InetSocketAddress(InetAddress.getLoopbackAddress(), 6379);
+
+  @Test
+  void aPlainSetOfAHotKeyExpectsItsReportAtTheServerItIsWrittenTo() {
+    makeHot("hot");
+    Command set = new Command("SET", "hot", "v1").dispatch(connection);
+    assertSame(DispatchOutcome.SEND_REPORTING_SERVER, set.outcome);
+    assertEquals(List.of(), core.echoes.expected(), "not before its server is known");
+    gateway.onWrittenTo(set.reply, SERVER);
+    RecordingEchoes.Expected echo = onlyExpected();
+    assertEquals("hot", echo.key);
+    assertEquals(6379, echo.node.port());
+    assertEquals("pending", echo.settled());
+    set.answer("OK");
+    assertEquals("invalidated", echo.settled());
+  }
+
+  @Test
+  void aSetAnsweredWithAnErrorOrEndedWithoutAReplyCancelsItsExpectation() {
+    makeHot("hot");
+    Command refused = new Command("SET", "hot", "v1").dispatch(connection);
+    gateway.onWrittenTo(refused.reply, SERVER);
+    refused.fail();
+    Command timedOut = new Command("SET", "hot", "v2").dispatch(connection);
+    gateway.onWrittenTo(timedOut.reply, SERVER);
+    timedOut.done();
+    List<RecordingEchoes.Expected> expected = core.echoes.expected();
+    assertEquals(2, expected.size());
+    assertEquals("cancelled", expected.get(0).settled());
+    assertEquals("cancelled", expected.get(1).settled());
+  }
+
+  @Test
+  void anyOtherWriteIsSentWithoutItsServer() {
+    makeHot("hot");
+    assertSame(DispatchOutcome.SEND, new Command("SET", "cold", "v").dispatch(connection).outcome);
+    assertSame(
+        DispatchOutcome.SEND,
+        new Command("SET", "hot", "v", "EX", "10").dispatch(connection).outcome);
+    assertSame(DispatchOutcome.SEND, new Command("DEL", "hot").dispatch(connection).outcome);
+    assertEquals(List.of(), core.echoes.expected());
   }
 
   @Test

@@ -10,6 +10,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.hotkey.agent.cache.HotKeyReads;
 import io.hotkey.agent.core.ConnectionState;
 import io.hotkey.agent.core.CoreFixture;
+import io.hotkey.agent.core.RecordingEchoes;
 import io.hotkey.agent.core.RedisHooks;
 import io.hotkey.agent.core.ReplyOutcome;
 import io.hotkey.agent.core.ServedReply;
@@ -58,7 +59,7 @@ class ThreadBoundGatewayTest {
   private Object execute(Object conn, byte[][] argv, Object redisReply) {
     ServedReply served = gateway.beginRead("test", conn, SERVER, argv, argv);
     if (served == null) {
-      gateway.onSend(conn, argv, argv);
+      gateway.onSend(conn, null, argv, argv);
       gateway.onReplyRead(conn, ReplyOutcome.VALUE);
       gateway.onRawReply(redisReply);
     }
@@ -82,7 +83,7 @@ class ThreadBoundGatewayTest {
     byte[][] get = argv("GET", "hot");
     assertNull(gateway.beginRead("test", client, null, get, get));
     assertNull(gateway.beginRead("test", connection, SERVER, get, get));
-    gateway.onSend(connection, get, get);
+    gateway.onSend(connection, null, get, get);
     gateway.onReplyRead(connection, ReplyOutcome.VALUE);
     gateway.onRawReply("v1".getBytes(UTF_8));
     gateway.endRead(false);
@@ -91,7 +92,7 @@ class ThreadBoundGatewayTest {
 
   private void makeHot(String key) {
     for (int i = 0; i < 200; i++) {
-      gateway.onSend(connection, new Object(), argv("GET", key));
+      gateway.onSend(connection, null, new Object(), argv("GET", key));
       gateway.onReplyRead(connection, ReplyOutcome.VALUE);
     }
     core.promote(key);
@@ -126,7 +127,7 @@ class ThreadBoundGatewayTest {
     Object connecting = new Object();
     byte[][] get = argv("GET", "hot");
     assertNull(gateway.beginRead("test", connecting, ConnectionState.NOT_CONNECTED, get, get));
-    gateway.onSend(connecting, get, get);
+    gateway.onSend(connecting, null, get, get);
     gateway.onReplyRead(connecting, ReplyOutcome.VALUE);
     gateway.onRawReply("v1".getBytes(UTF_8));
     gateway.endRead(false);
@@ -171,7 +172,7 @@ class ThreadBoundGatewayTest {
     assertArrayEquals("v1".getBytes(UTF_8), (byte[]) stale.raw);
     assertEquals(1, core.cache.staleServed());
     // a write, even one whose reply was lost, ends it
-    gateway.onSend(connection, new Object(), argv("SET", "hot", "v2"));
+    gateway.onSend(connection, null, new Object(), argv("SET", "hot", "v2"));
     gateway.onReplyRead(connection, ReplyOutcome.CONNECTION_LOST);
     assertNull(failOnTheConnection("GET", "hot"));
   }
@@ -182,6 +183,75 @@ class ThreadBoundGatewayTest {
     execute(connection, argv("GET", "hot"), "v1".getBytes(UTF_8));
     core.versions.distrustAll();
     assertNull(failOnTheConnection("GET", "hot"));
+  }
+
+  /** Sends one command on {@code conn}, whose socket is connected to {@link #SERVER}. */
+  private void send(Object conn, String... command) {
+    gateway.onSend(conn, SERVER, new Object(), argv(command));
+  }
+
+  private RecordingEchoes.Expected onlyExpected() {
+    List<RecordingEchoes.Expected> expected = core.echoes.expected();
+    assertEquals(1, expected.size(), "expected reports");
+    return expected.get(0);
+  }
+
+  @Test
+  void aPlainSetOfAHotKeyExpectsItsReportWhichItsOkReplySettlesAfterInvalidating() {
+    makeHot("hot");
+    send(connection, "SET", "hot", "v2");
+    RecordingEchoes.Expected echo = onlyExpected();
+    assertEquals("hot", echo.key);
+    assertEquals("127.0.0.1:6379", echo.node.host() + ":" + echo.node.port());
+    assertEquals("pending", echo.settled());
+    gateway.onReplyRead(connection, ReplyOutcome.VALUE);
+    assertEquals("invalidated", echo.settled());
+  }
+
+  @Test
+  void aSetAnsweredWithAnErrorOrLostCancelsItsExpectation() {
+    makeHot("hot");
+    send(connection, "SET", "hot", "v2");
+    gateway.onReplyRead(connection, ReplyOutcome.ERROR);
+    send(connection, "SET", "hot", "v3");
+    gateway.onReplyRead(connection, ReplyOutcome.CONNECTION_LOST);
+    send(connection, "SET", "hot", "v4");
+    gateway.onConnectionClosed(connection);
+    List<RecordingEchoes.Expected> expected = core.echoes.expected();
+    assertEquals(3, expected.size());
+    for (RecordingEchoes.Expected echo : expected) {
+      assertEquals("cancelled", echo.settled());
+    }
+  }
+
+  @Test
+  void aPipelinedSetIsSettledWithTheLastWriteSentAfterIt() {
+    makeHot("hot");
+    send(connection, "SET", "hot", "v2");
+    send(connection, "SET", "hot", "v3");
+    send(connection, "DEL", "other");
+    gateway.onReplyRead(connection, ReplyOutcome.VALUE);
+    RecordingEchoes.Expected echo = onlyExpected();
+    assertEquals("pending", echo.settled(), "its key is invalidated with the DEL's reply");
+    gateway.onReplyRead(connection, ReplyOutcome.VALUE);
+    gateway.onReplyRead(connection, ReplyOutcome.VALUE);
+    assertEquals("invalidated", echo.settled());
+  }
+
+  @Test
+  void onlyAPlainSetOfAHotKeyOnAConnectedConnectionOutsideMultiExpectsItsReport() {
+    makeHot("hot");
+    send(connection, "SET", "cold", "v");
+    send(connection, "SET", "hot", "v", "EX", "10");
+    send(connection, "APPEND", "hot", "v");
+    gateway.onSend(connection, null, new Object(), argv("SET", "hot", "v"));
+    send(connection, "MULTI");
+    send(connection, "SET", "hot", "v");
+    send(connection, "EXEC");
+    Object subscriber = new Object();
+    send(subscriber, "SUBSCRIBE", "news");
+    send(subscriber, "SET", "hot", "v");
+    assertEquals(List.of(), core.echoes.expected());
   }
 
   @Test
@@ -216,8 +286,8 @@ class ThreadBoundGatewayTest {
     makeHot("hot");
     execute(connection, argv("GET", "hot"), "v1".getBytes(UTF_8));
     Object pipeline = new Object();
-    gateway.onSend(pipeline, new Object(), argv("GET", "other"));
-    gateway.onSend(pipeline, new Object(), argv("SET", "hot", "v2"));
+    gateway.onSend(pipeline, null, new Object(), argv("GET", "other"));
+    gateway.onSend(pipeline, null, new Object(), argv("SET", "hot", "v2"));
     gateway.onReplyRead(pipeline, ReplyOutcome.VALUE);
     // the SET's reply is not read, so it may not be applied yet: the old value is still one Redis
     // could give
@@ -230,7 +300,7 @@ class ThreadBoundGatewayTest {
   void aPipelineAbandonedOnOneConnectionLeavesTheThreadsOtherWritesInvalidating() {
     makeHot("hot");
     Object abandoned = new Object();
-    gateway.onSend(abandoned, new Object(), argv("SET", "other", "x"));
+    gateway.onSend(abandoned, null, new Object(), argv("SET", "other", "x"));
     execute(connection, argv("GET", "hot"), "v1".getBytes(UTF_8));
     assertTrue(servedLocally(connection, "GET", "hot"));
     execute(connection, argv("SET", "hot", "v2"), "OK".getBytes(UTF_8));
@@ -242,8 +312,8 @@ class ThreadBoundGatewayTest {
     makeHot("hot");
     execute(connection, argv("GET", "hot"), "v1".getBytes(UTF_8));
     Object pipeline = new Object();
-    gateway.onSend(pipeline, new Object(), argv("MULTI"));
-    gateway.onSend(pipeline, new Object(), argv("SET", "hot", "v2"));
+    gateway.onSend(pipeline, null, new Object(), argv("MULTI"));
+    gateway.onSend(pipeline, null, new Object(), argv("SET", "hot", "v2"));
     assertTrue(servedLocally(connection, "GET", "hot"));
     gateway.onConnectionClosed(pipeline);
     assertNull(serve(connection, "GET", "hot"));
@@ -254,8 +324,8 @@ class ThreadBoundGatewayTest {
     makeHot("hot");
     execute(connection, argv("GET", "hot"), "v1".getBytes(UTF_8));
     Object pipeline = new Object();
-    gateway.onSend(pipeline, new Object(), argv("SET", "hot", "v2"));
-    gateway.onSend(pipeline, new Object(), argv("GET", "other"));
+    gateway.onSend(pipeline, null, new Object(), argv("SET", "hot", "v2"));
+    gateway.onSend(pipeline, null, new Object(), argv("GET", "other"));
     gateway.onReplyRead(pipeline, ReplyOutcome.CONNECTION_LOST);
     assertNull(serve(connection, "GET", "hot"));
   }
@@ -277,7 +347,7 @@ class ThreadBoundGatewayTest {
     makeHot("hot");
     execute(connection, argv("GET", "hot"), "v1".getBytes(UTF_8));
     assertTrue(servedLocally(connection, "GET", "hot"));
-    gateway.onSend(connection, new Object(), argv("AUTH", "default", "wrong"));
+    gateway.onSend(connection, null, new Object(), argv("AUTH", "default", "wrong"));
     assertNull(serve(connection, "GET", "hot"));
     gateway.onReplyRead(connection, ReplyOutcome.ERROR);
     // the server kept the old identity, but the agent no longer knows it: nothing is shared with it
@@ -298,8 +368,8 @@ class ThreadBoundGatewayTest {
   void writesQueuedInMultiInvalidateOnlyAfterExecIsAnswered() throws Exception {
     makeHot("hot");
     Object tx = new Object();
-    gateway.onSend(tx, new Object(), argv("MULTI"));
-    gateway.onSend(tx, new Object(), argv("SET", "hot", "v2"));
+    gateway.onSend(tx, null, new Object(), argv("MULTI"));
+    gateway.onSend(tx, null, new Object(), argv("SET", "hot", "v2"));
     gateway.onReplyRead(tx, ReplyOutcome.VALUE);
     gateway.onReplyRead(tx, ReplyOutcome.VALUE);
     // QUEUED is in, but the SET has not run: a fill now still reads v1 from Redis
@@ -307,7 +377,7 @@ class ThreadBoundGatewayTest {
     filler.start();
     filler.join();
     assertTrue(servedLocally(connection, "GET", "hot"));
-    gateway.onSend(tx, new Object(), argv("EXEC"));
+    gateway.onSend(tx, null, new Object(), argv("EXEC"));
     gateway.onReplyRead(tx, ReplyOutcome.VALUE);
     assertTrue(!servedLocally(connection, "GET", "hot"));
   }
@@ -317,14 +387,14 @@ class ThreadBoundGatewayTest {
     makeHot("hot");
     execute(connection, argv("GET", "hot"), "v1".getBytes(UTF_8));
     Object watcher = new Object();
-    gateway.onSend(watcher, new Object(), argv("WATCH", "hot"));
+    gateway.onSend(watcher, null, new Object(), argv("WATCH", "hot"));
     gateway.onReplyRead(watcher, ReplyOutcome.VALUE);
     assertTrue(!servedLocally(watcher, "GET", "hot"));
     assertTrue(servedLocally(connection, "GET", "hot"));
-    gateway.onSend(watcher, new Object(), argv("MULTI"));
+    gateway.onSend(watcher, null, new Object(), argv("MULTI"));
     gateway.onReplyRead(watcher, ReplyOutcome.VALUE);
     assertTrue(!servedLocally(watcher, "GET", "hot"));
-    gateway.onSend(watcher, new Object(), argv("EXEC"));
+    gateway.onSend(watcher, null, new Object(), argv("EXEC"));
     gateway.onReplyRead(watcher, ReplyOutcome.VALUE);
     execute(watcher, argv("GET", "hot"), "v1".getBytes(UTF_8));
     assertTrue(servedLocally(watcher, "GET", "hot"));
@@ -335,11 +405,11 @@ class ThreadBoundGatewayTest {
     makeHot("hot");
     execute(connection, argv("GET", "hot"), "db0".getBytes(UTF_8));
     Object otherDb = new Object();
-    gateway.onSend(otherDb, new Object(), argv("SELECT", "1"));
+    gateway.onSend(otherDb, null, new Object(), argv("SELECT", "1"));
     gateway.onReplyRead(otherDb, ReplyOutcome.VALUE);
     assertTrue(!servedLocally(otherDb, "GET", "hot"));
     Object resp3 = new Object();
-    gateway.onSend(resp3, new Object(), argv("HELLO", "3"));
+    gateway.onSend(resp3, null, new Object(), argv("HELLO", "3"));
     gateway.onReplyRead(resp3, ReplyOutcome.VALUE);
     assertTrue(!servedLocally(resp3, "GET", "hot"));
   }
@@ -430,7 +500,7 @@ class ThreadBoundGatewayTest {
     // everything
     RedisHooks.activate(core.gateways);
     try {
-      RedisHooks.onSend(connection, new Object(), argv("SET", "k", "v"));
+      RedisHooks.onSend(connection, null, new Object(), argv("SET", "k", "v"));
       RedisHooks.onReplyRead(connection, ReplyOutcome.VALUE);
       assertTrue(core.errors.count() >= 1);
     } finally {

@@ -41,6 +41,12 @@ public final class StalenessResults {
   /** The agent's TrackingServers: {@code <address> tracking ...}, one per server. */
   public static final ResultName<List<String>> TRACKING_SERVERS = texts("trackingServers");
 
+  /**
+   * Reports of the application's own writes the agent did not apply, its write having invalidated
+   * the key already (JMX {@code RedundantInvalidations}).
+   */
+  public static final ResultName<Long> REDUNDANT_INVALIDATIONS = number("redundantInvalidations");
+
   /** The users the agent's own connections are logged in as, each once, sorted. */
   public static final ResultName<List<String>> AGENT_USERS = texts("agentUsers");
 

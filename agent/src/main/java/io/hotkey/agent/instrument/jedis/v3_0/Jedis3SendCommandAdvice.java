@@ -14,12 +14,13 @@ public final class Jedis3SendCommandAdvice {
   @Advice.OnMethodEnter(suppress = Throwable.class)
   public static void onEnter(
       @Advice.This Object connection,
+      @Advice.FieldValue("socket") Object socket,
       @Advice.Argument(0) ProtocolCommand command,
       @Advice.Argument(1) byte[][] arguments) {
     byte[][] argv = new byte[arguments.length + 1][];
     argv[0] = command.getRaw();
     System.arraycopy(arguments, 0, argv, 1, arguments.length);
-    RedisHooks.onSend(connection, arguments, argv);
+    RedisHooks.onSend(connection, socket, arguments, argv);
   }
 
   @Advice.OnMethodExit(onThrowable = Throwable.class, suppress = Throwable.class)

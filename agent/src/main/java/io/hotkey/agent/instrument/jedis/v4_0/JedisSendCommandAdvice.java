@@ -13,8 +13,10 @@ public final class JedisSendCommandAdvice {
 
   @Advice.OnMethodEnter(suppress = Throwable.class)
   public static void onEnter(
-      @Advice.This Object connection, @Advice.Argument(0) CommandArguments arguments) {
-    RedisHooks.onSend(connection, arguments, JedisCommands.argv(arguments));
+      @Advice.This Object connection,
+      @Advice.FieldValue("socket") Object socket,
+      @Advice.Argument(0) CommandArguments arguments) {
+    RedisHooks.onSend(connection, socket, arguments, JedisCommands.argv(arguments));
   }
 
   @Advice.OnMethodExit(onThrowable = Throwable.class, suppress = Throwable.class)

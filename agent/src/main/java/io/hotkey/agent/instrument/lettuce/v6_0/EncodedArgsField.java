@@ -5,7 +5,7 @@ package io.hotkey.agent.instrument.lettuce.v6_0;
  * arguments, when they are a key and then possibly a value that the agent could encode exactly as
  * their codec would without running it ({@link LettuceAddKeyAdvice}, {@link
  * LettuceAddValueAdvice}): a {@code byte[]} when the key was the first argument, a {@code byte[][]}
- * of two when a value followed it directly; {@link #DISPATCHED} (or {@link #FILLING}) once
+ * of two when a value followed it directly; {@link #DISPATCHED} (or {@link #REPORTS_SERVER}) once
  * dispatched; else null. The dispatch advice reads {@code GET key}, {@code SET key value} and the
  * like from here instead of encoding the arguments again; the recorded bytes are all the arguments
  * exactly when {@code count()} is their number, as arguments are only ever appended.
@@ -28,10 +28,11 @@ public interface EncodedArgsField {
   Object DISPATCHED = new Object();
 
   /**
-   * Like {@link #DISPATCHED}, for a command whose reply fills a local entry: the endpoint's hook
-   * reports the server it is written to, which decides whether the reply may be stored.
+   * Like {@link #DISPATCHED}, for a command whose server matters (a fill, whose reply is stored
+   * only if that server reports its keys' changes; an own write whose report is expected): the
+   * endpoint's hook reports the server it is written to.
    */
-  Object FILLING = new Object();
+  Object REPORTS_SERVER = new Object();
 
   Object hotkey$encodedArgs();
 

@@ -87,9 +87,9 @@ public final class LettuceDispatchAdvice {
         }
       }
     }
-    if (outcome == DispatchOutcome.FILL) {
+    if (outcome == DispatchOutcome.SEND_REPORTING_SERVER) {
       if (args instanceof EncodedArgsField) {
-        ((EncodedArgsField) args).hotkey$encodedArgs(EncodedArgsField.FILLING);
+        ((EncodedArgsField) args).hotkey$encodedArgs(EncodedArgsField.REPORTS_SERVER);
       }
       return null;
     }

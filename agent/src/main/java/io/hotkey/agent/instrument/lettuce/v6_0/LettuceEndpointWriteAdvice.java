@@ -13,12 +13,12 @@ import net.bytebuddy.asm.Advice;
  * straight to a connection's {@code RedisChannelWriter} never passed {@code
  * RedisChannelHandler.dispatch}, so it is counted and invalidates here, on behalf of the connection
  * the endpoint serves, and is never answered locally. A dispatched command carries {@link
- * EncodedArgsField#DISPATCHED} and costs this hook one field read; one whose reply fills a local
- * entry carries {@link EncodedArgsField#FILLING}, and its server (as the channel's handshake
+ * EncodedArgsField#DISPATCHED} and costs this hook one field read; a fill or a plain SET of a hot
+ * key carries {@link EncodedArgsField#REPORTS_SERVER}, and its server (as the channel's handshake
  * described it, {@link LettuceLogins#server}) is reported. Commands without arguments, and those
  * built before the agent attached (their arguments have no field to carry the mark), are not told
  * apart here and are left to the dispatch hook; their server is reported too, and the gateway looks
- * them up among its fills.
+ * them up among the commands it tracks.
  */
 public final class LettuceEndpointWriteAdvice {
   private LettuceEndpointWriteAdvice() {}
@@ -38,15 +38,15 @@ public final class LettuceEndpointWriteAdvice {
       CommandArgs single = ((RedisCommand) written).getArgs();
       if (!(single instanceof EncodedArgsField)) {
         // built before the agent attached: no mark tells a fill apart, so the gateway looks it up
-        RedisHooks.fillWritten(((RedisCommand) written).getOutput(), LettuceLogins.server(channel));
+        RedisHooks.writtenTo(((RedisCommand) written).getOutput(), LettuceLogins.server(channel));
         return;
       }
       Object mark = ((EncodedArgsField) single).hotkey$encodedArgs();
       if (mark == EncodedArgsField.DISPATCHED) {
         return;
       }
-      if (mark == EncodedArgsField.FILLING) {
-        RedisHooks.fillWritten(((RedisCommand) written).getOutput(), LettuceLogins.server(channel));
+      if (mark == EncodedArgsField.REPORTS_SERVER) {
+        RedisHooks.writtenTo(((RedisCommand) written).getOutput(), LettuceLogins.server(channel));
         return;
       }
     }
@@ -56,14 +56,14 @@ public final class LettuceEndpointWriteAdvice {
       RedisCommand command = (RedisCommand) element;
       CommandArgs args = command.getArgs();
       if (!(args instanceof EncodedArgsField)) {
-        RedisHooks.fillWritten(command.getOutput(), LettuceLogins.server(channel));
+        RedisHooks.writtenTo(command.getOutput(), LettuceLogins.server(channel));
         continue;
       }
       Object mark = ((EncodedArgsField) args).hotkey$encodedArgs();
-      if (mark == EncodedArgsField.FILLING) {
-        RedisHooks.fillWritten(command.getOutput(), LettuceLogins.server(channel));
+      if (mark == EncodedArgsField.REPORTS_SERVER) {
+        RedisHooks.writtenTo(command.getOutput(), LettuceLogins.server(channel));
       }
-      if (mark == EncodedArgsField.DISPATCHED || mark == EncodedArgsField.FILLING) {
+      if (mark == EncodedArgsField.DISPATCHED || mark == EncodedArgsField.REPORTS_SERVER) {
         continue;
       }
       ((EncodedArgsField) args).hotkey$encodedArgs(EncodedArgsField.DISPATCHED);

@@ -82,9 +82,9 @@ public final class LettuceLogins {
   }
 
   /**
-   * What a fill written to {@code channel} is read from, for {@link RedisHooks#fillWritten}: the
-   * server as its handshake described it, or (a channel connected before the agent attached) its
-   * remote address.
+   * Where a command written to {@code channel} goes, for {@link RedisHooks#writtenTo}: the server
+   * as its handshake described it, or (a channel connected before the agent attached) its remote
+   * address.
    */
   public static Object server(Channel channel) {
     if (channel == null) {
