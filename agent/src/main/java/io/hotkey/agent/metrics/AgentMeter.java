@@ -89,7 +89,7 @@ public final class AgentMeter {
     all.add(
         counter(
             "hotkey.cache.invalidations.redundant",
-            "reports of this JVM's own writes not applied: the write had invalidated its key already",
+            "reports of keys this JVM was writing, not applied: the write's own invalidation followed them",
             AgentMeters::redundantInvalidations));
     for (String reason : meters.cacheFlushes().keySet()) {
       all.add(

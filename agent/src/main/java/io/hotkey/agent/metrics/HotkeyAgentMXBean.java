@@ -46,8 +46,8 @@ public interface HotkeyAgentMXBean {
   long getInvalidationsReceived();
 
   /**
-   * Of those, reports of this JVM's own writes that were not applied: the write had invalidated its
-   * key already.
+   * Of those, reports of keys this JVM was writing that were not applied: the write's own
+   * invalidation of the key followed them.
    */
   long getRedundantInvalidations();
 

@@ -14,29 +14,28 @@ import java.util.function.Predicate;
 
 /**
  * The reports one tracked server owes for the application's own writes. The first report of a key
- * after own writes of it were expected is taken by all of them: dropped if one of them has
- * {@linkplain OwnWriteEcho#invalidatedLocally() invalidated the key locally} by then, else held
- * until one does (dropped) or all are cancelled (applied), and applied anyway once held for {@link
- * #HOLD_MILLIS}. Every other report is applied as it arrives; own writes expected after a report
- * wait for the next one.
+ * that arrives while own writes of it are expected is held until one of them is about to invalidate
+ * the key locally (the report is then dropped), or all of them failed (it is then applied); it is
+ * applied anyway once held for {@link #HOLD_MILLIS}. Every other report is applied as it arrives,
+ * including one that arrives after the writes invalidated.
  *
- * <p>Why that is safe: an expectation is made before its write is sent, and Redis sends one
- * connection's reports in the order it applied their writes, so the write's own report comes after
- * the expectation was made, and the first one after it stands for writes applied no later than the
- * own write (in the same event-loop iteration at the latest, all of which Redis applies before it
- * sends that iteration's replies). The own write's local invalidation runs after its reply was
- * read: a fill stamped before it is dead, and a fill stamped after it asks Redis after all those
- * writes were applied. Later writes have later reports, which are applied. A report held costs the
- * entries of its key the time the own write takes to return: on loopback, microseconds.
+ * <p>Why dropping is safe: the report was read before the local invalidation ran, so Redis had
+ * applied every write it stands for before it read any command sent after that invalidation. A fill
+ * stamped before the invalidation dies by it; a fill stamped after it reads those writes. Nothing
+ * in that depends on the report being the own write's: expecting the write only says that an
+ * invalidation is coming. A report that arrives after the invalidation may stand for a write Redis
+ * applied after it answered the own write (a broadcast names a key once for all the writes of an
+ * event-loop iteration), so it is applied.
  *
- * <p>Why: Redis writes an iteration's reports just before its replies, so the report of an own
- * write usually arrives while its reply is still being read. Applied at once, it would kill the
- * fill that the key's next reader starts, and the write's local invalidation would then kill the
- * next one: two reads from Redis per own write of a hot key instead of one.
+ * <p>Why: Redis writes an own write's report around the time it writes its reply, so it usually
+ * arrives while the write's reply is still being read. Applied at once, it would kill the fill that
+ * the key's next reader starts, then the write's own invalidation would kill the next one: two
+ * reads from Redis per own write of a hot key instead of one.
  *
- * <p>All of it holds only while the report is sure to come on the stream being read: expectations
- * are made only for keys whose registration Redis acknowledged, and dropped with the session that
- * would deliver them.
+ * <p>A held report delays its key's invalidation by the time the write takes to return:
+ * microseconds on loopback. Expectations are made only for keys whose registration Redis
+ * acknowledged, and dropped with the session that would deliver their reports, so that a report is
+ * held only when one is coming.
  */
 final class ExpectedEchoes {
   /** Keys expected at most: an abandoned connection may leave some unsettled. */
@@ -47,7 +46,8 @@ final class ExpectedEchoes {
 
   /**
    * The longest a report waits for its writes to settle (one whose reply is never read: a pipeline
-   * abandoned without closing its connection), checked at each report and each ping.
+   * abandoned without closing its connection), checked at each report and by the tracker's {@link
+   * #expireHeld} ticks.
    */
   static final long HOLD_MILLIS = 50;
 
@@ -117,14 +117,9 @@ final class ExpectedEchoes {
       if (writes == null) {
         return false;
       }
-      if (writes.invalidated) {
-        writes.state = State.SETTLED;
-        redundant.increment();
-      } else {
-        writes.state = State.HOLDING;
-        writes.heldSince = now;
-        holding.addLast(writes);
-      }
+      writes.state = State.HOLDING;
+      writes.heldSince = now;
+      holding.addLast(writes);
       updatePending();
       return true;
     }
@@ -153,7 +148,7 @@ final class ExpectedEchoes {
     }
   }
 
-  /** Reports not applied because an own write had invalidated their key. */
+  /** Reports not applied because an own write invalidated their key after they arrived. */
   long redundant() {
     return redundant.sum();
   }
@@ -174,14 +169,11 @@ final class ExpectedEchoes {
     pending = expected.size() + holding.size();
   }
 
-  private synchronized void settle(Writes writes, boolean invalidated) {
-    if (invalidated) {
-      writes.invalidated = true;
-      if (writes.state == State.HOLDING) {
-        writes.state = State.SETTLED;
-        redundant.increment();
-      }
-    } else if (--writes.unsettled == 0 && !writes.invalidated) {
+  private synchronized void settle(Writes writes, boolean invalidating) {
+    if (invalidating && writes.state == State.HOLDING) {
+      writes.state = State.SETTLED;
+      redundant.increment();
+    } else if (--writes.unsettled == 0) {
       if (writes.state == State.HOLDING) {
         invalidate.accept(writes.key);
       } else if (writes.state == State.EXPECTED) {
@@ -195,7 +187,7 @@ final class ExpectedEchoes {
   private enum State {
     /** Waiting for the key's next report. */
     EXPECTED,
-    /** The report arrived before any of the writes invalidated; it waits for them. */
+    /** The key's report arrived; it waits for one of the writes to invalidate or all to fail. */
     HOLDING,
     SETTLED
   }
@@ -206,9 +198,6 @@ final class ExpectedEchoes {
     final ByteBuffer wrapped;
     State state = State.EXPECTED;
     int unsettled;
-
-    /** One of them invalidated the key locally: the report is redundant. */
-    boolean invalidated;
 
     long heldSince;
 
@@ -227,7 +216,7 @@ final class ExpectedEchoes {
     }
 
     @Override
-    public void invalidatedLocally() {
+    public void invalidatingLocally() {
       if (settled.compareAndSet(false, true)) {
         settle(writes, true);
       }

@@ -15,6 +15,7 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.LongAdder;
+import java.util.function.LongSupplier;
 
 /**
  * Server-assisted invalidation ({@code hotkey.cache.invalidation=tracking}): one {@link
@@ -40,9 +41,17 @@ public final class InvalidationTracking implements FillGate {
   private volatile List<byte[]> wanted = List.of();
   private volatile boolean stopped;
 
+  /** The clock that bounds how long a report waits for an own write ({@link ExpectedEchoes}). */
+  private final LongSupplier holdClock;
+
   public InvalidationTracking(KeyVersions versions, RedisEndpoint override) {
+    this(versions, override, System::nanoTime);
+  }
+
+  InvalidationTracking(KeyVersions versions, RedisEndpoint override, LongSupplier holdClock) {
     this.versions = versions;
     this.override = override;
+    this.holdClock = holdClock;
     for (FlushReason reason : FlushReason.values()) {
       flushes.put(reason, new LongAdder());
     }
@@ -143,6 +152,10 @@ public final class InvalidationTracking implements FillGate {
     };
   }
 
+  LongSupplier holdClock() {
+    return holdClock;
+  }
+
   void invalidate(byte[] key) {
     versions.bump(KeyHashes.hash(key));
   }
@@ -174,8 +187,8 @@ public final class InvalidationTracking implements FillGate {
   }
 
   /**
-   * Reports of the application's own writes not applied, because the write had invalidated its key
-   * locally already; counted in {@link #invalidatedKeys} too.
+   * Reports not applied because an own write of their key was in flight, and its local invalidation
+   * followed them; counted in {@link #invalidatedKeys} too.
    */
   public long redundantEchoes() {
     long redundant = 0;

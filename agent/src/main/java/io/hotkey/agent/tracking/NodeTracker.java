@@ -37,7 +37,11 @@ final class NodeTracker implements Runnable {
     TTL_FALLBACK
   }
 
-  private static final long PING_INTERVAL_MILLIS = 250;
+  private static final long PING_INTERVAL_NANOS = TimeUnit.MILLISECONDS.toNanos(250);
+
+  /** How often held reports are checked against their bound between pings. */
+  private static final long HELD_CHECK_NANOS = TimeUnit.MILLISECONDS.toNanos(25);
+
   private static final long MAX_BACKOFF_MILLIS = 5000;
 
   /** How soon after an attempt a reply of this server may cut the next backoff short. */
@@ -76,7 +80,7 @@ final class NodeTracker implements Runnable {
     this.node = node;
     this.endpoint = endpoint;
     this.owner = owner;
-    this.echoes = new ExpectedEchoes(owner::invalidate, System::nanoTime);
+    this.echoes = new ExpectedEchoes(owner::invalidate, owner.holdClock());
   }
 
   private final AtomicBoolean started = new AtomicBoolean();
@@ -144,7 +148,7 @@ final class NodeTracker implements Runnable {
     return echoes.takes(key);
   }
 
-  /** Reports of own writes not applied because the write had invalidated its key already. */
+  /** Reports not applied because an own write's invalidation of their key followed them. */
   long redundantEchoes() {
     return echoes.redundant();
   }
@@ -190,7 +194,9 @@ final class NodeTracker implements Runnable {
       }
       onLost(lost, remedy);
       failures++;
-      pause(failures == 1 ? 0 : Math.min(MAX_BACKOFF_MILLIS, 100L << Math.min(failures - 2, 10)));
+      long backoffMillis =
+          failures == 1 ? 0 : Math.min(MAX_BACKOFF_MILLIS, 100L << Math.min(failures - 2, 10));
+      pause(TimeUnit.MILLISECONDS.toNanos(backoffMillis));
     }
   }
 
@@ -198,22 +204,21 @@ final class NodeTracker implements Runnable {
   private String track() throws IOException, TrackingRefused {
     TrackingSession session = TrackingSession.open(endpoint, owner.listenerFor(this));
     List<byte[]> registered = new ArrayList<>();
-    List<byte[]> published = null;
+    List<byte[]> lastWanted = null;
     try {
       while (!owner.stopped()) {
         String broken = session.brokenBecause();
         if (broken != null) {
           return broken;
         }
-        echoes.expireHeld();
         List<byte[]> wanted = owner.wantedKeys();
-        if (wanted == published) {
+        if (wanted == lastWanted) {
           // the registry publishes a new list on every change: nothing to register
           session.ping();
-          pause(PING_INTERVAL_MILLIS);
+          idleUntilNextPing();
           continue;
         }
-        published = wanted;
+        lastWanted = wanted;
         List<byte[]> minimal = Prefixes.minimal(wanted);
         if (needsFreshSession(registered, minimal, wanted)) {
           TrackingSession fresh = TrackingSession.open(endpoint, owner.listenerFor(this));
@@ -244,7 +249,7 @@ final class NodeTracker implements Runnable {
           publish(wanted, registered, session);
         }
         session.ping();
-        pause(PING_INTERVAL_MILLIS);
+        idleUntilNextPing();
       }
       return "agent stopped";
     } finally {
@@ -391,22 +396,42 @@ final class NodeTracker implements Runnable {
     }
   }
 
-  private void pause(long millis) {
-    if (millis <= 0) {
-      return;
+  /**
+   * Waits a ping interval, or until woken, applying the reports whose hold ran out meanwhile: a
+   * held report is applied at most {@link ExpectedEchoes#HOLD_MILLIS} plus a check interval after
+   * it arrived.
+   */
+  private void idleUntilNextPing() {
+    long end = System.nanoTime() + PING_INTERVAL_NANOS;
+    long left;
+    while ((left = end - System.nanoTime()) > 0) {
+      boolean woken = pause(Math.min(left, HELD_CHECK_NANOS));
+      echoes.expireHeld();
+      if (woken) {
+        return;
+      }
+    }
+  }
+
+  /** Waits {@code nanos}; true if {@link #wake} cut it short. */
+  private boolean pause(long nanos) {
+    if (nanos <= 0) {
+      return false;
     }
     synchronized (signal) {
-      long end = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(millis);
+      long end = System.nanoTime() + nanos;
       long left;
       while (!woken && (left = end - System.nanoTime()) > 0) {
         try {
           TimeUnit.NANOSECONDS.timedWait(signal, left);
         } catch (InterruptedException e) {
           Thread.currentThread().interrupt();
-          return;
+          return true;
         }
       }
+      boolean cut = woken;
       woken = false;
+      return cut;
     }
   }
 }

@@ -48,30 +48,32 @@ public final class RecordingEchoes implements FillGate {
     public final RedisEndpoint node;
     public final String key;
     private final int[] hashes;
-    private final long[] stampAtSend;
+    private volatile long[] stampAtSettle;
     private volatile String settled = "pending";
 
     Expected(RedisEndpoint node, String key) {
       this.node = node;
       this.key = key;
       this.hashes = new int[] {KeyHashes.hash(key.getBytes(StandardCharsets.UTF_8))};
-      this.stampAtSend = versions.stamp(hashes);
     }
 
     /**
-     * "pending", "cancelled", "invalidated" (after the key's local invalidation), "invalidated
-     * before the key was" or "settled twice".
+     * "pending", "cancelled", "invalidated" (announced, and the key's local invalidation followed),
+     * "announced, but the key was not invalidated since" or "settled twice".
      */
     public String settled() {
-      return settled;
+      if (!settled.equals("invalidating")) {
+        return settled;
+      }
+      return versions.isCurrent(stampAtSettle, hashes)
+          ? "announced, but the key was not invalidated since"
+          : "invalidated";
     }
 
     @Override
-    public void invalidatedLocally() {
-      settle(
-          versions.isCurrent(stampAtSend, hashes)
-              ? "invalidated before the key was"
-              : "invalidated");
+    public void invalidatingLocally() {
+      stampAtSettle = versions.stamp(hashes);
+      settle("invalidating");
     }
 
     @Override

@@ -185,15 +185,15 @@ final class TrackedReply {
     if (writes == null) {
       return;
     }
-    writes.bump(versions);
     if (echo != null) {
       if (!error && PlainSet.isOk(firstBytes)) {
-        echo.invalidatedLocally();
+        echo.invalidatingLocally();
       } else {
         echo.cancel();
       }
       echo = null;
     }
+    writes.bump(versions);
     if (!error) {
       if (setRun != null) {
         setDone(firstBytes);

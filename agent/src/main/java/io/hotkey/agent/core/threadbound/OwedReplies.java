@@ -181,12 +181,12 @@ final class OwedReplies {
   }
 
   private void settleWrites(KeyVersions versions) {
+    if (echo != null && echoAnswered) {
+      echo.invalidatingLocally();
+      echo = null;
+    }
     pending.bump(versions);
     pending.clear();
     pendingUntil = 0;
-    if (echo != null && echoAnswered) {
-      echo.invalidatedLocally();
-      echo = null;
-    }
   }
 }

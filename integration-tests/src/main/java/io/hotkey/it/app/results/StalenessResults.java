@@ -42,8 +42,8 @@ public final class StalenessResults {
   public static final ResultName<List<String>> TRACKING_SERVERS = texts("trackingServers");
 
   /**
-   * Reports of the application's own writes the agent did not apply, its write having invalidated
-   * the key already (JMX {@code RedundantInvalidations}).
+   * Reports the agent did not apply because the application was writing their key and the write's
+   * own invalidation followed them (JMX {@code RedundantInvalidations}).
    */
   public static final ResultName<Long> REDUNDANT_INVALIDATIONS = number("redundantInvalidations");
 
