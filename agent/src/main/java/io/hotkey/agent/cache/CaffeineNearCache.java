@@ -163,8 +163,9 @@ public final class CaffeineNearCache implements NearCache {
   }
 
   @Override
-  public void putWritten(CacheKey key, Object raw, int[] keyHashes, long[] stamp) {
-    if (gate.admitsWritten(key.keys())) {
+  public void putWritten(
+      RedisEndpoint node, CacheKey key, Object raw, int[] keyHashes, long[] stamp) {
+    if (gate.admits(node, key.keys())) {
       store(key, raw, keyHashes, stamp);
     }
   }

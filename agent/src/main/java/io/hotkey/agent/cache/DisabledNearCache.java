@@ -16,7 +16,8 @@ final class DisabledNearCache implements NearCache {
   }
 
   @Override
-  public void putWritten(CacheKey key, Object raw, int[] keyHashes, long[] stamp) {}
+  public void putWritten(
+      RedisEndpoint node, CacheKey key, Object raw, int[] keyHashes, long[] stamp) {}
 
   @Override
   public OwnWriteEcho expectEcho(RedisEndpoint node, byte[] key) {

@@ -16,11 +16,6 @@ public interface FillGate {
         }
 
         @Override
-        public boolean admitsWritten(byte[][] keys) {
-          return true;
-        }
-
-        @Override
         public OwnWriteEcho expectEcho(RedisEndpoint node, byte[] key) {
           return null;
         }
@@ -33,9 +28,6 @@ public interface FillGate {
    * @param keys the keys the reply depends on, or null when they are not all known
    */
   boolean admits(RedisEndpoint node, byte[][] keys);
-
-  /** The value a write just set, on a server the client does not name. */
-  boolean admitsWritten(byte[][] keys);
 
   /**
    * A plain {@code SET key value} (it always changes its key, and Redis always reports it) is about

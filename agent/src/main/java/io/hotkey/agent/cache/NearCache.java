@@ -31,8 +31,11 @@ public interface NearCache {
    * Stores the value a write just set, as the reply of the read that would return it, under a stamp
    * taken after the write's own invalidation: the caller has checked that no other write to the
    * keys was applied or answered while the write was in flight.
+   *
+   * @param node the server the write went to (whose tracking must cover the keys), or null when the
+   *     client could not tell
    */
-  void putWritten(CacheKey key, Object raw, int[] keyHashes, long[] stamp);
+  void putWritten(RedisEndpoint node, CacheKey key, Object raw, int[] keyHashes, long[] stamp);
 
   /** See {@link FillGate#expectEcho}; null when the cache is off or nothing reports writes. */
   OwnWriteEcho expectEcho(RedisEndpoint node, byte[] key);

@@ -2,15 +2,14 @@ package io.hotkey.agent.cache;
 
 /**
  * Redis' report of one of the application's own writes, expected by server-assisted invalidation
- * ({@link FillGate#expectEcho}). The write invalidates its key locally when its reply is read; a
- * report that arrived before that invalidation is redundant and is not applied, so the fill that
- * the key's next reader starts after the write keeps its entry. The write's path settles the
- * expectation exactly once.
+ * ({@link FillGate#expectEcho}). A report of the key that arrives while the write is in flight is
+ * held and applied together with the write's own local invalidation, so that the key's readers keep
+ * its entry until then. The write's path settles the expectation exactly once.
  */
 public interface OwnWriteEcho {
   /**
    * The write was answered {@code OK}, and its key's local invalidation runs right after this
-   * returns, on the same thread.
+   * returns, on the same thread: a report held for it is applied now.
    */
   void invalidatingLocally();
 

@@ -88,9 +88,9 @@ public final class AgentMeter {
             AgentMeters::invalidationsReceived));
     all.add(
         counter(
-            "hotkey.cache.invalidations.redundant",
-            "reports of keys this JVM was writing, not applied: the write's own invalidation followed them",
-            AgentMeters::redundantInvalidations));
+            "hotkey.cache.invalidations.held",
+            "reports of keys this JVM was writing, held while the write was in flight and applied with its own invalidation",
+            AgentMeters::heldInvalidations));
     for (String reason : meters.cacheFlushes().keySet()) {
       all.add(
           counter(

@@ -193,8 +193,8 @@ public final class AgentMeters {
    * Of those, reports of the application's own writes not applied, the write having invalidated its
    * key already; 0 without tracking.
    */
-  public long redundantInvalidations() {
-    return tracking == null ? 0 : tracking.redundantEchoes();
+  public long heldInvalidations() {
+    return tracking == null ? 0 : tracking.heldEchoes();
   }
 
   /** Times every local entry was dropped at once, by reason; empty without tracking. */

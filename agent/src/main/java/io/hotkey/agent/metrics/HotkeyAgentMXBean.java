@@ -46,10 +46,10 @@ public interface HotkeyAgentMXBean {
   long getInvalidationsReceived();
 
   /**
-   * Of those, reports of keys this JVM was writing that were not applied: the write's own
-   * invalidation of the key followed them.
+   * Of those, reports of keys this JVM was writing, held while the write was in flight and applied
+   * with its own invalidation.
    */
-  long getRedundantInvalidations();
+  long getHeldInvalidations();
 
   /** Times every local entry was dropped at once, by reason (tracking_lost, server_flush). */
   Map<String, Long> getCacheFlushes();

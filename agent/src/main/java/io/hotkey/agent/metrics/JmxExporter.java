@@ -110,8 +110,8 @@ public final class JmxExporter implements HotkeyAgentMXBean {
   }
 
   @Override
-  public long getRedundantInvalidations() {
-    return meters.redundantInvalidations();
+  public long getHeldInvalidations() {
+    return meters.heldInvalidations();
   }
 
   @Override

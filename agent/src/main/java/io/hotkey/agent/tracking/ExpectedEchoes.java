@@ -15,27 +15,24 @@ import java.util.function.Predicate;
 /**
  * The reports one tracked server owes for the application's own writes. The first report of a key
  * that arrives while own writes of it are expected is held until one of them is about to invalidate
- * the key locally (the report is then dropped), or all of them failed (it is then applied); it is
- * applied anyway once held for {@link #HOLD_MILLIS}. Every other report is applied as it arrives,
- * including one that arrives after the writes invalidated.
+ * the key locally, or all of them failed, or it has been held {@link #HOLD_MILLIS}; it is then
+ * applied. Every other report is applied as it arrives.
  *
- * <p>Why dropping is safe: the report was read before the local invalidation ran, so Redis had
- * applied every write it stands for before it read any command sent after that invalidation. A fill
- * stamped before the invalidation dies by it; a fill stamped after it reads those writes. Nothing
- * in that depends on the report being the own write's: expecting the write only says that an
- * invalidation is coming. A report that arrives after the invalidation may stand for a write Redis
- * applied after it answered the own write (a broadcast names a key once for all the writes of an
- * event-loop iteration), so it is applied.
+ * <p>Why: Redis writes an own write's report around the time it writes its reply, so the report
+ * usually arrives while the write's reply is still being read. Applied then, it drops the key's
+ * entry and sends the key's readers to Redis until the write's own invalidation; held, the entry
+ * serves them until that moment, when both invalidations run together. Either way a fill stamped
+ * before that moment dies and one stamped after it survives.
  *
- * <p>Why: Redis writes an own write's report around the time it writes its reply, so it usually
- * arrives while the write's reply is still being read. Applied at once, it would kill the fill that
- * the key's next reader starts, then the write's own invalidation would kill the next one: two
- * reads from Redis per own write of a hot key instead of one.
+ * <p>No report is ever dropped: one report may stand for several writes of an event-loop iteration,
+ * another client's just after the application's among them, so it may carry news the write's own
+ * invalidation does not. Applying it also keeps a value the application wrote from being stored as
+ * the key's entry ({@code SetRun}) when another invalidation came with it. Holding costs the key's
+ * freshness the time the write takes to return: microseconds on loopback, {@link #HOLD_MILLIS} at
+ * most (one whose reply is never read).
  *
- * <p>A held report delays its key's invalidation by the time the write takes to return:
- * microseconds on loopback. Expectations are made only for keys whose registration Redis
- * acknowledged, and dropped with the session that would deliver their reports, so that a report is
- * held only when one is coming.
+ * <p>Expectations are made only for keys whose registration Redis acknowledged, and dropped with
+ * the session that would deliver their reports, so that a report is held only when one is coming.
  */
 final class ExpectedEchoes {
   /** Keys expected at most: an abandoned connection may leave some unsettled. */
@@ -61,7 +58,7 @@ final class ExpectedEchoes {
 
   private final Consumer<byte[]> invalidate;
   private final LongSupplier nanoClock;
-  private final LongAdder redundant = new LongAdder();
+  private final LongAdder held = new LongAdder();
 
   /**
    * How many keys are expected or held, read without the lock so that a report finds none cheaply.
@@ -148,9 +145,9 @@ final class ExpectedEchoes {
     }
   }
 
-  /** Reports not applied because an own write invalidated their key after they arrived. */
-  long redundant() {
-    return redundant.sum();
+  /** Reports held for an own write of their key and applied with its invalidation. */
+  long held() {
+    return held.sum();
   }
 
   /**
@@ -172,7 +169,8 @@ final class ExpectedEchoes {
   private synchronized void settle(Writes writes, boolean invalidating) {
     if (invalidating && writes.state == State.HOLDING) {
       writes.state = State.SETTLED;
-      redundant.increment();
+      held.increment();
+      invalidate.accept(writes.key);
     } else if (--writes.unsettled == 0) {
       if (writes.state == State.HOLDING) {
         invalidate.accept(writes.key);

@@ -92,24 +92,6 @@ public final class InvalidationTracking implements FillGate {
   }
 
   /**
-   * A written value may be kept when its server is known without the client: the one of {@code
-   * hotkey.redis.uri}, or the only server tracked so far.
-   */
-  @Override
-  public boolean admitsWritten(byte[][] keys) {
-    if (override != null) {
-      return admits(override, keys);
-    }
-    if (trackers.size() != 1) {
-      return false;
-    }
-    for (NodeTracker only : trackers.values()) {
-      return only.covers(keys);
-    }
-    return false;
-  }
-
-  /**
    * The keys that may be served locally now (a new list on every change): each tracker registers
    * them.
    */
@@ -187,15 +169,15 @@ public final class InvalidationTracking implements FillGate {
   }
 
   /**
-   * Reports not applied because an own write of their key was in flight, and its local invalidation
-   * followed them; counted in {@link #invalidatedKeys} too.
+   * Reports held for an own write of their key and applied with its invalidation; counted in {@link
+   * #invalidatedKeys} too.
    */
-  public long redundantEchoes() {
-    long redundant = 0;
+  public long heldEchoes() {
+    long held = 0;
     for (NodeTracker tracker : trackers.values()) {
-      redundant += tracker.redundantEchoes();
+      held += tracker.heldEchoes();
     }
-    return redundant;
+    return held;
   }
 
   public Map<String, Long> flushes() {

@@ -148,9 +148,9 @@ final class NodeTracker implements Runnable {
     return echoes.takes(key);
   }
 
-  /** Reports not applied because an own write's invalidation of their key followed them. */
-  long redundantEchoes() {
-    return echoes.redundant();
+  /** Reports held for an own write of their key and applied with its invalidation. */
+  long heldEchoes() {
+    return echoes.held();
   }
 
   State state() {

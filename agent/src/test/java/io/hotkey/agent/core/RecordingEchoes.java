@@ -16,6 +16,8 @@ import java.util.concurrent.CopyOnWriteArrayList;
 public final class RecordingEchoes implements FillGate {
   private final KeyVersions versions;
   private final List<Expected> expected = new CopyOnWriteArrayList<>();
+  private final List<String> admittedFrom = new CopyOnWriteArrayList<>();
+  private volatile boolean holdReports;
 
   RecordingEchoes(KeyVersions versions) {
     this.versions = versions;
@@ -23,12 +25,13 @@ public final class RecordingEchoes implements FillGate {
 
   @Override
   public boolean admits(RedisEndpoint node, byte[][] keys) {
+    admittedFrom.add(String.valueOf(node));
     return OPEN.admits(node, keys);
   }
 
-  @Override
-  public boolean admitsWritten(byte[][] keys) {
-    return OPEN.admitsWritten(keys);
+  /** The server of every value admitted so far ("null" when unknown), in order. */
+  public List<String> admittedFrom() {
+    return List.copyOf(admittedFrom);
   }
 
   @Override
@@ -36,6 +39,14 @@ public final class RecordingEchoes implements FillGate {
     Expected echo = new Expected(node, new String(key, StandardCharsets.UTF_8));
     expected.add(echo);
     return echo;
+  }
+
+  /**
+   * From now on, a report of each expected write has arrived while the write was in flight: it is
+   * applied when the write announces its invalidation, as tracking applies a held report.
+   */
+  public void holdReports() {
+    holdReports = true;
   }
 
   /** Every expectation so far, in the order they were made. */
@@ -73,6 +84,9 @@ public final class RecordingEchoes implements FillGate {
     @Override
     public void invalidatingLocally() {
       stampAtSettle = versions.stamp(hashes);
+      if (holdReports) {
+        versions.bump(hashes[0]);
+      }
       settle("invalidating");
     }
 

@@ -184,7 +184,7 @@ public final class StalenessApp {
       result(StalenessResults.RETRACKED_AFTER_MS, Child.millisUntilTracking(killedAt, 20_000));
     }
     result(StalenessResults.TRACKING_SERVERS, Child.jmxTexts("TrackingServers"));
-    result(StalenessResults.REDUNDANT_INVALIDATIONS, Child.counter("RedundantInvalidations"));
+    result(StalenessResults.HELD_INVALIDATIONS, Child.counter("HeldInvalidations"));
   }
 
   private static long killAgentConnections(RawRedis admin) {

@@ -7,6 +7,7 @@ import io.hotkey.agent.cache.NearCache;
 import io.hotkey.agent.cache.ParkedReads;
 import io.hotkey.agent.cache.Resumption;
 import io.hotkey.agent.core.PlainSet;
+import io.hotkey.agent.redis.resp.RedisEndpoint;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
@@ -125,11 +126,13 @@ final class SetRun {
    * without one. Returns the parked reads whose members are now all answered, to resume (in the
    * format of {@link ParkedReads#settle}), or null.
    *
+   * @param server the server the member was written to, null if unknown
    * @param reply the member's first reply bytes, null if none came
    */
   synchronized List<Resumption> memberDone(
       int member,
       byte[] value,
+      RedisEndpoint server,
       ByteBuffer reply,
       InFlightWrites inFlight,
       KeyVersions versions,
@@ -141,6 +144,7 @@ final class SetRun {
       long[] now = versions.stamp(hashes);
       if (KeyVersions.advancedBetween(startStamp, now, answered)) {
         cache.putWritten(
+            server,
             new CacheKey(namespace, new byte[][] {GET, key}, 1L << 1, hashes),
             Collections.singletonList(value),
             hashes,

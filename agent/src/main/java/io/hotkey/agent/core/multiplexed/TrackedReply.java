@@ -50,6 +50,9 @@ final class TrackedReply {
 
   private OwnWriteEcho echo;
 
+  /** The server the command was last written to, or null when the client could not tell. */
+  private RedisEndpoint server;
+
   private ReadFill fill;
   private ReplyTape.Recorder recorder;
 
@@ -160,6 +163,7 @@ final class TrackedReply {
    * report is expected from there.
    */
   synchronized void writtenTo(RedisEndpoint server) {
+    this.server = server;
     if (fill != null) {
       fill.readThrough(server);
     }
@@ -203,7 +207,7 @@ final class TrackedReply {
   }
 
   private void setDone(ByteBuffer reply) {
-    addResumed(setRun.memberDone(setMember, setValue, reply, inFlight, versions, cache));
+    addResumed(setRun.memberDone(setMember, setValue, server, reply, inFlight, versions, cache));
     setRun = null;
     setValue = null;
   }

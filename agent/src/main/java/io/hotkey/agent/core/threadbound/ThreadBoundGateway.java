@@ -100,8 +100,8 @@ public final class ThreadBoundGateway {
   }
 
   /**
-   * A plain SET of a hot key expects tracking's report of it, which is redundant once its reply has
-   * invalidated the key here; not on a connection that may read messages in between its replies,
+   * A plain SET of a hot key expects tracking's report of it, to be applied with the key's
+   * invalidation at its reply; not on a connection that may read messages in between its replies,
    * which would be taken for the SET's.
    */
   private void expectEcho(

@@ -429,6 +429,34 @@ class MultiplexedGatewayTest {
     assertEquals("v1", new Command("GET", "hot").dispatch(connection).answered());
   }
 
+  /** Its server must report the key's changes: a Cluster node nobody tracks yet keeps nothing. */
+  @Test
+  void theValueASetWroteIsAdmittedAsComingFromTheServerItWasWrittenTo() {
+    makeHot("hot");
+    Command set = new Command("SET", "hot", "v1").dispatch(connection);
+    gateway.onWrittenTo(set.reply, SERVER);
+    set.answer("OK");
+    List<String> admittedFrom = core.echoes.admittedFrom();
+    assertEquals(1, admittedFrom.size());
+    assertTrue(admittedFrom.get(0).endsWith(":6379"), admittedFrom.get(0));
+    assertEquals("v1", new Command("GET", "hot").dispatch(connection).answered());
+  }
+
+  /**
+   * The held report may carry another client's write applied just after the SET, so the SET's value
+   * may be stale at once.
+   */
+  @Test
+  void aReportHeldWhileTheSetWasInFlightKeepsItsValueFromBecomingTheEntry() {
+    makeHot("hot");
+    core.echoes.holdReports();
+    Command set = new Command("SET", "hot", "v1").dispatch(connection);
+    gateway.onWrittenTo(set.reply, SERVER);
+    set.answer("OK");
+    assertEquals("invalidated", onlyExpected().settled());
+    assertTrue(new Command("GET", "hot").dispatch(connection).sent());
+  }
+
   @Test
   void readsBehindSeveralSetsGetTheValueOfTheLastOneAnswered() {
     makeHot("hot");

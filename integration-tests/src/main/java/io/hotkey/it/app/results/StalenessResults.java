@@ -42,10 +42,10 @@ public final class StalenessResults {
   public static final ResultName<List<String>> TRACKING_SERVERS = texts("trackingServers");
 
   /**
-   * Reports the agent did not apply because the application was writing their key and the write's
-   * own invalidation followed them (JMX {@code RedundantInvalidations}).
+   * Reports the agent held while the application was writing their key, and applied with the
+   * write's own invalidation (JMX {@code HeldInvalidations}).
    */
-  public static final ResultName<Long> REDUNDANT_INVALIDATIONS = number("redundantInvalidations");
+  public static final ResultName<Long> HELD_INVALIDATIONS = number("heldInvalidations");
 
   /** The users the agent's own connections are logged in as, each once, sorted. */
   public static final ResultName<List<String>> AGENT_USERS = texts("agentUsers");
