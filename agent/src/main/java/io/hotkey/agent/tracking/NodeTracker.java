@@ -54,7 +54,16 @@ final class NodeTracker implements Runnable {
   private final RedisEndpoint endpoint;
   private final InvalidationTracking owner;
   private final Object signal = new Object();
+
+  /** Hot keys changed or the stream broke: cuts an idle wait short. Guarded by {@link #signal}. */
   private boolean woken;
+
+  /**
+   * The server answered the application during a loss: cuts a backoff short. Guarded by {@link
+   * #signal}.
+   */
+  private boolean retryNow;
+
   private volatile State state = State.STARTING;
   private volatile Set<ByteBuffer> covered = Set.of();
   private volatile String mode = "";
@@ -127,7 +136,10 @@ final class NodeTracker implements Runnable {
     if (!refused
         && System.nanoTime() - lastAttemptNanos >= RETRY_ON_REPLY_NANOS
         && retryAsked.compareAndSet(false, true)) {
-      wake();
+      synchronized (signal) {
+        retryNow = true;
+        signal.notifyAll();
+      }
     }
   }
 
@@ -166,7 +178,10 @@ final class NodeTracker implements Runnable {
     return mode;
   }
 
-  /** The hot keys changed: register the new ones now rather than at the next ping. */
+  /**
+   * The hot keys changed: register the new ones now rather than at the next ping. It does not cut a
+   * reconnect's backoff short: hot keys change all the time.
+   */
   void wake() {
     synchronized (signal) {
       woken = true;
@@ -196,7 +211,7 @@ final class NodeTracker implements Runnable {
       failures++;
       long backoffMillis =
           failures == 1 ? 0 : Math.min(MAX_BACKOFF_MILLIS, 100L << Math.min(failures - 2, 10));
-      pause(TimeUnit.MILLISECONDS.toNanos(backoffMillis));
+      await(TimeUnit.MILLISECONDS.toNanos(backoffMillis), true);
     }
   }
 
@@ -405,7 +420,7 @@ final class NodeTracker implements Runnable {
     long end = System.nanoTime() + PING_INTERVAL_NANOS;
     long left;
     while ((left = end - System.nanoTime()) > 0) {
-      boolean woken = pause(Math.min(left, HELD_CHECK_NANOS));
+      boolean woken = await(Math.min(left, HELD_CHECK_NANOS), false);
       echoes.expireHeld();
       if (woken) {
         return;
@@ -413,24 +428,29 @@ final class NodeTracker implements Runnable {
     }
   }
 
-  /** Waits {@code nanos}; true if {@link #wake} cut it short. */
-  private boolean pause(long nanos) {
-    if (nanos <= 0) {
-      return false;
-    }
+  /**
+   * Waits {@code nanos}, or less if cut short: a backoff by {@link #retryOnReply} or the agent's
+   * stop, an idle wait by {@link #wake} too. Either way both signals are consumed, since what
+   * follows reads the hot keys and the state afresh. An interrupt is ignored: the thread is the
+   * agent's own and stops when the tracking does.
+   *
+   * @return whether it was cut short
+   */
+  private boolean await(long nanos, boolean backoff) {
     synchronized (signal) {
       long end = System.nanoTime() + nanos;
       long left;
-      while (!woken && (left = end - System.nanoTime()) > 0) {
+      while (!(retryNow || owner.stopped() || (!backoff && woken))
+          && (left = end - System.nanoTime()) > 0) {
         try {
           TimeUnit.NANOSECONDS.timedWait(signal, left);
         } catch (InterruptedException e) {
-          Thread.currentThread().interrupt();
-          return true;
+          AgentLog.warn("tracking thread of " + node + " interrupted; it keeps tracking");
         }
       }
-      boolean cut = woken;
+      boolean cut = retryNow || owner.stopped() || (!backoff && woken);
       woken = false;
+      retryNow = false;
       return cut;
     }
   }

@@ -199,7 +199,7 @@ final class TrackingSession implements AutoCloseable {
   }
 
   private void startReader(RespConnection connection, String name) {
-    Thread reader = new Thread(() -> read(connection), "hotkey-tracking-" + name);
+    Thread reader = new Thread(() -> read(connection), "hotkey-tracking-reader-" + name);
     reader.setDaemon(true);
     reader.start();
   }

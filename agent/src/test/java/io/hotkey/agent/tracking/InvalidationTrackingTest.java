@@ -12,8 +12,10 @@ import io.hotkey.agent.redis.resp.RedisEndpoint;
 import io.hotkey.agent.redis.resp.RespConnection;
 import io.hotkey.agent.testing.RedisBuild;
 import io.hotkey.agent.testing.RedisProcess;
+import java.io.IOException;
 import java.net.PasswordAuthentication;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -66,10 +68,7 @@ class InvalidationTrackingTest {
     try (RedisProcess redis = RedisProcess.start(RedisBuild.EMBEDDED_6_2);
         RespConnection admin = TrackingServers.connect(redis)) {
       RedisEndpoint server = TrackingServers.endpoint(redis);
-      tracking = new InvalidationTracking(versions, null);
-      tracking.wantedKeys(List.of(HOT));
-      tracking.admits(server, HOT_KEYS);
-      await("tracking", () -> tracking.admits(server, HOT_KEYS));
+      startTracking(server);
       long[] stamp = versions.stamp(HOT_HASHES);
 
       assertTrue(TrackingServers.killAgentConnections(admin) > 0);
@@ -88,10 +87,7 @@ class InvalidationTrackingTest {
   void aReplyFromAServerThatIsBackCutsTheReconnectBackoffShort() throws Exception {
     try (RedisProcess redis = RedisProcess.start(RedisBuild.EMBEDDED_6_2)) {
       RedisEndpoint server = TrackingServers.endpoint(redis);
-      tracking = new InvalidationTracking(versions, null);
-      tracking.wantedKeys(List.of(HOT));
-      tracking.admits(server, HOT_KEYS);
-      await("tracking", () -> tracking.admits(server, HOT_KEYS));
+      startTracking(server);
 
       redis.kill();
       await("the gap noticed", () -> tracking.servers().get(0).contains(" gap"));
@@ -105,15 +101,127 @@ class InvalidationTrackingTest {
     }
   }
 
+  /**
+   * After a loss the tracker retries at +0, 0.1, 0.3 and 0.7 s, however often the hot keys change
+   * meanwhile (each change wakes it to register them, which must not cut a backoff short).
+   */
+  @Test
+  void hotKeyChangesDoNotCutTheReconnectBackoffShort() throws Exception {
+    try (RedisProcess redis = RedisProcess.start(RedisBuild.EMBEDDED_6_2);
+        RespConnection admin = TrackingServers.connect(redis)) {
+      RedisEndpoint server = TrackingServers.endpoint(redis);
+      startTracking(server);
+
+      call(admin, "CONFIG", "SET", "requirepass", "now-required");
+      Thread changes =
+          new Thread(
+              () -> {
+                for (int i = 0; !Thread.currentThread().isInterrupted(); i++) {
+                  tracking.wantedKeys(
+                      List.of(HOT, ("other:" + i).getBytes(StandardCharsets.UTF_8)));
+                  try {
+                    Thread.sleep(5);
+                  } catch (InterruptedException e) {
+                    return;
+                  }
+                }
+              });
+      changes.start();
+      List<Long> attempts = new ArrayList<>();
+      try {
+        long before = connectionsReceived(admin);
+        assertTrue(TrackingServers.killAgentConnections(admin) > 0);
+        long start = System.nanoTime();
+        while (System.nanoTime() - start < TimeUnit.MILLISECONDS.toNanos(1_200)) {
+          long now = connectionsReceived(admin);
+          long at = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
+          if (now > before && (attempts.isEmpty() || at - attempts.get(attempts.size() - 1) > 40)) {
+            attempts.add(at); // an attempt opens one connection, or two when HELLO 3 fails
+          }
+          before = now;
+          Thread.sleep(2);
+        }
+      } finally {
+        changes.interrupt();
+        changes.join();
+      }
+      assertEquals(4, attempts.size(), "attempts at ms " + attempts);
+      for (int i = 1; i < attempts.size(); i++) {
+        long expected = 100L << (i - 1);
+        assertTrue(
+            attempts.get(i) - attempts.get(i - 1) >= expected - 20,
+            "attempt " + (i + 1) + " at least " + expected + " ms after the last: " + attempts);
+      }
+    }
+  }
+
+  /** An interrupt of the tracking thread neither stops it nor makes it ping in a loop. */
+  @Test
+  void anInterruptedTrackingThreadKeepsItsPace() throws Exception {
+    try (RedisProcess redis = RedisProcess.start(RedisBuild.EMBEDDED_6_2);
+        RespConnection writer = TrackingServers.connect(redis)) {
+      RedisEndpoint server = TrackingServers.endpoint(redis);
+      startTracking(server);
+      Thread tracker =
+          Thread.getAllStackTraces().keySet().stream()
+              .filter(
+                  thread -> thread.getName().equals("hotkey-tracking-127.0.0.1:" + redis.port()))
+              .findFirst()
+              .orElseThrow();
+      long pingsBefore = pings(writer);
+      long connectionsBefore = connectionsReceived(writer);
+      tracker.interrupt();
+      Thread.sleep(1_000);
+      long pings = pings(writer) - pingsBefore;
+      assertTrue(pings <= 6, pings + " PINGs in the second after the interrupt (one per 250 ms)");
+      assertEquals(
+          connectionsBefore, connectionsReceived(writer), "the same tracking connection serves on");
+      assertEquals(0L, tracking.flushes().get("tracking_lost"), tracking.servers().toString());
+      long[] stamp = versions.stamp(HOT_HASHES);
+      call(writer, "SET", "product:42", "after the interrupt");
+      await("a write reported after the interrupt", () -> !versions.isCurrent(stamp, HOT_HASHES));
+    }
+  }
+
+  /** Tracks the hot key on {@code server} and waits until its replies may be stored. */
+  private void startTracking(RedisEndpoint server) throws InterruptedException {
+    tracking = new InvalidationTracking(versions, null);
+    tracking.wantedKeys(List.of(HOT));
+    tracking.admits(server, HOT_KEYS);
+    await("tracking", () -> tracking.admits(server, HOT_KEYS));
+  }
+
+  private static long connectionsReceived(RespConnection admin) throws IOException {
+    return infoField(admin, "stats", "total_connections_received");
+  }
+
+  private static long pings(RespConnection admin) throws IOException {
+    String stats = info(admin, "commandstats");
+    java.util.regex.Matcher calls =
+        java.util.regex.Pattern.compile("cmdstat_ping:calls=(\\d+)").matcher(stats);
+    return calls.find() ? Long.parseLong(calls.group(1)) : 0;
+  }
+
+  private static long infoField(RespConnection admin, String section, String field)
+      throws IOException {
+    for (String line : info(admin, section).split("\r\n")) {
+      if (line.startsWith(field + ":")) {
+        return Long.parseLong(line.substring(field.length() + 1).trim());
+      }
+    }
+    throw new AssertionError("no " + field + " in INFO " + section);
+  }
+
+  private static String info(RespConnection admin, String section) throws IOException {
+    return new String((byte[]) call(admin, "INFO", section), StandardCharsets.UTF_8);
+  }
+
   @Test
   void aServerFlushDropsEveryLocalEntry() throws Exception {
     try (RedisProcess redis = RedisProcess.start(RedisBuild.EMBEDDED_6_2);
         RespConnection writer = TrackingServers.connect(redis)) {
       RedisEndpoint server = TrackingServers.endpoint(redis);
-      tracking = new InvalidationTracking(versions, null);
-      tracking.wantedKeys(List.of(HOT));
-      tracking.admits(server, HOT_KEYS);
-      await("tracking", () -> tracking.admits(server, HOT_KEYS));
+      startTracking(server);
       int[] unrelated = {KeyHashes.hash("anything".getBytes(StandardCharsets.UTF_8))};
       long[] stamp = versions.stamp(unrelated);
       call(writer, "FLUSHALL");
@@ -162,10 +270,7 @@ class InvalidationTrackingTest {
                     asked.incrementAndGet();
                     return new PasswordAuthentication(null, "right".toCharArray());
                   });
-      tracking = new InvalidationTracking(versions, null);
-      tracking.wantedKeys(List.of(HOT));
-      tracking.admits(server, HOT_KEYS);
-      await("tracking", () -> tracking.admits(server, HOT_KEYS));
+      startTracking(server);
       int before = asked.get();
       assertTrue(TrackingServers.killAgentConnections(admin) > 0);
       await("tracking again", () -> tracking.admits(server, HOT_KEYS) && asked.get() > before);
