@@ -1,11 +1,17 @@
 package io.hotkey.agent.testing;
 
 import java.io.IOException;
+import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.security.GeneralSecurityException;
+import java.security.KeyStore;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import javax.net.ssl.KeyManagerFactory;
+import javax.net.ssl.SSLContext;
+import javax.net.ssl.TrustManagerFactory;
 
 /**
  * A certificate authority and a server certificate it signed for 127.0.0.1 and localhost, made with
@@ -13,6 +19,8 @@ import java.util.concurrent.TimeUnit;
  * keytool}: what a TLS Redis and a client that trusts it need.
  */
 public final class TestCertificates {
+  private static final String PASSWORD = "changeit";
+
   private final Path dir;
 
   private TestCertificates(Path dir) {
@@ -86,7 +94,7 @@ public final class TestCertificates {
         "-storetype",
         "JKS",
         "-storepass",
-        "changeit");
+        PASSWORD);
     return new TestCertificates(dir);
   }
 
@@ -105,6 +113,54 @@ public final class TestCertificates {
 
   public Path serverKey() {
     return dir.resolve("server.key");
+  }
+
+  /** A server context with the CA-signed certificate for 127.0.0.1 and localhost. */
+  public SSLContext serverContext() throws IOException, InterruptedException {
+    Path store = dir.resolve("server.p12");
+    if (!Files.exists(store)) {
+      run(
+          dir,
+          "openssl",
+          "pkcs12",
+          "-export",
+          "-in",
+          "server.pem",
+          "-inkey",
+          "server.key",
+          "-out",
+          "server.p12",
+          "-passout",
+          "pass:" + PASSWORD);
+    }
+    try (InputStream in = Files.newInputStream(store)) {
+      KeyStore keys = KeyStore.getInstance("PKCS12");
+      keys.load(in, PASSWORD.toCharArray());
+      KeyManagerFactory managers =
+          KeyManagerFactory.getInstance(KeyManagerFactory.getDefaultAlgorithm());
+      managers.init(keys, PASSWORD.toCharArray());
+      SSLContext context = SSLContext.getInstance("TLS");
+      context.init(managers.getKeyManagers(), null, null);
+      return context;
+    } catch (GeneralSecurityException e) {
+      throw new IOException("cannot load " + store, e);
+    }
+  }
+
+  /** A client context that trusts the CA. */
+  public SSLContext clientContext() throws IOException {
+    try (InputStream in = Files.newInputStream(caTrustStore())) {
+      KeyStore trusted = KeyStore.getInstance("JKS");
+      trusted.load(in, PASSWORD.toCharArray());
+      TrustManagerFactory managers =
+          TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
+      managers.init(trusted);
+      SSLContext context = SSLContext.getInstance("TLS");
+      context.init(null, managers.getTrustManagers(), null);
+      return context;
+    } catch (GeneralSecurityException e) {
+      throw new IOException("cannot load " + caTrustStore(), e);
+    }
   }
 
   private static void run(Path dir, String... command) throws IOException, InterruptedException {

@@ -12,6 +12,9 @@ import com.sun.net.httpserver.HttpContext;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpHandler;
 import com.sun.net.httpserver.HttpServer;
+import com.sun.net.httpserver.HttpsConfigurator;
+import com.sun.net.httpserver.HttpsExchange;
+import com.sun.net.httpserver.HttpsServer;
 import io.hotkey.agent.core.AgentErrors;
 import io.hotkey.agent.idempotency.IdempotencyEngine;
 import io.hotkey.agent.idempotency.IdempotencySettings;
@@ -21,12 +24,14 @@ import io.hotkey.agent.idempotency.store.RecordStore;
 import io.hotkey.agent.instrument.InstalledModules;
 import io.hotkey.agent.redis.resp.RedisEndpoint;
 import io.hotkey.agent.testing.RedisProcess;
+import io.hotkey.agent.testing.TestCertificates;
 import io.hotkey.config.RouteTable;
 import io.hotkey.config.StoreFailurePolicy;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
+import java.net.Socket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -38,8 +43,10 @@ import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
@@ -418,5 +425,162 @@ class JdkHttpServerIdempotencyTest {
     assertEquals(
         big.length(), bodySizes.get(bodySizes.size() - 1), "and the handler still reads all of it");
     assertEquals(2, engine.meters().bodyTooLarge());
+  }
+
+  @Test
+  void aResponseWrittenInFlushedPiecesStreamsAndIsStoredWhole() throws Exception {
+    activate(new MemoryRecordStore(1 << 20));
+    CountDownLatch secondHalf = new CountDownLatch(1);
+    HttpServer server =
+        server(
+            "/orders",
+            exchange -> {
+              exchange.getRequestBody().readAllBytes();
+              exchange.sendResponseHeaders(200, 8);
+              OutputStream out = exchange.getResponseBody();
+              out.write("1234".getBytes(StandardCharsets.UTF_8));
+              out.flush();
+              try {
+                secondHalf.await(10, TimeUnit.SECONDS);
+              } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+              }
+              out.write("5678".getBytes(StandardCharsets.UTF_8));
+              exchange.close();
+            });
+    try (RawHttp raw = new RawHttp(server)) {
+      raw.post("/orders", "flushed");
+      assertTrue(raw.readHead().startsWith("HTTP/1.1 200"));
+      assertEquals("1234", raw.readBytes(4), "flushed before the rest is written");
+      secondHalf.countDown();
+      assertEquals("5678", raw.readBytes(4));
+    }
+    HttpResponse<byte[]> replay = post(uri(server, "/orders"), "flushed", "");
+    assertEquals("true", replay.headers().firstValue("Idempotent-Replayed").orElseThrow());
+    assertEquals("12345678", new String(replay.body(), StandardCharsets.UTF_8));
+  }
+
+  @Test
+  void anUnfinishedBodyReleasesTheKeyAndTheClientGetsWhatWasWritten() throws Exception {
+    IdempotencyEngine engine = activate(new MemoryRecordStore(1 << 20));
+    AtomicInteger runs = new AtomicInteger();
+    HttpServer server =
+        server(
+            "/orders",
+            exchange -> {
+              int run = runs.incrementAndGet();
+              exchange.getRequestBody().readAllBytes();
+              exchange.sendResponseHeaders(200, 100);
+              exchange.getResponseBody().write("partial".getBytes(StandardCharsets.UTF_8));
+              if (run == 1) {
+                throw new IllegalStateException("handler bug after 7 of 100 bytes");
+              }
+              exchange.close(); // 7 of 100 bytes
+            });
+    for (int run = 1; run <= 2; run++) {
+      try (RawHttp raw = new RawHttp(server)) {
+        raw.post("/orders", "unfinished");
+        String response = raw.readUntilClosed(Duration.ofSeconds(10));
+        assertTrue(
+            response.startsWith("HTTP/1.1 200") && response.endsWith("\r\n\r\npartial"),
+            "run " + run + " sends what it wrote, as without the agent: " + response);
+      }
+    }
+    assertEquals(2, runs.get(), "each unfinished answer released the key");
+    assertEquals(0, engine.meters().stored());
+  }
+
+  @Test
+  void anHttpsServersResponsesAreStoredAndTheHandlerSeesItsExchangeAsUsual() throws Exception {
+    activate(new MemoryRecordStore(1 << 20));
+    TestCertificates certificates = TestCertificates.create();
+    HttpsServer server =
+        HttpsServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 64);
+    server.setHttpsConfigurator(new HttpsConfigurator(certificates.serverContext()));
+    List<String> seen = new CopyOnWriteArrayList<>();
+    server.createContext(
+        "/orders",
+        exchange -> {
+          exchange.getRequestBody().readAllBytes();
+          String protocol = ((HttpsExchange) exchange).getSSLSession().getProtocol();
+          exchange.sendResponseHeaders(201, protocol.length());
+          seen.add("status " + exchange.getResponseCode());
+          try {
+            exchange.sendResponseHeaders(500, -1);
+          } catch (IOException expected) {
+            seen.add("second status refused");
+          }
+          try (OutputStream out = exchange.getResponseBody()) {
+            out.write(protocol.getBytes(StandardCharsets.US_ASCII));
+          }
+        });
+    server.start();
+    cleanup.add(() -> server.stop(0));
+    HttpClient tls =
+        HttpClient.newBuilder()
+            .version(HttpClient.Version.HTTP_1_1)
+            .sslContext(certificates.clientContext())
+            .build();
+    URI uri = URI.create("https://127.0.0.1:" + server.getAddress().getPort() + "/orders");
+    HttpResponse<String> first =
+        tls.send(request(uri, "tls", "x"), HttpResponse.BodyHandlers.ofString());
+    HttpResponse<String> replay =
+        tls.send(request(uri, "tls", "x"), HttpResponse.BodyHandlers.ofString());
+    assertEquals(201, first.statusCode());
+    assertTrue(first.body().startsWith("TLS"), first.body());
+    assertEquals(List.of("status 201", "second status refused"), seen);
+    assertEquals("true", replay.headers().firstValue("Idempotent-Replayed").orElseThrow());
+    assertEquals(first.body(), replay.body());
+  }
+
+  /** One HTTP/1.1 connection spoken by hand, to see exactly when bytes arrive. */
+  private static final class RawHttp implements AutoCloseable {
+    private final Socket socket;
+
+    RawHttp(HttpServer server) throws IOException {
+      socket = new Socket(InetAddress.getLoopbackAddress(), server.getAddress().getPort());
+    }
+
+    void post(String path, String key) throws IOException {
+      String request =
+          "POST "
+              + path
+              + " HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer alice\r\n"
+              + "Idempotency-Key: "
+              + key
+              + "\r\nContent-Length: 0\r\n\r\n";
+      socket.getOutputStream().write(request.getBytes(StandardCharsets.US_ASCII));
+      socket.getOutputStream().flush();
+    }
+
+    /** The status line and headers, up to the blank line. */
+    String readHead() throws IOException {
+      socket.setSoTimeout(10_000);
+      StringBuilder head = new StringBuilder();
+      while (head.length() < 4 || !head.substring(head.length() - 4).equals("\r\n\r\n")) {
+        int b = socket.getInputStream().read();
+        if (b < 0) {
+          throw new IOException("closed after " + head);
+        }
+        head.append((char) b);
+      }
+      return head.toString();
+    }
+
+    String readBytes(int count) throws IOException {
+      socket.setSoTimeout(10_000);
+      return new String(socket.getInputStream().readNBytes(count), StandardCharsets.ISO_8859_1);
+    }
+
+    /** Everything until the server closes the connection. */
+    String readUntilClosed(Duration limit) throws IOException {
+      socket.setSoTimeout((int) limit.toMillis());
+      return new String(socket.getInputStream().readAllBytes(), StandardCharsets.ISO_8859_1);
+    }
+
+    @Override
+    public void close() throws IOException {
+      socket.close();
+    }
   }
 }
