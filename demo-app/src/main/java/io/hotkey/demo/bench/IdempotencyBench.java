@@ -23,11 +23,14 @@ import redis.clients.jedis.resps.ScanResult;
 
 /**
  * What the Idempotency-Key layer costs: the same HTTP service ({@link IdempotencyBenchApp}, a JDK
- * {@code HttpServer} whose {@code POST /orders} handler does a few microseconds of work) run three
+ * {@code HttpServer} whose {@code POST /orders} handler does a few microseconds of work) run four
  * times as separate child JVMs, side by side in one invocation against one Redis:
  *
  * <ol>
  *   <li>without the agent;
+ *   <li>without the agent, its handler sending two PINGs to the benchmark's Redis (with Jedis, one
+ *       connection per worker): what two Redis round trips cost this service, on this machine, at
+ *       this point of a request, which is what the redis store's target counts in;
  *   <li>with {@code -javaagent:}, {@code hotkey.idempotency.routes=POST /orders} and the {@code
  *       memory} store;
  *   <li>the same with the {@code redis} store on the benchmark's Redis.
@@ -41,14 +44,14 @@ import redis.clients.jedis.resps.ScanResult;
  *
  * <ul>
  *   <li>Redis is the one named by {@code REDIS_URL}, else an embedded {@code redis-server} started
- *       here. Only the {@code redis} store talks to it (the service itself uses no Redis).
- *   <li>All three children are started first and stay up. Each is then warmed up alone for {@code
+ *       here. Only the {@code redis} store and the PINGs talk to it.
+ *   <li>All four children are started first and stay up. Each is then warmed up alone for {@code
  *       --warmup} seconds under the same load as measured.
  *   <li>The {@code --seconds} of measurement per configuration are cut into {@code --rounds} equal
- *       slices, run in alternating order (no agent, memory, redis; then redis, memory, no agent;
- *       ...), so that a drift of the machine (other processes, thermal, JIT of this driver) falls
- *       on all three alike rather than on the last one. An idle child costs little, but it is not
- *       nothing.
+ *       slices, run in alternating order (no agent, PINGs, memory, redis; then redis, memory,
+ *       PINGs, no agent; ...), so that a drift of the machine (other processes, thermal, JIT of
+ *       this driver) falls on all alike rather than on the last one. An idle child costs little,
+ *       but it is not nothing.
  *   <li>Load is closed-loop ({@link OrderLoad}): {@code --threads} client threads in this JVM, each
  *       with one kept-alive HTTP/1.1 connection, each sending its next request when it has read the
  *       previous answer. Every request carries a fresh {@code Idempotency-Key}, so with the agent
@@ -102,9 +105,10 @@ public final class IdempotencyBench {
 
   static final double REDIS_EXTRA_MICROS = 20;
 
-  /** The three ways the service runs. */
+  /** The ways the service runs. */
   enum Setup {
     NO_AGENT("no agent"),
+    PINGS("no agent, 2 PINGs"),
     MEMORY("agent, memory store"),
     REDIS("agent, redis store");
 
@@ -119,7 +123,21 @@ public final class IdempotencyBench {
     }
 
     boolean hasAgent() {
-      return this != NO_AGENT;
+      return this == MEMORY || this == REDIS;
+    }
+
+    /** The service's own arguments for this setup. */
+    List<String> appArguments(int workers, URI redis) {
+      List<String> arguments = new ArrayList<>(List.of("--workers", Integer.toString(workers)));
+      if (this == PINGS) {
+        arguments.addAll(
+            List.of(
+                "--redis-pings",
+                Integer.toString(REDIS_TARGET_ROUND_TRIPS),
+                "--redis",
+                redis.toString()));
+      }
+      return arguments;
     }
 
     /** The agent's settings for this setup; none without the agent. */
@@ -183,6 +201,9 @@ public final class IdempotencyBench {
     /** EVALSHA and EVAL calls Redis executed during the measured slices. */
     long scriptCalls;
 
+    /** PING calls Redis executed during the measured slices. */
+    long pings;
+
     int probes;
     int probesReplayed;
     long probeHandled;
@@ -207,7 +228,7 @@ public final class IdempotencyBench {
   /** A verification of the measured runs; the benchmark fails when one does not hold. */
   record Check(String setup, String what, boolean holds) {}
 
-  /** The three results, the Redis records the redis store left, and the checks. */
+  /** The results, the Redis records the redis store left, and the checks. */
   record Report(
       Map<Setup, Result> results, long redisRecords, List<Check> checks, Histogram roundTripNanos) {
 
@@ -286,7 +307,8 @@ public final class IdempotencyBench {
           settings.maxRequests() == 0 ? "" : ", at most " + settings.maxRequests() + " requests");
       long recordsBefore = countRecords(observer);
       long childTimeout =
-          3L * (settings.warmupSeconds() + settings.seconds()) + CHILD_GRACE_SECONDS;
+          (long) Setup.values().length * (settings.warmupSeconds() + settings.seconds())
+              + CHILD_GRACE_SECONDS;
       Map<Setup, ChildJvm> children = new EnumMap<>(Setup.class);
       Map<Setup, OrderLoad> loads = new EnumMap<>(Setup.class);
       Map<Setup, Result> results = new EnumMap<>(Setup.class);
@@ -299,7 +321,7 @@ public final class IdempotencyBench {
           ChildJvm child =
               ChildJvm.start(
                   IdempotencyBenchApp.class,
-                  List.of("--workers", Integer.toString(settings.threads())),
+                  setup.appArguments(settings.threads(), redis.uri()),
                   agent,
                   setup.agentProperties(redis.uri()),
                   childTimeout,
@@ -429,6 +451,7 @@ public final class IdempotencyBench {
           }
         });
     result.scriptCalls += redisAfter.callsSince(redisBefore, "evalsha", "eval");
+    result.pings += redisAfter.callsSince(redisBefore, "ping");
     return slice.lastFreshOrders();
   }
 

@@ -10,6 +10,7 @@ import java.io.OutputStream;
 import java.lang.management.ManagementFactory;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
+import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.util.Map;
 import java.util.TreeMap;
@@ -24,6 +25,7 @@ import javax.management.MBeanServer;
 import javax.management.ObjectName;
 import javax.management.openmbean.CompositeData;
 import javax.management.openmbean.TabularData;
+import redis.clients.jedis.Jedis;
 
 /**
  * The child JVM of {@link IdempotencyBench}: a JDK {@code HttpServer} on a free loopback port.
@@ -31,17 +33,20 @@ import javax.management.openmbean.TabularData;
  * <ul>
  *   <li>{@code POST /orders} reads the JSON body ({@code {"productId":7,"quantity":1}}), takes the
  *       next order number from a counter and answers {@code 201} with a JSON body of about 80 bytes
- *       and a {@code Location}. No Redis and no other I/O, on purpose: the handler costs a few
- *       microseconds, so what the agent adds stands out (a real handler would do more and the
- *       agent's share of its time would be smaller), and the {@code redis} store's scripts are the
- *       only Redis traffic of the benchmark, which lets it count them.
+ *       and a {@code Location}. No Redis (unless asked, below) and no other I/O, on purpose: the
+ *       handler costs a few microseconds, so what the agent adds stands out (a real handler would
+ *       do more and the agent's share of its time would be smaller), and the {@code redis} store's
+ *       scripts are the only Redis traffic of the benchmark, which lets it count them.
  *   <li>{@code GET /bench/stats} answers {@value #HANDLED}{@code =N} (times the order handler ran)
  *       and, when the agent is attached, its idempotency outcomes as {@value #OUTCOME_PREFIX}{@code
  *       name=N}, read from its MXBean {@value #AGENT_MXBEAN}. Not an idempotency route.
  * </ul>
  *
- * <p>{@code --workers N}: the server's worker threads. Prints {@value #LISTENING}{@code port} once
- * it serves, and stops when its stdin closes.
+ * <p>{@code --workers N}: the server's worker threads. {@code --redis-pings N --redis URI}: the
+ * order handler also sends N PINGs to that Redis, one after the other on its worker's own
+ * connection: the service making the round trips the redis store makes, without the agent, so that
+ * what a round trip costs inside this service can be measured. Prints {@value #LISTENING}{@code
+ * port} once it serves, and stops when its stdin closes.
  */
 public final class IdempotencyBenchApp {
 
@@ -56,11 +61,22 @@ public final class IdempotencyBenchApp {
   private static final int MAX_BODY_BYTES = 4_096;
 
   private final AtomicLong handled = new AtomicLong();
+  private final int redisPings;
+  private final ThreadLocal<Jedis> redis;
 
-  private IdempotencyBenchApp() {}
+  private IdempotencyBenchApp(int redisPings, URI redisUri) {
+    this.redisPings = redisPings;
+    this.redis = ThreadLocal.withInitial(() -> new Jedis(redisUri));
+  }
 
   public static void main(String[] args) throws Exception {
-    int workers = BenchArgs.parse(args, "--workers").wholeNumber("--workers", 8, 1);
+    BenchArgs options = BenchArgs.parse(args, "--workers", "--redis-pings", "--redis");
+    int workers = options.wholeNumber("--workers", 8, 1);
+    int redisPings = options.wholeNumber("--redis-pings", 0, 0);
+    URI redisUri = options.text("--redis").map(URI::create).orElse(null);
+    if (redisPings > 0 && redisUri == null) {
+      throw new IllegalArgumentException("--redis-pings needs --redis");
+    }
     // Without TCP_NODELAY the server's separate header and body writes meet the client's delayed
     // ACK and
     // every keep-alive response waits ~40 ms. The JDK server reads this once, when first used.
@@ -76,7 +92,7 @@ public final class IdempotencyBenchApp {
               thread.setDaemon(true);
               return thread;
             });
-    IdempotencyBenchApp app = new IdempotencyBenchApp();
+    IdempotencyBenchApp app = new IdempotencyBenchApp(redisPings, redisUri);
     server.setExecutor(pool);
     server.createContext(ORDERS, app::order);
     server.createContext(STATS, app::stats);
@@ -107,6 +123,9 @@ public final class IdempotencyBenchApp {
       if (!product.find() || !quantity.find()) {
         Json.send(exchange, 400, Json.error("productId and quantity are required"));
         return;
+      }
+      for (int i = 0; i < redisPings; i++) {
+        redis.get().ping();
       }
       long id = handled.incrementAndGet();
       exchange.getResponseHeaders().set("Location", ORDERS + "/" + id);

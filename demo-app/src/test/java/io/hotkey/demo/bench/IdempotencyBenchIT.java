@@ -59,6 +59,11 @@ class IdempotencyBenchIT {
         report.redisRecords() >= REQUESTS - redis.retries,
         "records left: " + report.redisRecords());
     assertEquals(0, report.results().get(IdempotencyBench.Setup.MEMORY).scriptCalls);
+    assertEquals(
+        2 * REQUESTS,
+        report.results().get(IdempotencyBench.Setup.PINGS).pings,
+        "the service's own round trips");
+    assertTrue(output.contains("the service's own 2 round trips"), output);
     assertTrue(output.contains("| vs no agent"), output);
     assertFalse(output.contains("FAIL"), output);
   }
