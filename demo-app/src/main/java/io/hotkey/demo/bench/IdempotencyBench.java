@@ -402,9 +402,9 @@ public final class IdempotencyBench {
   }
 
   /**
-   * Times {@value #ROUND_TRIPS} PINGs on one connection right after a redis-store slice: a round
-   * trip to the benchmark's Redis under the same machine load, which the redis store's target is
-   * stated in.
+   * Times {@value #ROUND_TRIPS} PINGs on one connection right after a redis-store slice, for
+   * reference: a round trip in a tight loop, much cheaper on a small VM than one made in the middle
+   * of a request, which is what the redis store's target is stated in (the PINGs setup).
    */
   private static void measureRoundTrips(Jedis observer, Histogram into) {
     for (int i = 0; i < ROUND_TRIPS; i++) {
