@@ -190,8 +190,8 @@ public final class AgentMeters {
   }
 
   /**
-   * Of those, reports of the application's own writes not applied, the write having invalidated its
-   * key already; 0 without tracking.
+   * Of those, reports of keys this JVM was writing, held while the write was in flight and applied
+   * with its own invalidation; 0 without tracking.
    */
   public long heldInvalidations() {
     return tracking == null ? 0 : tracking.heldEchoes();
