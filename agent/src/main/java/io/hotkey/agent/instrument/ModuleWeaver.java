@@ -67,7 +67,7 @@ final class ModuleWeaver {
       if (hook.mayMatch(name) && hook.loaders.matches(loader)) {
         if (description == null) {
           TypePool.Resolution resolution =
-              TypePool.Default.WithLazyResolution.of(loaderClasses(loader)).describe(name);
+              FallbackTypePool.of(loaderClasses(loader), loader).describe(name);
           if (!resolution.isResolved()) {
             return false;
           }
@@ -107,7 +107,7 @@ final class ModuleWeaver {
           locator =
               new ClassFileLocator.Compound(
                   ClassFileLocator.Simple.of(name, classFile), loaderClasses(loader));
-          pool = TypePool.Default.WithLazyResolution.of(locator);
+          pool = FallbackTypePool.of(locator, loader);
           type = pool.describe(name).resolve();
         }
         if (hook.types.matches(type)) {
@@ -185,7 +185,7 @@ final class ModuleWeaver {
       // the advice's types resolve against the agent and against the library it is woven into
       ClassFileLocator locator =
           new ClassFileLocator.Compound(adviceClasses, loaderClasses(loader));
-      TypePool pool = TypePool.Default.WithLazyResolution.of(locator);
+      TypePool pool = FallbackTypePool.of(locator, loader);
       for (TypeTransformer.MethodAdvice method : advice) {
         builder =
             builder.visit(
