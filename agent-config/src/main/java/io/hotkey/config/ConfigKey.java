@@ -220,7 +220,12 @@ public enum ConfigKey {
       "hotkey.debug.fail-every",
       "0",
       "diagnostic: every Nth agent hook throws internally; 0 never",
-      ValueParsers.intBetween(0, Integer.MAX_VALUE));
+      ValueParsers.intBetween(0, Integer.MAX_VALUE)),
+  DEBUG_FAIL_WEAVING(
+      "hotkey.debug.fail-weaving",
+      "",
+      "diagnostic: weaving this class (a fully qualified name) fails, as if another agent had broken it",
+      ValueParsers::className);
 
   static final String PREFIX = "hotkey.";
   static final String ENV_PREFIX = "HOTKEY_";

@@ -297,6 +297,11 @@ public final class HotkeyConfig {
     return value(ConfigKey.DEBUG_FAIL_EVERY);
   }
 
+  /** The class whose weaving fails on purpose, if any ({@code hotkey.debug.fail-weaving}). */
+  public Optional<String> debugFailWeaving() {
+    return value(ConfigKey.DEBUG_FAIL_WEAVING);
+  }
+
   Setting setting(ConfigKey key) {
     return settings.get(key);
   }

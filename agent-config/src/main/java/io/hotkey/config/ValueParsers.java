@@ -34,6 +34,8 @@ final class ValueParsers {
           "[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?(\\.[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?)*");
   private static final Pattern IPV6 = Pattern.compile("[0-9A-Fa-f:.]*:[0-9A-Fa-f:.]*");
   private static final Pattern PROTOCOL = Pattern.compile("protocol=[23]");
+  private static final Pattern CLASS_NAME =
+      Pattern.compile("[\\p{L}_$][\\p{L}\\p{N}_$]*(\\.[\\p{L}_$][\\p{L}\\p{N}_$]*)+");
 
   private ValueParsers() {}
 
@@ -216,6 +218,20 @@ final class ValueParsers {
           "is not a key prefix; expected printable ASCII without spaces, braces or glob characters, e.g. hotkey:");
     }
     return t;
+  }
+
+  /** Blank means none; otherwise a fully qualified Java class name. */
+  static Optional<String> className(String text) {
+    String t = text.trim();
+    if (t.isEmpty()) {
+      return Optional.empty();
+    }
+    if (!CLASS_NAME.matcher(t).matches()) {
+      throw new InvalidValueException(
+          text,
+          "is not a class name; expected a fully qualified name, e.g. io.lettuce.core.protocol.CommandHandler");
+    }
+    return Optional.of(t);
   }
 
   static <E extends Enum<E>> Function<String, E> oneOf(Class<E> type) {

@@ -172,7 +172,8 @@ class HotkeyConfigTest {
             Map.entry("hotkey.idempotency.lease", "5s"),
             Map.entry("hotkey.idempotency.max-body", "512KB"),
             Map.entry("hotkey.idempotency.on-store-failure", "allow"),
-            Map.entry("hotkey.debug.fail-every", "3"));
+            Map.entry("hotkey.debug.fail-every", "3"),
+            Map.entry("hotkey.debug.fail-weaving", "io.lettuce.core.protocol.CommandHandler"));
     HotkeyConfig c = HotkeyConfig.load(null, sys, Map.of());
     assertFalse(c.enabled());
     assertTrue(c.failFast());
@@ -198,6 +199,7 @@ class HotkeyConfigTest {
     assertEquals(Duration.ofDays(1), c.idempotencyTtl());
     assertEquals(Duration.ofSeconds(5), c.idempotencyLease());
     assertEquals(512L << 10, c.idempotencyMaxBody());
+    assertEquals(Optional.of("io.lettuce.core.protocol.CommandHandler"), c.debugFailWeaving());
     assertEquals(StoreFailurePolicy.ALLOW, c.idempotencyOnStoreFailure());
     assertEquals(List.of("sid"), c.idempotencyScopeCookies());
     assertEquals("POST /checkout", c.idempotencyDedupeRoutes().toString());
@@ -401,6 +403,8 @@ class HotkeyConfigTest {
         "hotkey.idempotency.token-ttl=0",
         "hotkey.idempotency.lease=0",
         "hotkey.debug.fail-every=-1",
+        "hotkey.debug.fail-weaving=CommandHandler",
+        "hotkey.debug.fail-weaving=io.lettuce..CommandHandler",
         "hotkey.enabled=1",
       })
   void rejectsBadValues(String line) throws IOException {

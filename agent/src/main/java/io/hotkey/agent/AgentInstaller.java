@@ -9,6 +9,7 @@ import io.hotkey.agent.core.AgentLog;
 import io.hotkey.agent.core.HotKeyRegistry;
 import io.hotkey.agent.core.RedisGateway;
 import io.hotkey.agent.core.RedisHooks;
+import io.hotkey.agent.core.ServingGate;
 import io.hotkey.agent.detect.DetectorSettings;
 import io.hotkey.agent.detect.HotKeyDetector;
 import io.hotkey.agent.detect.KeyRate;
@@ -18,6 +19,7 @@ import io.hotkey.agent.idempotency.IdempotencyEngine;
 import io.hotkey.agent.idempotency.IdempotencyEngines;
 import io.hotkey.agent.instrument.InstrumentationListener;
 import io.hotkey.agent.instrument.InstrumentationModule;
+import io.hotkey.agent.instrument.ModuleHealth;
 import io.hotkey.agent.instrument.ModuleInstaller;
 import io.hotkey.agent.instrument.jdkhttp.IdempotencyFilters;
 import io.hotkey.agent.instrument.jdkhttp.JdkHttpServerInstrumentationModule;
@@ -71,13 +73,21 @@ final class AgentInstaller {
                     .detectSampling()
                     .orElse(0)) // 0: the default, derived from threshold and window
             .build();
-    List<InstrumentationModule> modules = modules(config);
+    List<InstrumentationModule> clients = redisClientModules();
+    List<InstrumentationModule> modules = new ArrayList<>(clients);
+    if (!config.idempotencyRoutes().patterns().isEmpty()) {
+      modules.add(new JdkHttpServerInstrumentationModule());
+      modules.add(new ServletInstrumentationModule());
+    }
+    ModuleHealth health = new ModuleHealth(clients);
     MicrometerSighting micrometer = new MicrometerSighting();
     ModuleInstaller.install(
         instrumentation,
         modules,
         Map.of(MicrometerBridge.METRICS_CLASS.replace('.', '/'), micrometer::seen),
-        () -> startCore(config, source, settings, micrometer));
+        () -> startCore(config, source, settings, micrometer, health),
+        health,
+        config.debugFailWeaving().orElse(null));
     // a StringBuilder, not string concatenation: its first use in a JVM bootstraps a method handle
     // chain per shape, which is a noticeable part of the start of a JVM that loads no client
     StringBuilder line =
@@ -104,19 +114,12 @@ final class AgentInstaller {
     AgentLog.info(line.toString());
   }
 
-  /** The Redis clients, each version line gated by a class only it has; the servers with routes. */
-  private static List<InstrumentationModule> modules(HotkeyConfig config) {
-    List<InstrumentationModule> modules =
-        new ArrayList<>(
-            List.of(
-                new Jedis4InstrumentationModule(),
-                new Jedis3InstrumentationModule(),
-                new Lettuce6InstrumentationModule()));
-    if (!config.idempotencyRoutes().patterns().isEmpty()) {
-      modules.add(new JdkHttpServerInstrumentationModule());
-      modules.add(new ServletInstrumentationModule());
-    }
-    return modules;
+  /** The Redis clients, each version line gated by a class only it has. */
+  private static List<InstrumentationModule> redisClientModules() {
+    return List.of(
+        new Jedis4InstrumentationModule(),
+        new Jedis3InstrumentationModule(),
+        new Lettuce6InstrumentationModule());
   }
 
   /**
@@ -127,7 +130,8 @@ final class AgentInstaller {
       HotkeyConfig config,
       ConfigSource source,
       DetectorSettings settings,
-      MicrometerSighting sighting)
+      MicrometerSighting sighting,
+      ServingGate serving)
       throws Exception {
     AgentErrors errors = new AgentErrors(config.debugFailEvery());
     KeyVersions versions = new KeyVersions();
@@ -170,7 +174,7 @@ final class AgentInstaller {
                         config.fleetNamespace(),
                         errors))
             .orElse(null);
-    RedisGateway gateway = new RedisGateway(detector, registry, cache, versions, errors);
+    RedisGateway gateway = new RedisGateway(detector, registry, cache, versions, errors, serving);
 
     IdempotencyEngine idempotency = IdempotencyEngines.fromConfig(config);
 
@@ -183,7 +187,8 @@ final class AgentInstaller {
             errors,
             idempotency == null ? null : idempotency.meters(),
             tracking,
-            fleet);
+            fleet,
+            serving);
     AgentReport report = new AgentReport(config, meters);
     MicrometerBridge micrometer = new MicrometerBridge(meters);
     registry.addObserver(micrometer);

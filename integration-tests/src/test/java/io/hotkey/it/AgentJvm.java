@@ -39,6 +39,7 @@ public final class AgentJvm {
   private final Map<String, String> props = new LinkedHashMap<>();
   private final Map<String, String> env = new LinkedHashMap<>();
   private final List<String> jvmOptions = new ArrayList<>(List.of("-Xmx256m", "-XX:+UseSerialGC"));
+  private final List<String> afterAgentOptions = new ArrayList<>();
   private String classpath;
   private String main;
   private final List<String> args = new ArrayList<>();
@@ -131,6 +132,12 @@ public final class AgentJvm {
     return this;
   }
 
+  /** An option placed after this agent's {@code -javaagent} (another agent loaded after ours). */
+  public AgentJvm jvmOptionAfterAgent(String option) {
+    afterAgentOptions.add(option);
+    return this;
+  }
+
   public AgentJvm args(String... more) {
     Collections.addAll(args, more);
     return this;
@@ -160,6 +167,7 @@ public final class AgentJvm {
       }
       cmd.add("-javaagent:" + jar + (agentArgs == null ? "" : "=" + agentArgs));
     }
+    cmd.addAll(afterAgentOptions);
     props.forEach((k, v) -> cmd.add("-D" + k + "=" + v));
     cmd.add("-cp");
     cmd.add(classpath);

@@ -141,7 +141,7 @@ class AttachIT extends RedisTestBase {
             LettuceIT.readYourWritesChecks(c, reads, redisGets)));
   }
 
-  private static List<String> attach(Jdk jdk, String pid) throws Exception {
+  static List<String> attach(Jdk jdk, String pid) throws Exception {
     Process attach =
         new ProcessBuilder(
                 jdk.java().toString(), "-jar", ItConfig.agentJar().toString(), "attach", pid)

@@ -33,6 +33,11 @@ public final class ItConfig {
     return prop("hotkey.it.clientsDir", moduleDir().resolve("target/clients"));
   }
 
+  /** An APM agent's jar, copied by the build (see the pom's apm-agents execution). */
+  public static Path apmAgent(String jarName) {
+    return moduleDir().resolve("target/apm-agents").resolve(jarName);
+  }
+
   public static Path appClasses() {
     return prop("hotkey.it.appClasses", moduleDir().resolve("target/classes"));
   }

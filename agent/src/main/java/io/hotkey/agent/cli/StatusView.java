@@ -75,6 +75,9 @@ final class StatusView {
                     + count(cache.number("evictions"))
                     + " evictions"
                 : "off (hotkey.cache.enabled=false)"));
+    for (String module : report.texts("instrumentation")) {
+      lines.add("clients   " + module);
+    }
     List<String> servers = tracking.texts("servers");
     if (!servers.isEmpty()) {
       lines.add(

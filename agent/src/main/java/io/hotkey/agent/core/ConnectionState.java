@@ -20,6 +20,9 @@ public final class ConnectionState {
   private static final AtomicLong INSTANCES = new AtomicLong();
   private static final String DEFAULT_USER = "default";
 
+  /** Whether the connection's client module may serve in its class loader at all. */
+  private final ServingPermit permit;
+
   private volatile String endpoint;
   private volatile String namespace;
 
@@ -79,6 +82,10 @@ public final class ConnectionState {
    */
   public static final Object NOT_CONNECTED = new Object();
 
+  public ConnectionState(ServingPermit permit) {
+    this.permit = permit;
+  }
+
   /**
    * The namespace for cache keys, or null when this connection must not be served locally.
    *
@@ -86,7 +93,8 @@ public final class ConnectionState {
    *     a multiplexed connection, which then gets a namespace of its own
    */
   public String servableNamespace(String client, Object endpointSource) {
-    if (inMulti
+    if (!permit.granted()
+        || inMulti
         || watching
         || tracking
         || subscribed

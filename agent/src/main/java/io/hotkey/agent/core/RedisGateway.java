@@ -20,16 +20,18 @@ public final class RedisGateway {
   /**
    * @param cache {@link NearCache#DISABLED} when local serving is off: commands are still counted
    *     and hot keys still reported
+   * @param serving whether a connection's client module may serve in its class loader
    */
   public RedisGateway(
       HotKeyDetector detector,
       HotKeyRegistry hotKeys,
       NearCache cache,
       KeyVersions versions,
-      AgentErrors errors) {
+      AgentErrors errors,
+      ServingGate serving) {
     this.classifier = new CommandClassifier(detector, hotKeys, errors);
-    this.threadBound = new ThreadBoundGateway(classifier, cache, versions);
-    this.multiplexed = new MultiplexedGateway(classifier, cache, versions);
+    this.threadBound = new ThreadBoundGateway(classifier, cache, versions, serving);
+    this.multiplexed = new MultiplexedGateway(classifier, cache, versions, serving);
   }
 
   public ThreadBoundGateway threadBound() {

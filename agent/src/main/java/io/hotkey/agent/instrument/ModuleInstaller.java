@@ -46,16 +46,21 @@ public final class ModuleInstaller {
    *
    * @param watched internal class names whose loading the agent wants to see (and the loader that
    *     loads them), whether or not a module names them
+   * @param health told of every class a module names that is left unwoven
+   * @param failWeaving a class whose weaving fails on purpose ({@code hotkey.debug.fail-weaving}),
+   *     or null
    */
   public static List<ClassFileTransformer> install(
       Instrumentation instrumentation,
       List<InstrumentationModule> modules,
       Map<String, Consumer<ClassLoader>> watched,
-      Startup startup) {
+      Startup startup,
+      ModuleHealth health,
+      String failWeaving) {
     Candidates candidates = new Candidates(modules);
-    LazyWeaver weaver = new LazyWeaver(modules, startup);
-    Gate members = new Gate(candidates, weaver, watched, true);
-    Gate advice = new Gate(candidates, weaver, Map.of(), false);
+    LazyWeaver weaver = new LazyWeaver(modules, startup, health, failWeaving);
+    Gate members = new Gate(candidates, weaver, watched, true, health);
+    Gate advice = new Gate(candidates, weaver, Map.of(), false, health);
     instrumentation.addTransformer(members, false);
     instrumentation.addTransformer(advice, true);
     retransformLoaded(instrumentation, candidates, weaver, watched);
@@ -102,7 +107,7 @@ public final class ModuleInstaller {
             advised.add(type);
           }
         } catch (Throwable t) {
-          active.listener().failed(type.getName(), t);
+          active.failed(type.getName(), type.getClassLoader(), t);
         }
       }
     } finally {
@@ -112,7 +117,7 @@ public final class ModuleInstaller {
       try {
         instrumentation.retransformClasses(type);
       } catch (Throwable t) {
-        active.listener().failed(type.getName(), t);
+        active.failed(type.getName(), type.getClassLoader(), t);
       }
     }
   }
@@ -139,6 +144,11 @@ public final class ModuleInstaller {
           }
         }
       }
+    }
+
+    /** Whether a module names this class (rather than matching it as a subtype). */
+    boolean isNamed(String internalName) {
+      return names.contains(internalName);
     }
 
     boolean test(ClassLoader loader, String internalName) {
@@ -186,13 +196,21 @@ public final class ModuleInstaller {
   static final class LazyWeaver {
     private final List<InstrumentationModule> modules;
     private final Startup startup;
+    private final ModuleHealth health;
+    private final String failWeaving;
     private final AtomicBoolean startedAhead = new AtomicBoolean();
     private volatile ModuleWeaver weaver;
     private volatile boolean failed;
 
-    LazyWeaver(List<InstrumentationModule> modules, Startup startup) {
+    LazyWeaver(
+        List<InstrumentationModule> modules,
+        Startup startup,
+        ModuleHealth health,
+        String failWeaving) {
       this.modules = modules;
       this.startup = startup;
+      this.health = health;
+      this.failWeaving = failWeaving;
     }
 
     /**
@@ -232,7 +250,7 @@ public final class ModuleInstaller {
       synchronized (this) {
         if (weaver == null && !failed) {
           try {
-            weaver = new ModuleWeaver(modules, startup.start());
+            weaver = new ModuleWeaver(modules, startup.start(), health, failWeaving);
           } catch (Throwable t) {
             failed = true;
             AgentLog.info("could not start, agent inactive: " + t);
@@ -256,16 +274,19 @@ public final class ModuleInstaller {
     private final LazyWeaver weaver;
     private final Map<String, Consumer<ClassLoader>> watched;
     private final boolean members;
+    private final ModuleHealth health;
 
     Gate(
         Candidates candidates,
         LazyWeaver weaver,
         Map<String, Consumer<ClassLoader>> watched,
-        boolean members) {
+        boolean members,
+        ModuleHealth health) {
       this.candidates = candidates;
       this.weaver = weaver;
       this.watched = watched;
       this.members = members;
+      this.health = health;
     }
 
     @Override
@@ -275,7 +296,17 @@ public final class ModuleInstaller {
         Class<?> classBeingRedefined,
         ProtectionDomain protectionDomain,
         byte[] classfileBuffer) {
-      if (className == null || BUSY.get() != null) {
+      if (className == null) {
+        return null;
+      }
+      if (BUSY.get() != null) {
+        if (classBeingRedefined == null && candidates.isNamed(className)) {
+          // it loads unwoven for good: its module must not serve where it is
+          health.unwoven(
+              className.replace('/', '.'),
+              loader,
+              "it loaded while the agent was starting or weaving another class");
+        }
         return null;
       }
       BUSY.set(Boolean.TRUE);

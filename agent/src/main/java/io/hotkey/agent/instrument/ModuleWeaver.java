@@ -34,9 +34,19 @@ final class ModuleWeaver {
   private final ClassFileLocator agentClasses =
       ClassFileLocator.ForClassLoader.of(ModuleWeaver.class.getClassLoader());
   private final InstrumentationListener listener;
+  private final ModuleHealth health;
 
-  ModuleWeaver(List<InstrumentationModule> modules, InstrumentationListener listener) {
+  /** The class whose weaving fails on purpose ({@code hotkey.debug.fail-weaving}), or null. */
+  private final String failWeaving;
+
+  ModuleWeaver(
+      List<InstrumentationModule> modules,
+      InstrumentationListener listener,
+      ModuleHealth health,
+      String failWeaving) {
     this.listener = listener;
+    this.health = health;
+    this.failWeaving = failWeaving;
     for (InstrumentationModule module : modules) {
       List<HelperClasses> helpers = module.helperClasses();
       ClassFileLocator advice =
@@ -50,8 +60,10 @@ final class ModuleWeaver {
     }
   }
 
-  InstrumentationListener listener() {
-    return listener;
+  /** A class a module names could not be woven: reported, and its module stops serving there. */
+  void failed(String name, ClassLoader loader, Throwable error) {
+    listener.failed(name, error);
+    health.unwoven(name, loader, error.toString());
   }
 
   /**
@@ -69,6 +81,9 @@ final class ModuleWeaver {
           TypePool.Resolution resolution =
               FallbackTypePool.of(loaderClasses(loader), loader).describe(name);
           if (!resolution.isResolved()) {
+            if (hook.named()) {
+              throw new IllegalStateException("its class file cannot be read");
+            }
             return false;
           }
           description = resolution.resolve();
@@ -117,6 +132,9 @@ final class ModuleWeaver {
       if (matched.isEmpty()) {
         return null;
       }
+      if (name.equals(failWeaving)) {
+        throw new IllegalStateException("hotkey.debug.fail-weaving names this class");
+      }
       DynamicType.Builder<?> builder =
           members ? REDEFINING.redefine(type, locator) : DECORATING.decorate(type, locator);
       Set<HelperClasses> helpers = new LinkedHashSet<>();
@@ -132,8 +150,25 @@ final class ModuleWeaver {
       return transformed;
     } catch (Throwable t) {
       listener.failed(name, t);
+      if (namesClass(name, loader)) {
+        health.unwoven(name, loader, t.toString());
+      }
       return null;
     }
+  }
+
+  /**
+   * Whether a module names this very class (rather than matching it as a subtype) in its loader.
+   */
+  private boolean namesClass(String name, ClassLoader loader) {
+    for (List<Hook> hooks : List.of(adviceHooks, memberHooks)) {
+      for (Hook hook : hooks) {
+        if (hook.named() && hook.typeName.equals(name) && hook.loaders.matches(loader)) {
+          return true;
+        }
+      }
+    }
+    return false;
   }
 
   private static ClassFileLocator loaderClasses(ClassLoader loader) {
@@ -168,6 +203,10 @@ final class ModuleWeaver {
       this.members = transformer.members();
       this.helpers = module.helperClasses();
       this.adviceClasses = adviceClasses;
+    }
+
+    boolean named() {
+      return !subtypes;
     }
 
     /** Decided by name alone: the named class, or any class for a subtype match. */

@@ -1,5 +1,6 @@
 package io.hotkey.agent.metrics;
 
+import io.hotkey.agent.core.ServingGate;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.ToDoubleFunction;
@@ -108,6 +109,19 @@ public final class AgentMeter {
               m -> m.trackingServersByState().getOrDefault(state, 0L),
               "state",
               state));
+    }
+    for (String module : meters.instrumentationModules()) {
+      for (String state : ServingGate.ModuleState.all()) {
+        all.add(
+            gauge(
+                "hotkey.instrumentation",
+                "class loaders where a client module serves, or only counts because a class it needs was left unwoven",
+                m -> m.instrumentationLoaders(module, state),
+                "module",
+                module,
+                "state",
+                state));
+      }
     }
     all.add(
         gauge(

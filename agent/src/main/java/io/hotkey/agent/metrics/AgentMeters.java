@@ -6,6 +6,7 @@ import io.hotkey.agent.core.AgentErrors;
 import io.hotkey.agent.core.AgentLog;
 import io.hotkey.agent.core.HotKeyRegistry;
 import io.hotkey.agent.core.RedisGateway;
+import io.hotkey.agent.core.ServingGate;
 import io.hotkey.agent.detect.DetectorSettings;
 import io.hotkey.agent.detect.HotKeyDetector;
 import io.hotkey.agent.detect.KeyRate;
@@ -30,12 +31,14 @@ public final class AgentMeters {
   private final Map<String, Long> promotedAtMillis = new ConcurrentHashMap<>();
   private final InvalidationTracking tracking;
   private final FleetDetection fleet;
+  private final ServingGate serving;
 
   /**
    * @param cache {@link NearCache#DISABLED} when local serving is off
    * @param idempotency null when no idempotency route is configured
    * @param tracking null unless {@code hotkey.cache.invalidation=tracking} with the cache on
    * @param fleet null without {@code hotkey.redis.uri} (fleet detection can never run then)
+   * @param serving each client module's state in each class loader
    */
   public AgentMeters(
       RedisGateway gateway,
@@ -45,7 +48,9 @@ public final class AgentMeters {
       AgentErrors errors,
       IdempotencyMeters idempotency,
       InvalidationTracking tracking,
-      FleetDetection fleet) {
+      FleetDetection fleet,
+      ServingGate serving) {
+    this.serving = serving;
     this.tracking = tracking;
     this.fleet = fleet;
     this.gateway = gateway;
@@ -205,6 +210,27 @@ public final class AgentMeters {
   /** Tracked servers by state (starting, tracking, gap, ttl_fallback); empty without tracking. */
   public Map<String, Long> trackingServersByState() {
     return tracking == null ? Map.of() : tracking.serversByState();
+  }
+
+  /** Each client module's state in each class loader where it had a connection or failed. */
+  public List<ServingGate.ModuleState> instrumentation() {
+    return serving.states();
+  }
+
+  /** Class loaders where {@code module} is in {@code state} ({@link ServingGate.ModuleState}). */
+  public long instrumentationLoaders(String module, String state) {
+    long count = 0;
+    for (ServingGate.ModuleState s : serving.states()) {
+      if (s.module.equals(module) && s.state.equals(state)) {
+        count++;
+      }
+    }
+    return count;
+  }
+
+  /** The client modules whose state {@link #instrumentation()} reports. */
+  public List<String> instrumentationModules() {
+    return serving.modules();
   }
 
   /** One line per tracked server: address, state and how invalidations arrive (or why not). */

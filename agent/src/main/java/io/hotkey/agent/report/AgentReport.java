@@ -3,6 +3,7 @@ package io.hotkey.agent.report;
 import io.hotkey.agent.cache.HotKeyReads;
 import io.hotkey.agent.core.AgentLog;
 import io.hotkey.agent.core.HotKeyRegistry;
+import io.hotkey.agent.core.ServingGate;
 import io.hotkey.agent.detect.DetectorSettings;
 import io.hotkey.agent.detect.KeyRate;
 import io.hotkey.agent.metrics.AgentMeters;
@@ -102,6 +103,17 @@ public final class AgentReport {
       json.value(server);
     }
     json.endArray().endObject();
+    json.name("instrumentation").beginArray();
+    for (ServingGate.ModuleState module : meters.instrumentation()) {
+      json.value(
+          module.module
+              + " "
+              + module.state
+              + " in "
+              + module.loader
+              + (module.reason == null ? "" : " (" + module.reason + ")"));
+    }
+    json.endArray();
     DetectorSettings detector = meters.detectorSettings();
     json.name("detector")
         .beginObject()

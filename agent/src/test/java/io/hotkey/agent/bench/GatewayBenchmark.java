@@ -9,6 +9,7 @@ import io.hotkey.agent.core.HotKeyRegistry;
 import io.hotkey.agent.core.RedisGateway;
 import io.hotkey.agent.core.ReplyOutcome;
 import io.hotkey.agent.core.ServedReply;
+import io.hotkey.agent.core.ServingGate;
 import io.hotkey.agent.core.multiplexed.DispatchOutcome;
 import io.hotkey.agent.core.multiplexed.MultiplexedGateway;
 import io.hotkey.agent.core.multiplexed.ReplyTape;
@@ -103,7 +104,8 @@ public class GatewayBenchmark {
                   versions,
                   FillGate.OPEN),
               versions,
-              new AgentErrors(0));
+              new AgentErrors(0),
+              ServingGate.OPEN);
       gateway = core.multiplexed();
       for (int i = 0; i < KEYS; i++) {
         byte[] key = ("product:" + i).getBytes(StandardCharsets.US_ASCII);

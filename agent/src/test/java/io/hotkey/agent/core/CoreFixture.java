@@ -30,6 +30,12 @@ public final class CoreFixture {
   /** The cache's gate: admits every reply, records the reports own writes expect. */
   public final RecordingEchoes echoes = new RecordingEchoes(versions);
 
+  /** The permit every connection gets: a test revokes it as a failed weaving would. */
+  public final ServingPermit permit = new ServingPermit(true);
+
+  /** Gives every connection {@link #permit}. */
+  public final ServingGate gate;
+
   public final RedisGateway gateways;
 
   /**
@@ -57,7 +63,24 @@ public final class CoreFixture {
             ? new CaffeineNearCache(
                 1 << 20, 64 << 10, Duration.ofSeconds(30), 0, serveStale, versions, echoes)
             : NearCache.DISABLED;
-    gateways = new RedisGateway(detector, registry, cache, versions, errors);
+    gate =
+        new ServingGate() {
+          @Override
+          public ServingPermit permitFor(Object connection) {
+            return permit;
+          }
+
+          @Override
+          public List<ServingGate.ModuleState> states() {
+            return List.of();
+          }
+
+          @Override
+          public List<String> modules() {
+            return List.of();
+          }
+        };
+    gateways = new RedisGateway(detector, registry, cache, versions, errors, gate);
   }
 
   /**

@@ -18,7 +18,14 @@ public final class InstalledModules implements AutoCloseable, InstrumentationLis
   private final List<ClassFileTransformer> transformers;
 
   public InstalledModules(InstrumentationModule... modules) {
-    transformers = ModuleInstaller.install(instrumentation, List.of(modules), Map.of(), () -> this);
+    transformers =
+        ModuleInstaller.install(
+            instrumentation,
+            List.of(modules),
+            Map.of(),
+            () -> this,
+            new ModuleHealth(List.of()),
+            null);
   }
 
   /** The names of the classes transformed so far. */

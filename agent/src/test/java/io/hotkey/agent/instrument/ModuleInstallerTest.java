@@ -36,7 +36,9 @@ class ModuleInstallerTest {
               startedOn.complete(Thread.currentThread().getName());
               assertTrue(finishStart.await(30, SECONDS), "the test never let the start finish");
               return new NoListener();
-            });
+            },
+            new ModuleHealth(List.of()),
+            null);
     try {
       assertFalse(startedOn.isDone(), "started before a class of the library loaded");
 

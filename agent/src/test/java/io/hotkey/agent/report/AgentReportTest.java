@@ -28,7 +28,15 @@ class AgentReportTest {
   private static String report(CoreFixture core) {
     AgentMeters meters =
         new AgentMeters(
-            core.gateways, core.cache, core.registry, core.detector, core.errors, null, null, null);
+            core.gateways,
+            core.cache,
+            core.registry,
+            core.detector,
+            core.errors,
+            null,
+            null,
+            null,
+            core.gate);
     return new AgentReport(HotkeyConfig.defaults(), meters).json();
   }
 

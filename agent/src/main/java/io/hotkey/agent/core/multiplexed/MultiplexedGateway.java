@@ -14,6 +14,7 @@ import io.hotkey.agent.core.ClassifiedCommand;
 import io.hotkey.agent.core.CommandClassifier;
 import io.hotkey.agent.core.ConnectionState;
 import io.hotkey.agent.core.PlainSet;
+import io.hotkey.agent.core.ServingGate;
 import io.hotkey.agent.core.StaleAnswers;
 import io.hotkey.agent.core.WriteSet;
 import io.hotkey.agent.redis.CommandSpec;
@@ -36,6 +37,7 @@ import java.util.function.Supplier;
 public final class MultiplexedGateway {
   private final CommandClassifier classifier;
   private final NearCache cache;
+  private final ServingGate serving;
   private final KeyVersions versions;
 
   private final Cache<Object, ConnectionState> connections =
@@ -56,7 +58,9 @@ public final class MultiplexedGateway {
    */
   private final AtomicInteger resuming = new AtomicInteger();
 
-  public MultiplexedGateway(CommandClassifier classifier, NearCache cache, KeyVersions versions) {
+  public MultiplexedGateway(
+      CommandClassifier classifier, NearCache cache, KeyVersions versions, ServingGate serving) {
+    this.serving = serving;
     this.classifier = classifier;
     this.cache = cache;
     this.versions = versions;
@@ -243,7 +247,8 @@ public final class MultiplexedGateway {
    */
   private ConnectionState connectionState(ThreadDispatchState thread, Object connection) {
     if (thread.lastConnection != connection) {
-      thread.lastState = connections.get(connection, c -> new ConnectionState());
+      thread.lastState =
+          connections.get(connection, c -> new ConnectionState(serving.permitFor(c)));
       thread.lastConnection = connection;
     }
     return thread.lastState;
@@ -364,7 +369,9 @@ public final class MultiplexedGateway {
 
   /** The connection starts or stops buffering commands until the application flushes them. */
   public void onManualFlush(Object connection, boolean manual) {
-    connections.get(connection, c -> new ConnectionState()).setManualFlush(manual);
+    connections
+        .get(connection, c -> new ConnectionState(serving.permitFor(c)))
+        .setManualFlush(manual);
   }
 
   private TrackedReply trackedFor(Object reply) {

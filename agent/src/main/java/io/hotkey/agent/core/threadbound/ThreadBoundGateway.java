@@ -15,6 +15,7 @@ import io.hotkey.agent.core.ConnectionState;
 import io.hotkey.agent.core.PlainSet;
 import io.hotkey.agent.core.ReplyOutcome;
 import io.hotkey.agent.core.ServedReply;
+import io.hotkey.agent.core.ServingGate;
 import io.hotkey.agent.core.StaleAnswers;
 import io.hotkey.agent.redis.CommandSpec;
 import io.hotkey.agent.redis.resp.RedisEndpoint;
@@ -33,6 +34,7 @@ public final class ThreadBoundGateway {
   private final CommandClassifier classifier;
   private final NearCache cache;
   private final KeyVersions versions;
+  private final ServingGate serving;
 
   /** Per connection (or pooled client): what it owes, and its state. */
   private final Cache<Object, OwedReplies> connections = Caffeine.newBuilder().weakKeys().build();
@@ -40,10 +42,12 @@ public final class ThreadBoundGateway {
   private final ThreadLocal<ThreadCallState> threads =
       ThreadLocal.withInitial(ThreadCallState::new);
 
-  public ThreadBoundGateway(CommandClassifier classifier, NearCache cache, KeyVersions versions) {
+  public ThreadBoundGateway(
+      CommandClassifier classifier, NearCache cache, KeyVersions versions, ServingGate serving) {
     this.classifier = classifier;
     this.cache = cache;
     this.versions = versions;
+    this.serving = serving;
   }
 
   /**
@@ -131,7 +135,8 @@ public final class ThreadBoundGateway {
   }
 
   private OwedReplies owedRepliesOf(Object connection) {
-    return connections.get(connection, c -> new OwedReplies(new ConnectionState()));
+    return connections.get(
+        connection, c -> new OwedReplies(new ConnectionState(serving.permitFor(c))));
   }
 
   /**

@@ -100,6 +100,7 @@ function renderSummary(report) {
     ? ", " + report.tracking.servers.join(", ") + ", " + number(report.tracking.invalidations) + " invalidated"
     : "";
   setText("tracking", "freshness: " + report.tracking.mode + " " + duration(report.tracking.ttlMillis) + tracked);
+  setText("instrumentation", report.instrumentation.length ? "clients: " + report.instrumentation.join("; ") : "");
 }
 
 function compare(a, b, column) {

@@ -151,6 +151,20 @@ class ThreadBoundGatewayTest {
     assertTrue(first.raw != second.raw && first.raw != fromRedis);
   }
 
+  @Test
+  void aConnectionWhoseModuleLostItsPermitIsNeverServedButStillInvalidates() {
+    makeHot("hot");
+    byte[] fromRedis = "v1".getBytes(UTF_8);
+    execute(connection, argv("GET", "hot"), fromRedis);
+    assertNotNull(serve(connection, "GET", "hot"));
+
+    core.permit.set(false);
+    assertNull(serve(connection, "GET", "hot"), "a hook of its module is missing");
+    execute(connection, argv("SET", "hot", "v2"), "OK".getBytes(UTF_8));
+    core.permit.set(true);
+    assertNull(serve(connection, "GET", "hot"), "the write invalidated the entry meanwhile");
+  }
+
   /** A read that goes to Redis and fails there, as the Jedis adapter ends it. */
   private ServedReply failOnTheConnection(String... command) {
     ServedReply served = gateway.beginRead("test", connection, SERVER, new Object(), argv(command));
