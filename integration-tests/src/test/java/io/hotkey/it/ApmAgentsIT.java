@@ -23,28 +23,35 @@ import org.junit.jupiter.params.provider.MethodSource;
 class ApmAgentsIT extends RedisTestBase {
 
   enum Apm {
-    OPENTELEMETRY(
-        "opentelemetry-javaagent-2.22.0.jar",
-        "-Dotel.traces.exporter=none",
-        "-Dotel.metrics.exporter=none",
-        "-Dotel.logs.exporter=none"),
-    DATADOG(
-        "dd-java-agent-1.56.0.jar",
-        "-Ddd.profiling.enabled=false",
-        "-Ddd.remote_config.enabled=false",
-        "-Ddd.instrumentation.telemetry.enabled=false",
-        "-Ddd.trace.agent.port=1");
+    OPENTELEMETRY("opentelemetry-javaagent-2.22.0.jar"),
+    DATADOG("dd-java-agent-1.56.0.jar");
 
     final String jar;
-    final List<String> options;
 
-    Apm(String jar, String... options) {
+    Apm(String jar) {
       this.jar = jar;
-      this.options = List.of(options);
     }
 
     String javaagent() {
       return "-javaagent:" + ItConfig.apmAgent(jar);
+    }
+
+    /** What keeps the agent from exporting, or from reaching anything but loopback. */
+    List<String> quietOptions() {
+      return switch (this) {
+        case OPENTELEMETRY ->
+            List.of(
+                "-Dotel.traces.exporter=none",
+                "-Dotel.metrics.exporter=none",
+                "-Dotel.logs.exporter=none");
+        case DATADOG ->
+            List.of(
+                "-Ddd.profiling.enabled=false",
+                "-Ddd.remote_config.enabled=false",
+                "-Ddd.instrumentation.telemetry.enabled=false",
+                "-Ddd.agent.host=127.0.0.1",
+                "-Ddd.trace.agent.port=1");
+      };
     }
   }
 
@@ -86,7 +93,7 @@ class ApmAgentsIT extends RedisTestBase {
             redis.address(),
             "--millis",
             "3000");
-    for (String option : apm.options) {
+    for (String option : apm.quietOptions()) {
       jvm.jvmOption(option);
     }
     switch (order) {
