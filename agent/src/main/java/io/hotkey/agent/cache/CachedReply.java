@@ -26,6 +26,12 @@ public final class CachedReply {
 
   private volatile int ttlState = TTL_UNKNOWN;
 
+  /**
+   * The entry this one refreshed ahead of its expiry, which answers reads until this one's TTL is
+   * known; cleared then.
+   */
+  private volatile CachedReply refreshed;
+
   /** 1 once a read was chosen to refresh this entry ahead of its expiry. */
   private volatile int refreshing;
 
@@ -62,11 +68,22 @@ public final class CachedReply {
 
   void noTtl() {
     ttlState = NO_TTL;
+    refreshed = null;
   }
 
   void expiresAt(long nanos) {
     expiresAtNanos = nanos;
     ttlState = EXPIRES;
+    refreshed = null;
+  }
+
+  void refreshes(CachedReply older) {
+    refreshed = older;
+  }
+
+  /** The entry this one refreshed, while this one's TTL is unknown; else null. */
+  CachedReply refreshed() {
+    return refreshed;
   }
 
   /** Whether the caller is the one read that refreshes this entry (at most one at a time). */

@@ -132,9 +132,7 @@ public final class CaffeineNearCache implements NearCache {
         return refreshOrServe(cached, key, keyHashes);
       }
       if (ttlState == CachedReply.TTL_UNKNOWN) {
-        // its TTL is being asked: the read goes to Redis, and a fill would only ask again
-        misses.increment();
-        return null;
+        return whileTtlUnknown(cached, keyHashes);
       }
       // past its key's TTL: filled again like a missing entry
     }
@@ -174,9 +172,7 @@ public final class CaffeineNearCache implements NearCache {
         return refreshOrServe(cached, key, keyHashes);
       }
       if (ttlState == CachedReply.TTL_UNKNOWN) {
-        // its TTL is being asked: the read goes to Redis, and a fill would only ask again
-        misses.increment();
-        return null;
+        return whileTtlUnknown(cached, keyHashes);
       }
       // past its key's TTL: filled again like a missing entry
     }
@@ -205,7 +201,7 @@ public final class CaffeineNearCache implements NearCache {
       RedisEndpoint node, CacheKey key, Object raw, int[] keyHashes, long[] stamp) {
     if (gate.admits(node, key.keys())) {
       // a plain SET leaves its key without a TTL
-      store(node, key, raw, keyHashes, stamp, true);
+      store(node, key, raw, keyHashes, stamp, null, true);
     }
   }
 
@@ -243,6 +239,23 @@ public final class CaffeineNearCache implements NearCache {
         && (serveStaleNanos <= ttlNanos || cached.ageNanos() <= ttlNanos)) {
       return cached;
     }
+    return null;
+  }
+
+  /**
+   * A new entry whose TTL is being asked: the entry it refreshed answers, if still current, young
+   * enough and within its own TTL; otherwise the read goes to Redis (a fill would only ask again).
+   */
+  private Object whileTtlUnknown(CachedReply cached, int[] keyHashes) {
+    CachedReply older = cached.refreshed();
+    if (older != null
+        && older.ageNanos() <= ttlNanos
+        && older.withinTtl()
+        && versions.isCurrent(older.stamp(), keyHashes)) {
+      hits.increment();
+      return older;
+    }
+    misses.increment();
     return null;
   }
 
@@ -313,7 +326,8 @@ public final class CaffeineNearCache implements NearCache {
       if (!gate.admits(fill.node(), fill.key.keys())) {
         return;
       }
-      CachedReply reply = store(fill.node(), fill.key, raw, fill.keyHashes, fill.stamp, false);
+      CachedReply reply =
+          store(fill.node(), fill.key, raw, fill.keyHashes, fill.stamp, fill.refreshing, false);
       if (reply != null) {
         fill.publish(reply);
       }
@@ -323,7 +337,11 @@ public final class CaffeineNearCache implements NearCache {
   }
 
   /**
-   * @param setWithoutTtl the reply is a value the application just set without a TTL
+   * Stores a reply unless outdated, and asks its keys' TTL unless known.
+   *
+   * @param refreshed the entry a fill refreshes ahead of its expiry, or null
+   * @param setWithoutTtl the reply is a value the application just set with a plain SET, which
+   *     leaves no TTL
    */
   private CachedReply store(
       RedisEndpoint node,
@@ -331,6 +349,7 @@ public final class CaffeineNearCache implements NearCache {
       Object raw,
       int[] keyHashes,
       long[] stamp,
+      CachedReply refreshed,
       boolean setWithoutTtl) {
     Object frozen = ReplySnapshots.freeze(raw, maxEntryBytes);
     if (frozen == ReplySnapshots.UNCACHEABLE) {
@@ -348,8 +367,13 @@ public final class CaffeineNearCache implements NearCache {
       long[] knownWithout = withoutTtl.getIfPresent(key);
       if (knownWithout != null && versions.isCurrent(knownWithout, keyHashes)) {
         reply.noTtl();
-      } else if (!ttls.ask(node, key.keys(), ttlAnswer(key, reply, stamp))) {
-        return null;
+      } else {
+        if (refreshed != null) {
+          reply.refreshes(refreshed);
+        }
+        if (!ttls.ask(node, key.keys(), ttlAnswer(key, reply, stamp))) {
+          return null;
+        }
       }
     }
     entries.put(key, reply);

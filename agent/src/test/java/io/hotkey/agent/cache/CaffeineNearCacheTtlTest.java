@@ -109,4 +109,31 @@ class CaffeineNearCacheTtlTest {
     assertEquals(2, ttls.asked.size());
     assertNull(refreshing.lookup(key, hashes), "not served until answered");
   }
+
+  @Test
+  void aRefreshedEntryAnswersUntilItsReplacementsTtlIsKnown() {
+    CaffeineNearCache refreshing =
+        new CaffeineNearCache(
+            1 << 20,
+            64 << 10,
+            Duration.ofSeconds(30),
+            1e-9,
+            Duration.ZERO,
+            versions,
+            FillGate.OPEN,
+            ttls);
+    ReadFill first = assertInstanceOf(ReadFill.class, refreshing.lookup(key, hashes));
+    refreshing.complete(first, bytes("v1"));
+    ttls.asked.get(0).answered(System.nanoTime(), TimeUnit.MINUTES.toMillis(1));
+    // any age is old enough to refresh: the next read refreshes the entry
+    ReadFill refresh = assertInstanceOf(ReadFill.class, refreshing.lookup(key, hashes));
+    CachedReply older = refresh.refreshing;
+    refreshing.complete(refresh, bytes("v1"));
+    assertEquals(2, ttls.asked.size(), "a key with a TTL is asked at every fill");
+
+    assertEquals(older, refreshing.lookupNoWait(key, hashes), "the refreshed entry answers");
+    versions.bump(hashes[0]);
+    assertInstanceOf(
+        ReadFill.class, refreshing.lookupNoWait(key, hashes), "unless its key changed");
+  }
 }
