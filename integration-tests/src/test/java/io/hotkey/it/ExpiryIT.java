@@ -22,7 +22,7 @@ import redis.clients.jedis.Jedis;
  * does not see another process's changes, so only a TTL the key had when it was filled applies.
  */
 class ExpiryIT extends RedisTestBase {
-  private static final List<String> CASES =
+  static final List<String> CASES =
       List.of(
           "initial",
           "SET-PX",
@@ -50,28 +50,30 @@ class ExpiryIT extends RedisTestBase {
           "100000");
     }
     List<String> cases = invalidation.equals("ttl") ? List.of("initial") : CASES;
-    String key = "expiry:" + client;
-    ChildRun c =
-        AgentJvm.app(
-                "expiry-" + client + "-" + invalidation,
-                client.equals("lettuce")
-                    ? Clients.lettuceClasspath(Clients.LETTUCE_6)
-                    : Clients.jedisClasspath(Clients.JEDIS_8),
-                "io.hotkey.it.app.ExpiryApp")
-            .hotkeyTestDefaults()
-            .prop("hotkey.cache.ttl", "30s")
-            .prop("hotkey.cache.invalidation", invalidation)
-            .timeout(Duration.ofMinutes(2))
-            .args(
-                "--client",
-                client,
-                "--redis",
-                redis.address(),
-                "--key",
-                key,
-                "--cases",
-                String.join(",", cases))
-            .run(name -> "");
+    ChildRun c = run(client, invalidation, redis.address(), "{expiry}:" + client, cases);
+    checkNoneLate(c, "expiry " + client + " " + invalidation, cases);
+  }
+
+  /** Runs the expiry app against {@code nodes} (several: a Cluster). */
+  static ChildRun run(
+      String client, String invalidation, String nodes, String key, List<String> cases) {
+    return AgentJvm.app(
+            "expiry-" + client + "-" + invalidation + (nodes.contains(",") ? "-cluster" : ""),
+            client.equals("lettuce")
+                ? Clients.lettuceClasspath(Clients.LETTUCE_6)
+                : Clients.jedisClasspath(Clients.JEDIS_8),
+            "io.hotkey.it.app.ExpiryApp")
+        .hotkeyTestDefaults()
+        .prop("hotkey.cache.ttl", "30s")
+        .prop("hotkey.cache.invalidation", invalidation)
+        .timeout(Duration.ofMinutes(2))
+        .args(
+            "--client", client, "--redis", nodes, "--key", key, "--cases", String.join(",", cases))
+        .run(name -> "");
+  }
+
+  /** Every case was served by the agent before its TTL, and no read got its value 10 ms after. */
+  static void checkNoneLate(ChildRun c, String heading, List<String> cases) {
     List<Executable> checks = new ArrayList<>();
     checks.add(() -> assertEquals(0, c.exitCode(), "exit code"));
     checks.add(() -> assertTrue(c.result(ExpiryResults.WARMUP.hotViaJmx()), "never hot"));
@@ -89,6 +91,6 @@ class ExpiryIT extends RedisTestBase {
                 expiryCase + ": a read got the value " + late + " µs late");
           });
     }
-    Check.all(c, "expiry " + client + " " + invalidation, checks.toArray(new Executable[0]));
+    Check.all(c, heading, checks.toArray(new Executable[0]));
   }
 }

@@ -4,10 +4,14 @@ import static io.hotkey.it.app.Child.result;
 
 import io.hotkey.it.app.results.ExpiryResults;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
+import redis.clients.jedis.HostAndPort;
+import redis.clients.jedis.JedisCluster;
 
 /**
  * A hot key read without pause on one connection while another process (a raw connection the agent
@@ -15,8 +19,9 @@ import java.util.function.Supplier;
  * case reports how late a read still got the value ({@link ExpiryResults#lateMicros}), counted from
  * the latest moment the key can have expired: the reply of a {@code PTTL} sent right after the
  * change, plus its answer, plus Redis's millisecond rounding. Usage: {@code --client jedis|lettuce
- * --redis host:port --key k --cases initial,SET-PX,...}; {@code initial} is a key that had its TTL
- * before it became hot (the only case {@code hotkey.cache.invalidation=ttl} can see).
+ * --redis host:port[,host:port...] --key k --cases initial,SET-PX,...}, several nodes for a
+ * Cluster; {@code initial} is a key that had its TTL before it became hot (the only case {@code
+ * hotkey.cache.invalidation=ttl} can see).
  */
 public final class ExpiryApp {
   private static final long TTL_MILLIS = 400;
@@ -28,19 +33,28 @@ public final class ExpiryApp {
 
   public static void main(String[] args) {
     Map<String, String> a = Child.parseArgs(args);
-    String[] hp = a.get("redis").split(":");
-    String host = hp[0];
-    int port = Integer.parseInt(hp[1]);
+    List<String> nodes = List.of(a.get("redis").split(","));
+    boolean cluster = nodes.size() > 1;
     String key = a.get("key");
     String[] cases = a.get("cases").split(",");
     Child.runAndExit(
         () -> {
           List<AutoCloseable> closeables = new ArrayList<>();
-          Supplier<String> reader =
-              "lettuce".equals(a.get("client"))
-                  ? LettuceGets.open(host, port, key, closeables)
-                  : JedisGets.open(host, port, key, closeables);
-          try (RawRedis other = new RawRedis(host, port)) {
+          boolean lettuce = "lettuce".equals(a.get("client"));
+          String[] hp = nodes.get(0).split(":");
+          Supplier<String> reader;
+          if (cluster) {
+            reader =
+                lettuce
+                    ? LettuceGets.open("redis://" + nodes.get(0), null, true, key, closeables)
+                    : clusterGets(nodes, key, closeables);
+          } else {
+            reader =
+                lettuce
+                    ? LettuceGets.open(hp[0], Integer.parseInt(hp[1]), key, closeables)
+                    : JedisGets.open(hp[0], Integer.parseInt(hp[1]), key, closeables);
+          }
+          try (RawRedis other = ownerOf(nodes, key)) {
             other.call("SET", key, "v", "PX", "8000");
             Child.warmUp(ExpiryResults.WARMUP, List.of(key), Child.reading(reader), 15_000, 3_000);
             for (String expiryCase : cases) {
@@ -58,6 +72,31 @@ public final class ExpiryApp {
           }
         },
         true);
+  }
+
+  private static Supplier<String> clusterGets(
+      List<String> nodes, String key, List<AutoCloseable> closeables) {
+    Set<HostAndPort> seeds = new HashSet<>();
+    for (String node : nodes) {
+      String[] hp = node.split(":");
+      seeds.add(new HostAndPort(hp[0], Integer.parseInt(hp[1])));
+    }
+    JedisCluster jedis = new JedisCluster(seeds);
+    closeables.add(jedis);
+    return () -> jedis.get(key);
+  }
+
+  /** A raw connection to the node that holds {@code key}: the one that does not redirect. */
+  private static RawRedis ownerOf(List<String> nodes, String key) {
+    for (String node : nodes) {
+      String[] hp = node.split(":");
+      RawRedis raw = new RawRedis(hp[0], Integer.parseInt(hp[1]));
+      if (!(raw.call("PTTL", key) instanceof String moved && moved.startsWith("ERR:MOVED"))) {
+        return raw;
+      }
+      raw.close();
+    }
+    throw new IllegalStateException("no node holds " + key);
   }
 
   /** Reads until one is answered locally (the key's TTL known to be none again), at most 5 s. */
