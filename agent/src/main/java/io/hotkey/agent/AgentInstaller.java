@@ -37,6 +37,7 @@ import io.hotkey.agent.reload.ConfigSource;
 import io.hotkey.agent.reload.LiveReconfiguration;
 import io.hotkey.agent.report.AgentReport;
 import io.hotkey.agent.tracking.InvalidationTracking;
+import io.hotkey.agent.tracking.OwnConnectionTtls;
 import io.hotkey.config.ConfigKey;
 import io.hotkey.config.HotkeyConfig;
 import io.hotkey.config.Invalidation;
@@ -139,15 +140,14 @@ final class AgentInstaller {
         new HotKeyRegistry(
             config.cacheEnabled(), config.cacheKeyFilter(), config.detectWriteThreshold());
     HotKeyDetector detector = new HotKeyDetector(settings, System::nanoTime, registry);
+    RedisEndpoint namedServer =
+        config
+            .redisUri()
+            .map(uri -> RedisEndpoint.parse(ConfigKey.REDIS_URI.key(), uri))
+            .orElse(null);
     InvalidationTracking tracking = null;
     if (config.cacheEnabled() && config.cacheInvalidation() == Invalidation.TRACKING) {
-      tracking =
-          new InvalidationTracking(
-              versions,
-              config
-                  .redisUri()
-                  .map(uri -> RedisEndpoint.parse(ConfigKey.REDIS_URI.key(), uri))
-                  .orElse(null));
+      tracking = new InvalidationTracking(versions, namedServer);
       registry.addServableListener(tracking::wantedKeys);
     }
     NearCache cache =
@@ -159,7 +159,8 @@ final class AgentInstaller {
                 config.cacheRefreshAhead().orElse(0),
                 config.cacheServeStaleOnError().orElse(Duration.ZERO),
                 versions,
-                tracking != null ? tracking : FillGate.OPEN)
+                tracking != null ? tracking : FillGate.OPEN,
+                new OwnConnectionTtls(namedServer))
             : NearCache.DISABLED;
     // with the fleet's Redis known, a reload can turn fleet detection on and off
     FleetDetection fleet =

@@ -2,12 +2,35 @@ package io.hotkey.agent.cache;
 
 import java.util.concurrent.atomic.AtomicIntegerFieldUpdater;
 
-/** A frozen reply with the invalidation stamp it was read under (see {@link KeyVersions}). */
+/**
+ * A frozen reply with the invalidation stamp it was read under (see {@link KeyVersions}) and what
+ * is known of its keys' Redis TTL: an entry is served only once that is known, and never past it.
+ */
 public final class CachedReply {
+  /** The keys' TTL has not been answered yet: the entry is not served. */
+  static final int TTL_UNKNOWN = 0;
+
+  /** No key of the entry has a TTL: only {@code hotkey.cache.ttl} bounds it. */
+  static final int NO_TTL = 1;
+
+  /** The entry is served until {@link #expiresAtNanos}. */
+  static final int EXPIRES = 2;
+
   private final Object frozen;
   private final long[] stamp;
   private final int weight;
   private final long storedAtNanos = System.nanoTime();
+
+  /** Written before {@link #ttlState} is set to {@link #EXPIRES}, which publishes it. */
+  private long expiresAtNanos;
+
+  private volatile int ttlState = TTL_UNKNOWN;
+
+  /**
+   * The entry this one refreshed ahead of its expiry, which answers reads until this one's TTL is
+   * known; cleared then.
+   */
+  private volatile CachedReply refreshed;
 
   /** 1 once a read was chosen to refresh this entry ahead of its expiry. */
   private volatile int refreshing;
@@ -23,6 +46,44 @@ public final class CachedReply {
 
   long ageNanos() {
     return System.nanoTime() - storedAtNanos;
+  }
+
+  /**
+   * How the keys' TTL bounds the entry: {@link #TTL_UNKNOWN}, {@link #NO_TTL} or {@link #EXPIRES}.
+   */
+  int ttlState() {
+    return ttlState;
+  }
+
+  /** Whether an entry in state {@link #EXPIRES} may still be served at {@code nowNanos}. */
+  boolean liveAt(long nowNanos) {
+    return expiresAtNanos - nowNanos > 0;
+  }
+
+  /** Whether the entry may be served now, as far as its keys' TTL goes. */
+  boolean withinTtl() {
+    int state = ttlState;
+    return state == NO_TTL || (state == EXPIRES && liveAt(System.nanoTime()));
+  }
+
+  void noTtl() {
+    ttlState = NO_TTL;
+    refreshed = null;
+  }
+
+  void expiresAt(long nanos) {
+    expiresAtNanos = nanos;
+    ttlState = EXPIRES;
+    refreshed = null;
+  }
+
+  void refreshes(CachedReply older) {
+    refreshed = older;
+  }
+
+  /** The entry this one refreshed, while this one's TTL is unknown; else null. */
+  CachedReply refreshed() {
+    return refreshed;
   }
 
   /** Whether the caller is the one read that refreshes this entry (at most one at a time). */

@@ -13,8 +13,15 @@ import java.util.concurrent.atomic.LongAdder;
 
 /**
  * The local copy of hot keys' replies: Caffeine bounded in bytes, entries expiring after the
- * configured TTL, a per-entry size cap, single-flight fills and stamp-checked hits (see {@link
- * KeyVersions} for why a hit is never older than a returned write).
+ * configured TTL or their keys' own Redis TTL, whichever comes first, a per-entry size cap,
+ * single-flight fills and stamp-checked hits (see {@link KeyVersions} for why a hit is never older
+ * than a returned write).
+ *
+ * <p>A new entry is served only once {@link RemainingTtls} has answered its keys' TTL, counted from
+ * when the question was sent; until then its reads go to Redis without filling. Keys found without
+ * a TTL are remembered under the fill's stamp, so their next fills ask nothing until a write or an
+ * invalidation of the key (which {@code EXPIRE}, {@code PERSIST} and every {@code SET} are) changes
+ * the stamp.
  */
 public final class CaffeineNearCache implements NearCache {
   /** How long a reader waits for another thread's fill before asking Redis itself. */
@@ -22,9 +29,18 @@ public final class CaffeineNearCache implements NearCache {
 
   private static final int ENTRY_OVERHEAD = 96;
 
+  /** Keys remembered without a TTL; hot keys are far fewer, and a forgotten one is asked again. */
+  private static final int KEYS_WITHOUT_TTL = 16_384;
+
   private final Cache<CacheKey, CachedReply> entries;
   private final ConcurrentHashMap<CacheKey, ReadFill> fills = new ConcurrentHashMap<>();
   private final FillGate gate;
+  private final RemainingTtls ttls;
+
+  /** Entries whose keys had no TTL, with the stamp they were filled under. */
+  private final Cache<CacheKey, long[]> withoutTtl =
+      Caffeine.newBuilder().executor(Runnable::run).maximumSize(KEYS_WITHOUT_TTL).build();
+
   private final KeyVersions versions;
   private final long maxEntryBytes;
   private final LongAdder hits = new LongAdder();
@@ -57,8 +73,10 @@ public final class CaffeineNearCache implements NearCache {
       double refreshAhead,
       Duration serveStale,
       KeyVersions versions,
-      FillGate gate) {
+      FillGate gate,
+      RemainingTtls ttls) {
     this.versions = versions;
+    this.ttls = ttls;
     this.ttlNanos = ttl.toNanos();
     this.refreshAhead = refreshAhead;
     this.refreshAtNanos = refreshAt(ttlNanos);
@@ -108,7 +126,15 @@ public final class CaffeineNearCache implements NearCache {
   public Object lookup(CacheKey key, int[] keyHashes) {
     CachedReply cached = current(key, keyHashes);
     if (cached != null) {
-      return refreshOrServe(cached, key, keyHashes);
+      int ttlState = cached.ttlState();
+      if (ttlState == CachedReply.NO_TTL
+          || (ttlState == CachedReply.EXPIRES && cached.liveAt(System.nanoTime()))) {
+        return refreshOrServe(cached, key, keyHashes);
+      }
+      if (ttlState == CachedReply.TTL_UNKNOWN) {
+        return whileTtlUnknown(cached, keyHashes);
+      }
+      // past its key's TTL: filled again like a missing entry
     }
     long[] stamp = versions.stamp(keyHashes);
     ReadFill fill = new ReadFill(key.ownCopy(), keyHashes, stamp);
@@ -140,7 +166,15 @@ public final class CaffeineNearCache implements NearCache {
   public Object lookupNoWait(CacheKey key, int[] keyHashes) {
     CachedReply cached = current(key, keyHashes);
     if (cached != null) {
-      return refreshOrServe(cached, key, keyHashes);
+      int ttlState = cached.ttlState();
+      if (ttlState == CachedReply.NO_TTL
+          || (ttlState == CachedReply.EXPIRES && cached.liveAt(System.nanoTime()))) {
+        return refreshOrServe(cached, key, keyHashes);
+      }
+      if (ttlState == CachedReply.TTL_UNKNOWN) {
+        return whileTtlUnknown(cached, keyHashes);
+      }
+      // past its key's TTL: filled again like a missing entry
     }
     long[] stamp = versions.stamp(keyHashes);
     ReadFill fill = new ReadFill(key.ownCopy(), keyHashes, stamp);
@@ -166,7 +200,8 @@ public final class CaffeineNearCache implements NearCache {
   public void putWritten(
       RedisEndpoint node, CacheKey key, Object raw, int[] keyHashes, long[] stamp) {
     if (gate.admits(node, key.keys())) {
-      store(key, raw, keyHashes, stamp);
+      // a plain SET leaves its key without a TTL
+      store(node, key, raw, keyHashes, stamp, null, true);
     }
   }
 
@@ -208,6 +243,23 @@ public final class CaffeineNearCache implements NearCache {
   }
 
   /**
+   * A new entry whose TTL is being asked: the entry it refreshed answers, if still current, young
+   * enough and within its own TTL; otherwise the read goes to Redis (a fill would only ask again).
+   */
+  private Object whileTtlUnknown(CachedReply cached, int[] keyHashes) {
+    CachedReply older = cached.refreshed();
+    if (older != null
+        && older.ageNanos() <= ttlNanos
+        && older.withinTtl()
+        && versions.isCurrent(older.stamp(), keyHashes)) {
+      hits.increment();
+      return older;
+    }
+    misses.increment();
+    return null;
+  }
+
+  /**
    * A current entry answers the read, unless it is old enough to be refreshed ahead of its expiry
    * and this read is the one chosen to: it then goes to Redis as a fill, while every other read
    * keeps being answered by the entry until the fill replaces it. The fill's stamp is taken now, so
@@ -240,6 +292,7 @@ public final class CaffeineNearCache implements NearCache {
     CachedReply cached = entries.getIfPresent(key);
     if (cached == null
         || cached.ageNanos() > serveStaleNanos
+        || !cached.withinTtl()
         || !versions.isUnchanged(cached.stamp(), keyHashes)) {
       return null;
     }
@@ -273,7 +326,8 @@ public final class CaffeineNearCache implements NearCache {
       if (!gate.admits(fill.node(), fill.key.keys())) {
         return;
       }
-      CachedReply reply = store(fill.key, raw, fill.keyHashes, fill.stamp);
+      CachedReply reply =
+          store(fill.node(), fill.key, raw, fill.keyHashes, fill.stamp, fill.refreshing, false);
       if (reply != null) {
         fill.publish(reply);
       }
@@ -282,7 +336,21 @@ public final class CaffeineNearCache implements NearCache {
     }
   }
 
-  private CachedReply store(CacheKey key, Object raw, int[] keyHashes, long[] stamp) {
+  /**
+   * Stores a reply unless outdated, and asks its keys' TTL unless known.
+   *
+   * @param refreshed the entry a fill refreshes ahead of its expiry, or null
+   * @param setWithoutTtl the reply is a value the application just set with a plain SET, which
+   *     leaves no TTL
+   */
+  private CachedReply store(
+      RedisEndpoint node,
+      CacheKey key,
+      Object raw,
+      int[] keyHashes,
+      long[] stamp,
+      CachedReply refreshed,
+      boolean setWithoutTtl) {
     Object frozen = ReplySnapshots.freeze(raw, maxEntryBytes);
     if (frozen == ReplySnapshots.UNCACHEABLE) {
       return null;
@@ -292,8 +360,38 @@ public final class CaffeineNearCache implements NearCache {
     if (!versions.isCurrent(stamp, keyHashes)) {
       return null;
     }
+    if (setWithoutTtl) {
+      reply.noTtl();
+      withoutTtl.put(key, stamp);
+    } else {
+      long[] knownWithout = withoutTtl.getIfPresent(key);
+      if (knownWithout != null && versions.isCurrent(knownWithout, keyHashes)) {
+        reply.noTtl();
+      } else {
+        if (refreshed != null) {
+          reply.refreshes(refreshed);
+        }
+        if (!ttls.ask(node, key.keys(), ttlAnswer(key, reply, stamp))) {
+          return null;
+        }
+      }
+    }
     entries.put(key, reply);
     return reply;
+  }
+
+  private RemainingTtls.Answer ttlAnswer(CacheKey key, CachedReply reply, long[] stamp) {
+    return (sentAtNanos, leastRemainingMillis) -> {
+      if (leastRemainingMillis == RemainingTtls.NO_TTL) {
+        reply.noTtl();
+        withoutTtl.put(key, stamp);
+      } else if (leastRemainingMillis >= 0) {
+        reply.expiresAt(sentAtNanos + TimeUnit.MILLISECONDS.toNanos(leastRemainingMillis));
+      } else {
+        // a key gone since the read (expired, deleted): the reply may be its last value
+        reply.expiresAt(sentAtNanos);
+      }
+    };
   }
 
   @Override

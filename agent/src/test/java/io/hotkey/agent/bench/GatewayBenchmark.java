@@ -3,6 +3,7 @@ package io.hotkey.agent.bench;
 import io.hotkey.agent.cache.CaffeineNearCache;
 import io.hotkey.agent.cache.FillGate;
 import io.hotkey.agent.cache.KeyVersions;
+import io.hotkey.agent.cache.KeysWithoutTtl;
 import io.hotkey.agent.core.AgentErrors;
 import io.hotkey.agent.core.FieldReply;
 import io.hotkey.agent.core.HotKeyRegistry;
@@ -102,7 +103,8 @@ public class GatewayBenchmark {
                   0,
                   Duration.ZERO,
                   versions,
-                  FillGate.OPEN),
+                  FillGate.OPEN,
+                  KeysWithoutTtl.INSTANCE),
               versions,
               new AgentErrors(0),
               ServingGate.OPEN);

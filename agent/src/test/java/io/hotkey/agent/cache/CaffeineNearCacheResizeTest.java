@@ -18,7 +18,8 @@ class CaffeineNearCacheResizeTest {
           0,
           Duration.ZERO,
           new KeyVersions(),
-          FillGate.OPEN);
+          FillGate.OPEN,
+          KeysWithoutTtl.INSTANCE);
 
   private static CacheKey get(String key) {
     byte[][] argv = {"GET".getBytes(StandardCharsets.UTF_8), key.getBytes(StandardCharsets.UTF_8)};

@@ -22,7 +22,14 @@ class CaffeineNearCacheTest {
   private final KeyVersions versions = new KeyVersions();
   private final CaffeineNearCache cache =
       new CaffeineNearCache(
-          1 << 20, 64 << 10, Duration.ofSeconds(30), 0, Duration.ZERO, versions, FillGate.OPEN);
+          1 << 20,
+          64 << 10,
+          Duration.ofSeconds(30),
+          0,
+          Duration.ZERO,
+          versions,
+          FillGate.OPEN,
+          KeysWithoutTtl.INSTANCE);
 
   private static byte[] bytes(String s) {
     return s.getBytes(StandardCharsets.UTF_8);
@@ -115,7 +122,14 @@ class CaffeineNearCacheTest {
   void theCacheStaysWithinItsByteBound() {
     CaffeineNearCache small =
         new CaffeineNearCache(
-            256 << 10, 16 << 10, Duration.ofSeconds(30), 0, Duration.ZERO, versions, FillGate.OPEN);
+            256 << 10,
+            16 << 10,
+            Duration.ofSeconds(30),
+            0,
+            Duration.ZERO,
+            versions,
+            FillGate.OPEN,
+            KeysWithoutTtl.INSTANCE);
     for (int i = 0; i < 1_000; i++) {
       CacheKey key = key("GET", "k" + i);
       ReadFill fill = assertInstanceOf(ReadFill.class, small.lookup(key, new int[] {i}));
@@ -130,7 +144,14 @@ class CaffeineNearCacheTest {
       throws InterruptedException {
     CaffeineNearCache refreshing =
         new CaffeineNearCache(
-            1 << 20, 64 << 10, Duration.ofMillis(400), 0.5, Duration.ZERO, versions, FillGate.OPEN);
+            1 << 20,
+            64 << 10,
+            Duration.ofMillis(400),
+            0.5,
+            Duration.ZERO,
+            versions,
+            FillGate.OPEN,
+            KeysWithoutTtl.INSTANCE);
     CacheKey key = key("GET", "k");
     int[] hashes = {1};
     refreshing.complete(
@@ -157,7 +178,14 @@ class CaffeineNearCacheTest {
   void aRefreshThatRacesAWriteIsDiscardedAndAFailedOneCanBeRetried() throws InterruptedException {
     CaffeineNearCache refreshing =
         new CaffeineNearCache(
-            1 << 20, 64 << 10, Duration.ofMillis(400), 0.5, Duration.ZERO, versions, FillGate.OPEN);
+            1 << 20,
+            64 << 10,
+            Duration.ofMillis(400),
+            0.5,
+            Duration.ZERO,
+            versions,
+            FillGate.OPEN,
+            KeysWithoutTtl.INSTANCE);
     CacheKey key = key("GET", "k");
     int[] hashes = {2};
     refreshing.complete(
@@ -176,7 +204,14 @@ class CaffeineNearCacheTest {
   void entriesExpireAfterTheTtl() throws InterruptedException {
     CaffeineNearCache shortLived =
         new CaffeineNearCache(
-            1 << 20, 64 << 10, Duration.ofMillis(50), 0, Duration.ZERO, versions, FillGate.OPEN);
+            1 << 20,
+            64 << 10,
+            Duration.ofMillis(50),
+            0,
+            Duration.ZERO,
+            versions,
+            FillGate.OPEN,
+            KeysWithoutTtl.INSTANCE);
     CacheKey key = key("GET", "k");
     shortLived.complete(
         assertInstanceOf(ReadFill.class, shortLived.lookup(key, new int[] {1})), bytes("v"));

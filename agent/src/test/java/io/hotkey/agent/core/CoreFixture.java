@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.hotkey.agent.cache.CaffeineNearCache;
 import io.hotkey.agent.cache.KeyVersions;
+import io.hotkey.agent.cache.KeysWithoutTtl;
 import io.hotkey.agent.cache.NearCache;
 import io.hotkey.agent.detect.DetectorSettings;
 import io.hotkey.agent.detect.HotKeyDetector;
@@ -61,7 +62,14 @@ public final class CoreFixture {
     cache =
         cacheEnabled
             ? new CaffeineNearCache(
-                1 << 20, 64 << 10, Duration.ofSeconds(30), 0, serveStale, versions, echoes)
+                1 << 20,
+                64 << 10,
+                Duration.ofSeconds(30),
+                0,
+                serveStale,
+                versions,
+                echoes,
+                KeysWithoutTtl.INSTANCE)
             : NearCache.DISABLED;
     gate =
         new ServingGate() {
