@@ -23,6 +23,7 @@ import io.hotkey.agent.instrument.jdkhttp.IdempotencyFilters;
 import io.hotkey.agent.instrument.jdkhttp.JdkHttpServerInstrumentationModule;
 import io.hotkey.agent.instrument.jedis.v3_0.Jedis3InstrumentationModule;
 import io.hotkey.agent.instrument.jedis.v4_0.Jedis4InstrumentationModule;
+import io.hotkey.agent.instrument.lettuce.v5_0.Lettuce5InstrumentationModule;
 import io.hotkey.agent.instrument.lettuce.v6_0.Lettuce6InstrumentationModule;
 import io.hotkey.agent.instrument.servlet.ServletBridge;
 import io.hotkey.agent.instrument.servlet.ServletInstrumentationModule;
@@ -111,7 +112,8 @@ final class AgentInstaller {
             List.of(
                 new Jedis4InstrumentationModule(),
                 new Jedis3InstrumentationModule(),
-                new Lettuce6InstrumentationModule()));
+                new Lettuce6InstrumentationModule(),
+                new Lettuce5InstrumentationModule()));
     if (!config.idempotencyRoutes().patterns().isEmpty()) {
       modules.add(new JdkHttpServerInstrumentationModule());
       modules.add(new ServletInstrumentationModule());
