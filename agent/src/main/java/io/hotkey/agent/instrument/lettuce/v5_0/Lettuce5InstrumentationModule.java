@@ -25,10 +25,11 @@ import net.bytebuddy.matcher.ElementMatcher;
  *
  * <p>What has no counterpart on 5.x is left out. There is no {@code RedisHandshake} (Lettuce 5
  * sends {@code AUTH} and {@code SELECT} as ordinary commands after connecting), so the agent's own
- * tracking connection reaches a channel's remote address without a login and without TLS: against a
- * server that needs either, it cannot subscribe, and keys of that server are not served. Serve-
- * stale-on-error is not woven: a failed read fails as it would without the agent. A read answered
- * locally gets no tracing span (5.x's tracing API differs).
+ * tracking connection reaches a channel's remote address without a login and without TLS: a server
+ * that needs either refuses it, and its replies are then bounded by the TTL alone unless {@code
+ * hotkey.redis.uri} gives the agent its login. Serve- stale-on-error is not woven: a failed read
+ * fails as it would without the agent. A read answered locally gets no tracing span (5.x's tracing
+ * API differs).
  */
 public final class Lettuce5InstrumentationModule implements InstrumentationModule {
   @Override
