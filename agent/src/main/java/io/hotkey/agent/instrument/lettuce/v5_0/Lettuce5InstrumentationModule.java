@@ -27,7 +27,7 @@ import net.bytebuddy.matcher.ElementMatcher;
  * sends {@code AUTH} and {@code SELECT} as ordinary commands after connecting), so the agent's own
  * tracking connection reaches a channel's remote address without a login and without TLS: a server
  * that needs either refuses it, and its replies are then bounded by the TTL alone unless {@code
- * hotkey.redis.uri} gives the agent its login. Serve- stale-on-error is not woven: a failed read
+ * hotkey.redis.uri} gives the agent its login. Serve-stale-on-error is not woven: a failed read
  * fails as it would without the agent. A read answered locally gets no tracing span (5.x's tracing
  * API differs).
  */
