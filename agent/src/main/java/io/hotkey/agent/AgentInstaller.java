@@ -25,6 +25,7 @@ import io.hotkey.agent.instrument.jdkhttp.IdempotencyFilters;
 import io.hotkey.agent.instrument.jdkhttp.JdkHttpServerInstrumentationModule;
 import io.hotkey.agent.instrument.jedis.v3_0.Jedis3InstrumentationModule;
 import io.hotkey.agent.instrument.jedis.v4_0.Jedis4InstrumentationModule;
+import io.hotkey.agent.instrument.lettuce.v5_0.Lettuce5InstrumentationModule;
 import io.hotkey.agent.instrument.lettuce.v6_0.Lettuce6InstrumentationModule;
 import io.hotkey.agent.instrument.servlet.ServletBridge;
 import io.hotkey.agent.instrument.servlet.ServletInstrumentationModule;
@@ -120,7 +121,8 @@ final class AgentInstaller {
     return List.of(
         new Jedis4InstrumentationModule(),
         new Jedis3InstrumentationModule(),
-        new Lettuce6InstrumentationModule());
+        new Lettuce6InstrumentationModule(),
+        new Lettuce5InstrumentationModule());
   }
 
   /**

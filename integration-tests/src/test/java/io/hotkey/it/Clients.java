@@ -24,11 +24,20 @@ public final class Clients {
   public static final List<String> ALL =
       List.of(JEDIS_3, JEDIS_4, JEDIS_5, JEDIS_6, JEDIS_7, JEDIS_8);
 
-  /**
-   * Not instrumented (the agent's Lettuce hook needs 6.0+): Lettuce5IT shows that it runs
-   * unchanged.
-   */
+  /** The newest Lettuce 5 release. */
   public static final String LETTUCE_5 = "5.3.7.RELEASE";
+
+  /** The oldest and newest release of every Lettuce 5 minor line (Lettuce5IT). */
+  public static final List<String> LETTUCE_5_MATRIX =
+      List.of(
+          "5.0.0.RELEASE",
+          "5.0.5.RELEASE",
+          "5.1.0.RELEASE",
+          "5.1.8.RELEASE",
+          "5.2.0.RELEASE",
+          "5.2.2.RELEASE",
+          "5.3.0.RELEASE",
+          LETTUCE_5);
 
   /**
    * The last Lettuce line whose {@code ConnectionState} keeps the login itself, before credentials

@@ -384,6 +384,18 @@ public final class LettuceScenarioApp {
   // manual
   // flushing, each read back at once. No warm-up through JMX (on 5.x no key ever becomes hot).
 
+  /** {@link #writeValues} with field-by-field HSETs (HSET of a map is Lettuce 5.3+). */
+  static void writeCompatValues(
+      RedisCommands<String, String> s, RedisCommands<String, Product> js) {
+    s.del(STR, HASH, LIST, JSON, JSON_HASH, JSON_LIST);
+    s.set(STR, "hello-lettuce");
+    HASH_VALUE.forEach((field, value) -> s.hset(HASH, field, value));
+    s.rpush(LIST, LIST_VALUE.toArray(new String[0]));
+    js.set(JSON, P1);
+    JSON_HASH_VALUE.forEach((field, value) -> js.hset(JSON_HASH, field, value));
+    js.rpush(JSON_LIST, P1, P2, P3);
+  }
+
   static void compat(String address, int n) throws Exception {
     RedisClient client = RedisClient.create(uri(address));
     try (StatefulRedisConnection<String, String> conn = client.connect();
@@ -393,7 +405,7 @@ public final class LettuceScenarioApp {
       RedisReactiveCommands<String, String> rx = conn.reactive();
       RedisCommands<String, Product> js = json.sync();
       RedisAsyncCommands<String, Product> jas = json.async();
-      writeValues(s, js);
+      writeCompatValues(s, js);
       Mismatches m = new Mismatches();
       sync("compat");
       for (int i = 0; i < n; i++) {
@@ -430,6 +442,8 @@ public final class LettuceScenarioApp {
         m.check("manual flush get after set", "v6", get.get(5, TimeUnit.SECONDS));
       }
       m.check("after manual flush set", "v6", as.get(STR).get(5, TimeUnit.SECONDS));
+      compatPipeline(client, m);
+      compatForeignWrite(m, s, as, rx);
       result(LettuceScenarioResults.COMPAT_MISMATCHES, m.count.get());
       result(LettuceScenarioResults.COMPAT_EXAMPLES, m.examples);
       result(LettuceScenarioResults.COMPAT_SHARED_OBJECTS, m.sharedObjects);
@@ -437,5 +451,85 @@ public final class LettuceScenarioApp {
     } finally {
       client.shutdown();
     }
+  }
+
+  static final int COMPAT_PIPELINED = 50;
+  static final int COMPAT_SERVED = 200;
+
+  /** Reads of the hot list pipelined on a connection that flushes by hand: none may be served. */
+  static void compatPipeline(RedisClient client, Mismatches m) throws Exception {
+    sync("compat-pipeline");
+    try (StatefulRedisConnection<String, String> manual = client.connect()) {
+      manual.setAutoFlushCommands(false);
+      List<RedisFuture<List<String>>> pipelined = new ArrayList<>();
+      for (int i = 0; i < COMPAT_PIPELINED; i++) {
+        pipelined.add(manual.async().lrange(LIST, 0, -1));
+      }
+      manual.flushCommands();
+      for (RedisFuture<List<String>> read : pipelined) {
+        m.check("pipelined lrange", LIST_VALUE, read.get(5, TimeUnit.SECONDS));
+      }
+    }
+    sync("compat-pipeline-done");
+    result(LettuceScenarioResults.COMPAT_PIPELINED_READS, (long) COMPAT_PIPELINED);
+  }
+
+  /**
+   * The hot list read through every API (served), then appended to by the test's own process at
+   * SYNC compat-foreign: read until the append shows (tracking's invalidation is asynchronous),
+   * each read either the old list or the new one, and never the old one again once the new showed.
+   * Then this process sets one of its elements, read back at once by every API.
+   */
+  static void compatForeignWrite(
+      Mismatches m,
+      RedisCommands<String, String> s,
+      RedisAsyncCommands<String, String> as,
+      RedisReactiveCommands<String, String> rx)
+      throws Exception {
+    sync("compat-served");
+    for (int i = 0; i < COMPAT_SERVED; i++) {
+      m.check("served lrange", LIST_VALUE, readList(i, s, as, rx));
+    }
+    result(LettuceScenarioResults.COMPAT_SERVED_READS, (long) COMPAT_SERVED);
+    sync("compat-foreign");
+    List<String> appended = new ArrayList<>(LIST_VALUE);
+    appended.add("foreign");
+    long start = System.nanoTime();
+    long seenMillis = -1;
+    for (int i = 0;
+        seenMillis < 0 && System.nanoTime() - start < TimeUnit.SECONDS.toNanos(10);
+        i++) {
+      List<String> read = readList(i, s, as, rx);
+      if (read.equals(appended)) {
+        seenMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
+      } else {
+        m.check("lrange before the foreign write shows", LIST_VALUE, read);
+        Thread.sleep(1);
+      }
+    }
+    for (int i = 0; seenMillis >= 0 && i < COMPAT_SERVED; i++) {
+      m.check("lrange after the foreign write showed", appended, readList(i, s, as, rx));
+    }
+    result(LettuceScenarioResults.COMPAT_FOREIGN_WRITE_MILLIS, seenMillis);
+    // this process's write of more than a key and a value (its arguments encoded at dispatch)
+    s.lset(LIST, 0, "local");
+    appended.set(0, "local");
+    for (int i = 0; i < 3; i++) {
+      m.check("lrange after lset", appended, readList(i, s, as, rx));
+    }
+  }
+
+  /** LRANGE of the whole hot list, by the sync, async and reactive API in turn. */
+  static List<String> readList(
+      int i,
+      RedisCommands<String, String> s,
+      RedisAsyncCommands<String, String> as,
+      RedisReactiveCommands<String, String> rx)
+      throws Exception {
+    return switch (i % 3) {
+      case 0 -> s.lrange(LIST, 0, -1);
+      case 1 -> as.lrange(LIST, 0, -1).get(5, TimeUnit.SECONDS);
+      default -> rx.lrange(LIST, 0, -1).collectList().block();
+    };
   }
 }

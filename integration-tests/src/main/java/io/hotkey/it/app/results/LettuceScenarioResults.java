@@ -63,6 +63,15 @@ public final class LettuceScenarioResults {
   public static final ResultName<Long> COMPAT_SHARED_OBJECTS = number("compat.sharedObjects");
   public static final JmxResults COMPAT_JMX = JmxResults.at("compat");
 
+  /** Reads of one hot key between the SYNC points compat-served and compat-foreign. */
+  public static final ResultName<Long> COMPAT_SERVED_READS = number("compat.servedReads");
+
+  /** Reads of one hot key pipelined (manual flushing), between compat-pipeline and its -done. */
+  public static final ResultName<Long> COMPAT_PIPELINED_READS = number("compat.pipelinedReads");
+
+  /** Milliseconds until another process's write was read back (-1: never, within 10 s). */
+  public static final ResultName<Long> COMPAT_FOREIGN_WRITE_MILLIS = number("compat.foreignMillis");
+
   public static final WarmUpResults CLUSTER_WARMUP = WarmUpResults.named("cluster");
 
   /** Reads through RedisClusterClient, between its SYNC points. */

@@ -19,7 +19,7 @@ import net.bytebuddy.matcher.ElementMatcher;
  * with the argument list it sits beside, which Lettuce itself reads there unsynchronized; a
  * volatile write was a full fence per command on the application's thread.
  */
-final class CommandArgsInstrumentation implements TypeInstrumentation {
+public final class CommandArgsInstrumentation implements TypeInstrumentation {
   @Override
   public String typeName() {
     return "io.lettuce.core.protocol.CommandArgs";

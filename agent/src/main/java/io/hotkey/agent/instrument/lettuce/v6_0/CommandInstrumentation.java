@@ -7,7 +7,7 @@ import io.hotkey.agent.instrument.TypeInstrumentation;
 import io.hotkey.agent.instrument.TypeTransformer;
 
 /** {@code io.lettuce.core.protocol.Command}, the innermost command: where every command ends. */
-final class CommandInstrumentation implements TypeInstrumentation {
+public final class CommandInstrumentation implements TypeInstrumentation {
   @Override
   public String typeName() {
     return "io.lettuce.core.protocol.Command";

@@ -14,7 +14,7 @@ import net.bytebuddy.matcher.ElementMatcher;
  * TrackedReplyField}: the core finds what it waits for in a reply in one field read. The field is
  * volatile: a command may end on another thread than its connection's (a timeout, a cancellation).
  */
-final class CommandOutputInstrumentation implements TypeInstrumentation {
+public final class CommandOutputInstrumentation implements TypeInstrumentation {
   @Override
   public String typeName() {
     return Lettuce6InstrumentationModule.OUTPUT;

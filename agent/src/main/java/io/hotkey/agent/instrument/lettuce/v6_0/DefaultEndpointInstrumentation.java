@@ -9,7 +9,7 @@ import io.hotkey.agent.instrument.TypeTransformer;
 import java.util.Collection;
 
 /** {@code io.lettuce.core.protocol.DefaultEndpoint}: commands written around dispatch. */
-final class DefaultEndpointInstrumentation implements TypeInstrumentation {
+public final class DefaultEndpointInstrumentation implements TypeInstrumentation {
   @Override
   public String typeName() {
     return "io.lettuce.core.protocol.DefaultEndpoint";

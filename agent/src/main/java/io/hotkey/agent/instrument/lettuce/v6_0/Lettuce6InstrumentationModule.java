@@ -83,9 +83,9 @@ public final class Lettuce6InstrumentationModule implements InstrumentationModul
   /** Created on first use, as the module is before any Lettuce class loads. */
   private static final class Helpers {
     /**
-     * {@link LettuceLogins}, {@link LettuceArguments}, {@link LocalAnswerSpan}, {@link
-     * LettuceReplay} and {@link LettuceStaleAnswers}, defined next to Lettuce's {@code
-     * ProtocolKeyword}.
+     * {@link LettuceLogins}, {@link LettuceArgumentsBuffer}, {@link LettuceArguments}, {@link
+     * LocalAnswerSpan}, {@link LettuceReplay} and {@link LettuceStaleAnswers}, defined next to
+     * Lettuce's {@code ProtocolKeyword}.
      */
     static final HelperClasses LETTUCE_ARGUMENTS =
         new HelperClasses(
@@ -93,6 +93,8 @@ public final class Lettuce6InstrumentationModule implements InstrumentationModul
             "io/hotkey/agent/instrument/lettuce/v6_0/",
             List.of(
                 "LettuceLogins",
+                // LettuceArguments' verification loads it
+                "LettuceArgumentsBuffer",
                 "LettuceArguments",
                 "LocalAnswerSpan",
                 "LettuceReplay",

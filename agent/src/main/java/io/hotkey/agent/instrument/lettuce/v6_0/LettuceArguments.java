@@ -4,9 +4,6 @@ import io.hotkey.agent.core.RedisHooks;
 import io.lettuce.core.protocol.CommandArgs;
 import io.lettuce.core.protocol.RedisCommand;
 import io.netty.buffer.ByteBuf;
-import io.netty.buffer.UnpooledByteBufAllocator;
-import io.netty.buffer.UnpooledHeapByteBuf;
-import io.netty.channel.PreferHeapByteBufAllocator;
 
 /**
  * A command's arguments in their wire form ({@code CommandArgs.encode}: the bytes Redis will see
@@ -25,11 +22,7 @@ public final class LettuceArguments {
    * argument), its pooled one an arena lock off Netty's threads.
    */
   public static ByteBuf encode(CommandArgs<?, ?> args) {
-    ByteBuf buffer =
-        new UnpooledHeapByteBuf(
-            new PreferHeapByteBufAllocator(UnpooledByteBufAllocator.DEFAULT),
-            128,
-            Integer.MAX_VALUE);
+    ByteBuf buffer = new LettuceArgumentsBuffer();
     args.encode(buffer);
     return buffer;
   }

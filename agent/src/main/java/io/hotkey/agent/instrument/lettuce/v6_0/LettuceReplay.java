@@ -9,7 +9,23 @@ import io.lettuce.core.output.CommandOutput;
  * A helper class, defined next to Lettuce like {@link LettuceArguments}.
  */
 public final class LettuceReplay {
+  /**
+   * Lettuce 5 opens every array with {@code multi(int)}; 6 added {@code multiArray}, which outputs
+   * may override instead. RESP2 (all 5.x speaks) records nothing but bulks, integers, errors and
+   * arrays.
+   */
+  private static final boolean HAS_MULTI_ARRAY = hasMultiArray();
+
   private LettuceReplay() {}
+
+  private static boolean hasMultiArray() {
+    try {
+      CommandOutput.class.getMethod("multiArray", int.class);
+      return true;
+    } catch (NoSuchMethodException lettuce5) {
+      return false;
+    }
+  }
 
   /** Throws what the output's callbacks throw, as the same reply from Redis would have. */
   public static void into(CommandOutput<?, ?, ?> output, ReplyTape.Cursor tape) {
@@ -31,7 +47,11 @@ public final class LettuceReplay {
           output.setBigNumber(tape.bytes());
           break;
         case ReplyTape.OP_ARRAY:
-          output.multiArray(tape.count());
+          if (HAS_MULTI_ARRAY) {
+            output.multiArray(tape.count());
+          } else {
+            output.multi(tape.count());
+          }
           break;
         case ReplyTape.OP_SET:
           output.multiSet(tape.count());

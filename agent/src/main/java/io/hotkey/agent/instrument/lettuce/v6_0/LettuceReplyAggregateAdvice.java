@@ -3,7 +3,10 @@ package io.hotkey.agent.instrument.lettuce.v6_0;
 import io.hotkey.agent.core.RedisHooks;
 import net.bytebuddy.asm.Advice;
 
-/** On {@code RedisStateMachine.safeMultiArray}, {@code safeMultiSet}, {@code safeMultiMap}. */
+/**
+ * On {@code RedisStateMachine.safeMultiArray}, {@code safeMultiSet}, {@code safeMultiMap}, and
+ * Lettuce 5's {@code safeMulti} (an array).
+ */
 public final class LettuceReplyAggregateAdvice {
   private LettuceReplyAggregateAdvice() {}
 

@@ -20,11 +20,30 @@ public final class LocalAnswerSpan {
 
   public static final String LOCAL = "local";
 
+  /**
+   * Lettuce 6's tracing API ({@code Span.start(RedisCommand)}); Lettuce 5's differs (5.0 has none),
+   * and a read answered locally there gets no span.
+   */
+  private static final boolean LETTUCE_6_TRACING = hasLettuce6Tracing();
+
   private LocalAnswerSpan() {}
+
+  private static boolean hasLettuce6Tracing() {
+    try {
+      Class.forName(
+              "io.lettuce.core.tracing.Tracer$Span", false, LocalAnswerSpan.class.getClassLoader())
+          .getMethod("start", RedisCommand.class);
+      return true;
+    } catch (ReflectiveOperationException | LinkageError lettuce5) {
+      return false;
+    }
+  }
 
   /** Starts the span when the connection's client resources have tracing enabled. */
   public static void start(Object connection, RedisCommand<?, ?, ?> command) {
-    if (!(connection instanceof RedisChannelHandler) || !(command instanceof CompleteableCommand)) {
+    if (!LETTUCE_6_TRACING
+        || !(connection instanceof RedisChannelHandler)
+        || !(command instanceof CompleteableCommand)) {
       return;
     }
     Tracing tracing = ((RedisChannelHandler<?, ?>) connection).getResources().tracing();

@@ -12,7 +12,7 @@ import java.util.Collection;
  * {@code io.lettuce.core.RedisChannelHandler}, the base of every connection: commands dispatched
  * one by one or as a batch, manual flushing, and the channel lost or regained.
  */
-final class RedisChannelHandlerInstrumentation implements TypeInstrumentation {
+public final class RedisChannelHandlerInstrumentation implements TypeInstrumentation {
   @Override
   public String typeName() {
     return "io.lettuce.core.RedisChannelHandler";

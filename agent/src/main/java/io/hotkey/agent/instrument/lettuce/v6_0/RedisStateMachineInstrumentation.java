@@ -15,7 +15,7 @@ import net.bytebuddy.matcher.ElementMatcher;
  * {@code io.lettuce.core.protocol.RedisStateMachine}: the decoder's {@code safe*} callbacks into a
  * command's {@code CommandOutput}, one advice per kind of event.
  */
-final class RedisStateMachineInstrumentation implements TypeInstrumentation {
+public final class RedisStateMachineInstrumentation implements TypeInstrumentation {
   @Override
   public String typeName() {
     return "io.lettuce.core.protocol.RedisStateMachine";
@@ -39,7 +39,11 @@ final class RedisStateMachineInstrumentation implements TypeInstrumentation {
             event(named("safeSet"), boolean.class), LettuceReplyBooleanAdvice.class.getName())
         .applyAdvice(
             event(
-                named("safeMultiArray").or(named("safeMultiSet")).or(named("safeMultiMap")),
+                named("safeMultiArray")
+                    .or(named("safeMultiSet"))
+                    .or(named("safeMultiMap"))
+                    // Lettuce 5's only aggregate
+                    .or(named("safeMulti")),
                 int.class),
             LettuceReplyAggregateAdvice.class.getName());
   }
