@@ -1,5 +1,7 @@
 package io.hotkey.agent.cache;
 
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicIntegerFieldUpdater;
 
 /**
@@ -25,6 +27,12 @@ public final class CachedReply {
   private long expiresAtNanos;
 
   private volatile int ttlState = TTL_UNKNOWN;
+
+  /**
+   * Released when the TTL question is answered or known to get no answer; null when none was asked.
+   * Set before the question is queued and the entry published, which both make it visible.
+   */
+  private CountDownLatch ttlSettled;
 
   /**
    * The entry this one refreshed ahead of its expiry, which answers reads until this one's TTL is
@@ -69,12 +77,50 @@ public final class CachedReply {
   void noTtl() {
     ttlState = NO_TTL;
     refreshed = null;
+    settle();
   }
 
   void expiresAt(long nanos) {
     expiresAtNanos = nanos;
     ttlState = EXPIRES;
     refreshed = null;
+    settle();
+  }
+
+  /** The keys' TTL is about to be asked: blocking readers may wait for the answer. */
+  void askingTtl() {
+    ttlSettled = new CountDownLatch(1);
+  }
+
+  /** The question will get no answer: the entry stays unserved and nobody waits for it. */
+  void ttlUnanswered() {
+    settle();
+  }
+
+  private void settle() {
+    CountDownLatch settled = ttlSettled;
+    if (settled != null) {
+      settled.countDown();
+    }
+  }
+
+  /**
+   * Waits until the keys' TTL question is settled, at most {@code timeoutNanos}.
+   *
+   * @return whether it settled (answered or known unanswerable), so the entry is worth reading
+   *     again
+   */
+  boolean awaitTtl(long timeoutNanos) {
+    CountDownLatch settled = ttlSettled;
+    if (settled == null) {
+      return false;
+    }
+    try {
+      return settled.await(timeoutNanos, TimeUnit.NANOSECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return false;
+    }
   }
 
   void refreshes(CachedReply older) {

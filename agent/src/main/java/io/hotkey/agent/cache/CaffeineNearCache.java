@@ -18,16 +18,20 @@ import java.util.concurrent.atomic.LongAdder;
  * than a returned write).
  *
  * <p>A new entry is served only once {@link RemainingTtls} has answered its keys' TTL, counted from
- * when the question was sent; until then its reads go to Redis without filling. Keys found without
- * a TTL are remembered under the fill's stamp, so their next fills ask nothing until a write or an
- * invalidation of the key (which {@code EXPIRE}, {@code PERSIST} and every {@code SET} are) changes
- * the stamp.
+ * when the question was sent. Until then a blocking client's reads wait for the answer, as they
+ * would for a running fill, and a non-blocking client's go to Redis without filling. Keys found
+ * without a TTL are remembered under the fill's stamp, so their next fills ask nothing until a
+ * write or an invalidation of the key (which {@code EXPIRE}, {@code PERSIST} and every {@code SET}
+ * are) changes the stamp.
  */
 public final class CaffeineNearCache implements NearCache {
   /** How long a reader waits for another thread's fill before asking Redis itself. */
   private static final long FILL_WAIT_NANOS = TimeUnit.SECONDS.toNanos(1);
 
   private static final int ENTRY_OVERHEAD = 96;
+
+  /** {@link #answerHeld}: the entry is past its keys' TTL and is filled like a missing one. */
+  private static final Object FILL_AGAIN = new Object();
 
   /** Keys remembered without a TTL; hot keys are far fewer, and a forgotten one is asked again. */
   private static final int KEYS_WITHOUT_TTL = 16_384;
@@ -125,16 +129,16 @@ public final class CaffeineNearCache implements NearCache {
   @Override
   public Object lookup(CacheKey key, int[] keyHashes) {
     CachedReply cached = current(key, keyHashes);
-    if (cached != null) {
-      int ttlState = cached.ttlState();
-      if (ttlState == CachedReply.NO_TTL
-          || (ttlState == CachedReply.EXPIRES && cached.liveAt(System.nanoTime()))) {
-        return refreshOrServe(cached, key, keyHashes);
-      }
-      if (ttlState == CachedReply.TTL_UNKNOWN) {
-        return whileTtlUnknown(cached, keyHashes);
-      }
-      // past its key's TTL: filled again like a missing entry
+    if (cached != null
+        && cached.ttlState() == CachedReply.TTL_UNKNOWN
+        && cached.refreshed() == null
+        && cached.awaitTtl(FILL_WAIT_NANOS)) {
+      // a blocking reader waits for the TTL question in flight rather than add its read to Redis's
+      cached = current(key, keyHashes);
+    }
+    Object held = cached == null ? FILL_AGAIN : answerHeld(cached, key, keyHashes);
+    if (held != FILL_AGAIN) {
+      return held;
     }
     long[] stamp = versions.stamp(keyHashes);
     ReadFill fill = new ReadFill(key.ownCopy(), keyHashes, stamp);
@@ -165,16 +169,9 @@ public final class CaffeineNearCache implements NearCache {
   @Override
   public Object lookupNoWait(CacheKey key, int[] keyHashes) {
     CachedReply cached = current(key, keyHashes);
-    if (cached != null) {
-      int ttlState = cached.ttlState();
-      if (ttlState == CachedReply.NO_TTL
-          || (ttlState == CachedReply.EXPIRES && cached.liveAt(System.nanoTime()))) {
-        return refreshOrServe(cached, key, keyHashes);
-      }
-      if (ttlState == CachedReply.TTL_UNKNOWN) {
-        return whileTtlUnknown(cached, keyHashes);
-      }
-      // past its key's TTL: filled again like a missing entry
+    Object held = cached == null ? FILL_AGAIN : answerHeld(cached, key, keyHashes);
+    if (held != FILL_AGAIN) {
+      return held;
     }
     long[] stamp = versions.stamp(keyHashes);
     ReadFill fill = new ReadFill(key.ownCopy(), keyHashes, stamp);
@@ -246,6 +243,22 @@ public final class CaffeineNearCache implements NearCache {
    * A new entry whose TTL is being asked: the entry it refreshed answers, if still current, young
    * enough and within its own TTL; otherwise the read goes to Redis (a fill would only ask again).
    */
+  /**
+   * What a current entry answers: the entry (or a fill refreshing it), null to ask Redis without
+   * filling, or {@link #FILL_AGAIN} once its keys' TTL has passed.
+   */
+  private Object answerHeld(CachedReply cached, CacheKey key, int[] keyHashes) {
+    int ttlState = cached.ttlState();
+    if (ttlState == CachedReply.NO_TTL
+        || (ttlState == CachedReply.EXPIRES && cached.liveAt(System.nanoTime()))) {
+      return refreshOrServe(cached, key, keyHashes);
+    }
+    if (ttlState == CachedReply.TTL_UNKNOWN) {
+      return whileTtlUnknown(cached, keyHashes);
+    }
+    return FILL_AGAIN;
+  }
+
   private Object whileTtlUnknown(CachedReply cached, int[] keyHashes) {
     CachedReply older = cached.refreshed();
     if (older != null
@@ -371,7 +384,8 @@ public final class CaffeineNearCache implements NearCache {
         if (refreshed != null) {
           reply.refreshes(refreshed);
         }
-        if (!ttls.ask(node, key.keys(), ttlAnswer(key, reply, stamp))) {
+        reply.askingTtl();
+        if (!ttls.ask(node, key.keys(), new TtlAnswer(key, reply, stamp))) {
           return null;
         }
       }
@@ -380,8 +394,20 @@ public final class CaffeineNearCache implements NearCache {
     return reply;
   }
 
-  private RemainingTtls.Answer ttlAnswer(CacheKey key, CachedReply reply, long[] stamp) {
-    return (sentAtNanos, leastRemainingMillis) -> {
+  /** Settles one entry's TTL as its keys' server answered. */
+  private final class TtlAnswer implements RemainingTtls.Answer {
+    private final CacheKey key;
+    private final CachedReply reply;
+    private final long[] stamp;
+
+    TtlAnswer(CacheKey key, CachedReply reply, long[] stamp) {
+      this.key = key;
+      this.reply = reply;
+      this.stamp = stamp;
+    }
+
+    @Override
+    public void answered(long sentAtNanos, long leastRemainingMillis) {
       if (leastRemainingMillis == RemainingTtls.NO_TTL) {
         reply.noTtl();
         withoutTtl.put(key, stamp);
@@ -391,7 +417,12 @@ public final class CaffeineNearCache implements NearCache {
         // a key gone since the read (expired, deleted): the reply may be its last value
         reply.expiresAt(sentAtNanos);
       }
-    };
+    }
+
+    @Override
+    public void unanswered() {
+      reply.ttlUnanswered();
+    }
   }
 
   @Override

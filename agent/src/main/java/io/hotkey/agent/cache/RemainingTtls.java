@@ -18,8 +18,8 @@ public interface RemainingTtls {
    * Queues the question; the answer reaches {@code answer} on the agent's thread.
    *
    * @param node the server the entry was read from, or null when the client could not tell
-   * @return false when the question cannot be asked (the server is unknown): the entry must not be
-   *     stored
+   * @return false when the question cannot be asked (the server is unknown, or failed to answer
+   *     within the last second): the entry must not be stored
    */
   boolean ask(RedisEndpoint node, byte[][] keys, Answer answer);
 
@@ -34,5 +34,8 @@ public interface RemainingTtls {
      *     one, or {@link #MISSING} when one is gone
      */
     void answered(long sentAtNanos, long leastRemainingMillis);
+
+    /** The question will get no answer (the connection broke, the server refused the command). */
+    void unanswered();
   }
 }

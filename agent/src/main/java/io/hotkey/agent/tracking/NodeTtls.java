@@ -15,8 +15,9 @@ import java.util.concurrent.atomic.AtomicBoolean;
 /**
  * One server's TTL questions, answered on a thread of its own: every question waiting when the
  * thread wakes is sent as one pipeline of {@code PTTL}s. A question that fails (the connection
- * broke, the server refused {@code PTTL}) gets no answer, which leaves its entry unserved until
- * {@code hotkey.cache.ttl} drops it.
+ * broke, the server refused {@code PTTL}) is told it gets no answer, which leaves its entry
+ * unserved until {@code hotkey.cache.ttl} drops it; for a second after a failed connection new
+ * questions are refused at once, so that no reader waits on a server that cannot answer.
  */
 final class NodeTtls implements Runnable {
   private static final byte[] PTTL = RespConnection.bytes("PTTL");
@@ -33,6 +34,10 @@ final class NodeTtls implements Runnable {
   private final RedisEndpoint endpoint;
   private final LinkedBlockingQueue<Question> questions = new LinkedBlockingQueue<>();
   private final AtomicBoolean started = new AtomicBoolean();
+
+  /** {@link System#nanoTime} before which questions are refused, after a failure. */
+  private volatile long refusingUntilNanos = System.nanoTime();
+
   private boolean refusalLogged;
   private boolean failureLogged;
 
@@ -60,8 +65,13 @@ final class NodeTtls implements Runnable {
     thread.start();
   }
 
-  void ask(byte[][] keys, RemainingTtls.Answer answer) {
+  /** Queues the question; false, asking nothing, while the server is known not to answer. */
+  boolean ask(byte[][] keys, RemainingTtls.Answer answer) {
+    if (System.nanoTime() - refusingUntilNanos < 0) {
+      return false;
+    }
     questions.add(new Question(keys, answer));
+    return true;
   }
 
   @Override
@@ -84,6 +94,10 @@ final class NodeTtls implements Runnable {
           failureLogged = false;
         } catch (IOException | RuntimeException e) {
           // the batch's entries stay unserved; their keys' next fills ask again
+          refusingUntilNanos = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(RETRY_MILLIS);
+          for (Question question : batch) {
+            question.answer.unanswered();
+          }
           if (!failureLogged) {
             failureLogged = true;
             AgentLog.warn(
@@ -97,7 +111,6 @@ final class NodeTtls implements Runnable {
             connection.close();
             connection = null;
           }
-          TimeUnit.MILLISECONDS.sleep(RETRY_MILLIS);
         }
       }
     } catch (InterruptedException e) {
@@ -144,6 +157,8 @@ final class NodeTtls implements Runnable {
       }
       if (answered && question.keys.length > 0) {
         question.answer.answered(sentAtNanos, least);
+      } else {
+        question.answer.unanswered();
       }
     }
   }

@@ -43,7 +43,6 @@ public final class OwnConnectionTtls implements RemainingTtls {
       asker = nodes.computeIfAbsent(name, n -> new NodeTtls(n, server));
       asker.startOnce();
     }
-    asker.ask(keys, answer);
-    return true;
+    return asker.ask(keys, answer);
   }
 }

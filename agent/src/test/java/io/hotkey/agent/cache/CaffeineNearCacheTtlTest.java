@@ -3,6 +3,7 @@ package io.hotkey.agent.cache;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.hotkey.agent.redis.resp.RedisEndpoint;
 import java.nio.charset.StandardCharsets;
@@ -10,6 +11,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 
 /** An entry is served only once its keys' TTL is known, and never past it. */
@@ -55,13 +57,35 @@ class CaffeineNearCacheTtlTest {
   void anEntryIsNotServedBeforeItsTtlIsAnswered() {
     fill("v");
     assertEquals(1, ttls.asked.size());
-    assertNull(cache.lookup(key, hashes), "unknown TTL: to Redis, without a fill");
-    assertNull(cache.lookupNoWait(key, hashes));
+    assertNull(cache.lookupNoWait(key, hashes), "unknown TTL: to Redis, without a fill");
     assertNull(cache.stale(key, hashes), "nor answered stale");
 
     ttls.asked.get(0).answered(System.nanoTime(), TimeUnit.MINUTES.toMillis(1));
     assertInstanceOf(CachedReply.class, cache.lookup(key, hashes));
     assertInstanceOf(CachedReply.class, cache.lookupNoWait(key, hashes));
+  }
+
+  @Test
+  void aBlockingReadWaitsForTheTtlInFlightInsteadOfAskingRedis() throws InterruptedException {
+    fill("v");
+    AtomicReference<Object> read = new AtomicReference<>();
+    Thread reader = new Thread(() -> read.set(cache.lookup(key, hashes)));
+    reader.start();
+    while (reader.getState() != Thread.State.TIMED_WAITING) {
+      assertTrue(reader.isAlive(), () -> "the read did not wait for the TTL: " + read.get());
+      Thread.onSpinWait();
+    }
+    ttls.asked.get(0).answered(System.nanoTime(), TimeUnit.MINUTES.toMillis(1));
+    reader.join(TimeUnit.SECONDS.toMillis(10));
+    assertInstanceOf(CachedReply.class, read.get());
+  }
+
+  @Test
+  void aQuestionWithoutAnswerNeitherServesNorHoldsReaders() {
+    fill("v");
+    ttls.asked.get(0).unanswered();
+    assertNull(cache.lookup(key, hashes), "to Redis at once, without a fill");
+    assertEquals(1, ttls.asked.size());
   }
 
   @Test
@@ -107,7 +131,7 @@ class CaffeineNearCacheTtlTest {
     ReadFill afterWrite = assertInstanceOf(ReadFill.class, refreshing.lookup(key, hashes));
     refreshing.complete(afterWrite, bytes("v2"));
     assertEquals(2, ttls.asked.size());
-    assertNull(refreshing.lookup(key, hashes), "not served until answered");
+    assertNull(refreshing.lookupNoWait(key, hashes), "not served until answered");
   }
 
   @Test
