@@ -128,3 +128,23 @@ parse_suite_args() {
   require_tools mvn java python3 "$REDIS_SERVER" "$REDIS_CLI"
   VERSION=$(git -C "$SRC" describe --tags 2>/dev/null || sed -n 's:.*<version>\(.*\)</version>.*:\1:p' "$SRC/pom.xml" | head -1)
 }
+
+# The agent run serves /metrics on this port, which the hits poller reads.
+HITS_PORT=${HITS_PORT:-19190}
+
+# start_hits_poller NAME: counts the local hits and misses of run NAME into $OUT_DIR/NAME.hits
+start_hits_poller() {
+  port_in_use "$HITS_PORT" && die "port $HITS_PORT (HITS_PORT, the agent's /metrics) is in use"
+  python3 "$HERE/hits-poller.py" "$HITS_PORT" "$OUT_DIR/$1.hits" &
+  HITS_POLLER=$!
+}
+
+# stop_hits_poller NAME: ends the poller and prints "local hits H, misses M" of run NAME
+stop_hits_poller() {
+  sleep 1
+  kill "$HITS_POLLER" 2>/dev/null || true
+  wait "$HITS_POLLER" 2>/dev/null || true
+  local hits misses
+  read -r hits misses <"$OUT_DIR/$1.hits" || { hits=?; misses=?; }
+  log "run '$1': the agent answered $hits reads locally and sent $misses of the hot keys' reads to Redis"
+}

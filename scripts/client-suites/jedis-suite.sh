@@ -14,7 +14,9 @@
 #
 # environment (all optional):
 #   OUT_DIR       where logs, reports and the comparison go (default /tmp/client-suites/jedis-<ver>-<time>)
-#   AGENT_OPTS    system properties for the agent run (default "-Dhotkey.detect.threshold=1")
+#   AGENT_OPTS    system properties for the agent run (default: every key served from its first
+#                 access, written keys too: "-Dhotkey.debug.every-key-hot=true
+#                 -Dhotkey.detect.write-threshold=1000000000")
 #   MVN_ARGS      extra Maven arguments (e.g. "-o" when ~/.m2 is already populated)
 #   FORK_TIMEOUT  seconds before surefire kills a test JVM (default 3600)
 #   RUN_ORDER     surefire runOrder (default alphabetical: both runs, and runs on different
@@ -33,7 +35,7 @@ HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 
 parse_suite_args jedis Jedis 25 "$@"
 OUT_DIR=${OUT_DIR:-/tmp/client-suites/jedis-${VERSION}-$(date +%Y%m%d-%H%M%S)}
-AGENT_OPTS=${AGENT_OPTS:--Dhotkey.detect.threshold=1}
+AGENT_OPTS=${AGENT_OPTS:--Dhotkey.debug.every-key-hot=true -Dhotkey.detect.write-threshold=1000000000}
 FORK_TIMEOUT=${FORK_TIMEOUT:-3600}
 RUN_ORDER=${RUN_ORDER:-alphabetical}
 REUSE_FORKS=${REUSE_FORKS:-true}
@@ -149,9 +151,11 @@ run_side() { # run_side NAME [jvm-options]
     extra=(-DargLine="$jvm")
   fi
   log "run '$name': mvn test -Dtest=<${PATTERN:0:60}...> ${extra[*]}"
+  [ -z "$jvm" ] || start_hits_poller "$name"
   t0=$(date +%s)
   ( cd "$SRC" && mvn "${MVN_COMMON[@]}" "${extra[@]}" -Dtest="$PATTERN" test ) >"$OUT_DIR/$name.mvn.log" 2>&1 || rc=$?
   local secs=$(( $(date +%s) - t0 ))
+  [ -z "$jvm" ] || stop_hits_poller "$name"
   echo "$secs" >"$OUT_DIR/$name.seconds"
   copy_reports "$SRC/target/surefire-reports" "$OUT_DIR/$name-reports"
   log "run '$name' took $(fmt_secs "$secs") (mvn exit $rc); $(grep -E 'Tests run:.*Fail' "$OUT_DIR/$name.mvn.log" | tail -1 | sed 's/^\[[A-Z]*\] //')"
@@ -173,7 +177,7 @@ if [ "${SKIP_BASELINE:-0}" = 1 ] && [ -n "${BASELINE_REPORTS:-}" ]; then
 else
   run_side baseline ""
 fi
-run_side agent "-javaagent:$JAR $AGENT_OPTS"
+run_side agent "-javaagent:$JAR -Dhotkey.http.port=$HITS_PORT $AGENT_OPTS"
 stop_redis_all
 
 set +e

@@ -15,7 +15,9 @@
 # environment (all optional):
 #   RUNS          runs per side (default 2)
 #   OUT_DIR       where logs, reports and the comparison go (default /tmp/client-suites/lettuce-<ver>-<time>)
-#   AGENT_OPTS    system properties for the agent runs (default "-Dhotkey.detect.threshold=1")
+#   AGENT_OPTS    system properties for the agent runs (default: every key served from its first
+#                 access, written keys too: "-Dhotkey.debug.every-key-hot=true
+#                 -Dhotkey.detect.write-threshold=1000000000")
 #   MVN_ARGS      extra Maven arguments (e.g. "-o" when ~/.m2 is already populated)
 #   FORK_TIMEOUT  seconds before failsafe kills a test JVM (default 3600)
 #   RUN_ORDER     failsafe runOrder (default alphabetical, the same class order in every run)
@@ -40,7 +42,7 @@ HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 parse_suite_args lettuce-core Lettuce 24 "$@"
 RUNS=${RUNS:-2}
 OUT_DIR=${OUT_DIR:-/tmp/client-suites/lettuce-${VERSION}-$(date +%Y%m%d-%H%M%S)}
-AGENT_OPTS=${AGENT_OPTS:--Dhotkey.detect.threshold=1}
+AGENT_OPTS=${AGENT_OPTS:--Dhotkey.debug.every-key-hot=true -Dhotkey.detect.write-threshold=1000000000}
 FORK_TIMEOUT=${FORK_TIMEOUT:-3600}
 RUN_ORDER=${RUN_ORDER:-alphabetical}
 TEST_TIMEOUT=${TEST_TIMEOUT:-60s}
@@ -129,11 +131,13 @@ run_side() { # run_side NAME [jvm-options]
   # the pom leaves argLine to the ${argLine} property (JaCoCo's, skipped here): ours replaces it
   local -a extra=(-DargLine="-Djunit.jupiter.execution.timeout.default=$TEST_TIMEOUT${jvm:+ $jvm}")
   log "run '$name': mvn failsafe:integration-test -Dit.test=<${PATTERN:0:50}...> ${extra[*]}"
+  [ -z "$jvm" ] || start_hits_poller "$name"
   t0=$(date +%s)
   # failsafe's goal directly (after test-compile): no surefire unit tests, no packaging
   ( cd "$SRC" && mvn "${MVN_COMMON[@]}" "${extra[@]}" -Dit.test="$PATTERN" test-compile failsafe:integration-test ) \
     >"$OUT_DIR/$name.mvn.log" 2>&1 || rc=$?
   local secs=$(( $(date +%s) - t0 ))
+  [ -z "$jvm" ] || stop_hits_poller "$name"
   echo "$secs" >"$OUT_DIR/$name.seconds"
   copy_reports "$SRC/target/failsafe-reports" "$OUT_DIR/$name-reports"
   log "run '$name' took $(fmt_secs "$secs") (mvn exit $rc); $(grep -E 'Tests run:.*Fail' "$OUT_DIR/$name.mvn.log" | tail -1 | sed 's/^\[[A-Z]*\] //')"
@@ -160,7 +164,7 @@ for i in $(seq 1 "$RUNS"); do
     run_side "baseline-$i"
     base_args+=(--baseline "$OUT_DIR/baseline-$i-reports")
   fi
-  run_side "agent-$i" "-javaagent:$JAR $AGENT_OPTS"
+  run_side "agent-$i" "-javaagent:$JAR -Dhotkey.http.port=$HITS_PORT $AGENT_OPTS"
   agent_args+=(--agent "$OUT_DIR/agent-$i-reports")
 done
 stop_redis_all

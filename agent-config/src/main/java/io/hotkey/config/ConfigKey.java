@@ -225,7 +225,12 @@ public enum ConfigKey {
       "hotkey.debug.fail-weaving",
       "",
       "diagnostic: weaving this class (a fully qualified name) fails, as if another agent had broken it",
-      ValueParsers::className);
+      ValueParsers::className),
+  DEBUG_EVERY_KEY_HOT(
+      "hotkey.debug.every-key-hot",
+      "false",
+      "diagnostic: every key is hot, and served, from its first access (to run a client's own test suite through the cache)",
+      ValueParsers::bool);
 
   static final String PREFIX = "hotkey.";
   static final String ENV_PREFIX = "HOTKEY_";

@@ -297,6 +297,11 @@ public final class HotkeyConfig {
     return value(ConfigKey.DEBUG_FAIL_EVERY);
   }
 
+  /** Whether every key is served from its first access ({@code hotkey.debug.every-key-hot}). */
+  public boolean debugEveryKeyHot() {
+    return value(ConfigKey.DEBUG_EVERY_KEY_HOT);
+  }
+
   /** The class whose weaving fails on purpose, if any ({@code hotkey.debug.fail-weaving}). */
   public Optional<String> debugFailWeaving() {
     return value(ConfigKey.DEBUG_FAIL_WEAVING);

@@ -38,7 +38,7 @@ import io.hotkey.agent.reload.ConfigSource;
 import io.hotkey.agent.reload.LiveReconfiguration;
 import io.hotkey.agent.report.AgentReport;
 import io.hotkey.agent.tracking.InvalidationTracking;
-import io.hotkey.agent.tracking.OwnConnectionTtls;
+import io.hotkey.agent.tracking.OwnConnections;
 import io.hotkey.config.ConfigKey;
 import io.hotkey.config.HotkeyConfig;
 import io.hotkey.config.Invalidation;
@@ -60,6 +60,9 @@ import java.util.concurrent.TimeUnit;
  * that a JVM that never does pays for little more than reading the configuration.
  */
 final class AgentInstaller {
+  /** How often served keys are touched on their servers: well within any eviction's horizon. */
+  private static final long TOUCH_ROUND_MILLIS = 1000;
+
   private AgentInstaller() {}
 
   static void install(HotkeyConfig config, ConfigSource source, Instrumentation instrumentation) {
@@ -140,7 +143,10 @@ final class AgentInstaller {
     KeyVersions versions = new KeyVersions();
     HotKeyRegistry registry =
         new HotKeyRegistry(
-            config.cacheEnabled(), config.cacheKeyFilter(), config.detectWriteThreshold());
+            config.cacheEnabled(),
+            config.cacheKeyFilter(),
+            config.detectWriteThreshold(),
+            config.debugEveryKeyHot());
     HotKeyDetector detector = new HotKeyDetector(settings, System::nanoTime, registry);
     RedisEndpoint namedServer =
         config
@@ -152,6 +158,7 @@ final class AgentInstaller {
       tracking = new InvalidationTracking(versions, namedServer);
       registry.addServableListener(tracking::wantedKeys);
     }
+    OwnConnections ownConnections = new OwnConnections(namedServer);
     NearCache cache =
         config.cacheEnabled()
             ? new CaffeineNearCache(
@@ -162,7 +169,8 @@ final class AgentInstaller {
                 config.cacheServeStaleOnError().orElse(Duration.ZERO),
                 versions,
                 tracking != null ? tracking : FillGate.OPEN,
-                new OwnConnectionTtls(namedServer))
+                ownConnections,
+                ownConnections)
             : NearCache.DISABLED;
     // with the fleet's Redis known, a reload can turn fleet detection on and off
     FleetDetection fleet =
@@ -253,6 +261,13 @@ final class AgentInstaller {
             slotNanos,
             slotNanos,
             TimeUnit.NANOSECONDS);
+    NearCache cache = parts.cache();
+    Future<?> unusedTouches =
+        scheduler.scheduleWithFixedDelay(
+            guarded("touch round", errors, cache::touchServed),
+            TOUCH_ROUND_MILLIS,
+            TOUCH_ROUND_MILLIS,
+            TimeUnit.MILLISECONDS);
     Future<?> unusedMicrometer =
         scheduler.scheduleWithFixedDelay(
             guarded("Micrometer registration", errors, micrometer::attachIfReady),

@@ -51,6 +51,11 @@ public final class Clients {
 
   private Clients() {}
 
+  /** The newest release's classpath of {@code client}: {@code jedis} or {@code lettuce}. */
+  public static String newestClasspath(String client) {
+    return client.equals("lettuce") ? lettuceClasspath(LETTUCE_6) : jedisClasspath(JEDIS_8);
+  }
+
   public static String jedisClasspath(String version) {
     return classpath("jedis", version);
   }

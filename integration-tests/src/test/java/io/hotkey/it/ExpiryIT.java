@@ -59,9 +59,7 @@ class ExpiryIT extends RedisTestBase {
       String client, String invalidation, String nodes, String key, List<String> cases) {
     return AgentJvm.app(
             "expiry-" + client + "-" + invalidation + (nodes.contains(",") ? "-cluster" : ""),
-            client.equals("lettuce")
-                ? Clients.lettuceClasspath(Clients.LETTUCE_6)
-                : Clients.jedisClasspath(Clients.JEDIS_8),
+            Clients.newestClasspath(client),
             "io.hotkey.it.app.ExpiryApp")
         .hotkeyTestDefaults()
         .prop("hotkey.cache.ttl", "30s")

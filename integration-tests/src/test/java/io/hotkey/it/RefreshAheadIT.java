@@ -26,9 +26,7 @@ class RefreshAheadIT extends RedisTestBase {
     AgentJvm jvm =
         AgentJvm.app(
                 "refresh-" + client,
-                client.equals("lettuce")
-                    ? Clients.lettuceClasspath(Clients.LETTUCE_6)
-                    : Clients.jedisClasspath(Clients.JEDIS_8),
+                Clients.newestClasspath(client),
                 "io.hotkey.it.app.RefreshAheadApp")
             .hotkeyTestDefaults()
             .prop("hotkey.cache.ttl", "1s")

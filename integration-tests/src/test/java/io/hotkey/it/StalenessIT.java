@@ -33,9 +33,7 @@ class StalenessIT extends RedisTestBase {
 
   /** The scenario apps with Lettuce 6 or Jedis 8. */
   static String classpath(String client) {
-    return client.equals("lettuce")
-        ? Clients.lettuceClasspath(Clients.LETTUCE_6)
-        : Clients.jedisClasspath(Clients.JEDIS_8);
+    return Clients.newestClasspath(client);
   }
 
   /**

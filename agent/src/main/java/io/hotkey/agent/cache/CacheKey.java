@@ -10,18 +10,24 @@ import java.util.Arrays;
  */
 public final class CacheKey {
   private final String namespace;
+  private final int database;
   private final byte[][] argv;
   private final long keyPositions;
   private final int keyCount;
   private final int hash;
 
   /**
+   * @param namespace the client, server and connection identity the reply belongs to
+   * @param database the database the command ran in (part of {@code namespace} too), where the
+   *     agent's own connection asks about its keys
    * @param keyPositions one bit per argv index (below 64) that holds a key
    * @param keyHashes {@code KeyHashes.hash} of those keys, in argv order; the hash reuses them
    *     instead of hashing the key bytes a second time on every hit
    */
-  public CacheKey(String namespace, byte[][] argv, long keyPositions, int[] keyHashes) {
+  public CacheKey(
+      String namespace, int database, byte[][] argv, long keyPositions, int[] keyHashes) {
     this.namespace = namespace;
+    this.database = database;
     this.argv = argv;
     this.keyPositions = keyPositions;
     this.keyCount = keyHashes.length;
@@ -37,12 +43,18 @@ public final class CacheKey {
     this.hash = h;
   }
 
-  private CacheKey(String namespace, byte[][] argv, long keyPositions, int keyCount, int hash) {
+  private CacheKey(
+      String namespace, int database, byte[][] argv, long keyPositions, int keyCount, int hash) {
     this.namespace = namespace;
+    this.database = database;
     this.argv = argv;
     this.keyPositions = keyPositions;
     this.keyCount = keyCount;
     this.hash = hash;
+  }
+
+  int database() {
+    return database;
   }
 
   /**
@@ -68,7 +80,7 @@ public final class CacheKey {
     for (int i = 0; i < argv.length; i++) {
       copy[i] = argv[i].clone();
     }
-    return new CacheKey(namespace, copy, keyPositions, keyCount, hash);
+    return new CacheKey(namespace, database, copy, keyPositions, keyCount, hash);
   }
 
   /** Bytes this key keeps alive, for the cache's weigher. */

@@ -1,5 +1,6 @@
 package io.hotkey.agent.cache;
 
+import io.hotkey.agent.redis.resp.RedisEndpoint;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicIntegerFieldUpdater;
@@ -22,6 +23,12 @@ public final class CachedReply {
   private final long[] stamp;
   private final int weight;
   private final long storedAtNanos = System.nanoTime();
+
+  /** The server the reply was read from (or written to); null when the client could not tell. */
+  private final RedisEndpoint node;
+
+  /** Whether a read was answered from the entry since the last touch round. */
+  private volatile boolean served;
 
   /** Written before {@link #ttlState} is set to {@link #EXPIRES}, which publishes it. */
   private long expiresAtNanos;
@@ -46,10 +53,31 @@ public final class CachedReply {
   private static final AtomicIntegerFieldUpdater<CachedReply> REFRESHING =
       AtomicIntegerFieldUpdater.newUpdater(CachedReply.class, "refreshing");
 
-  CachedReply(Object frozen, long[] stamp, int weight) {
+  CachedReply(Object frozen, long[] stamp, int weight, RedisEndpoint node) {
     this.frozen = frozen;
     this.stamp = stamp;
     this.weight = weight;
+    this.node = node;
+  }
+
+  RedisEndpoint node() {
+    return node;
+  }
+
+  /** Written once per round however many reads it answers, so hits do not contend on it. */
+  void markServed() {
+    if (!served) {
+      served = true;
+    }
+  }
+
+  /** Whether a read was answered since the last call. */
+  boolean takeServed() {
+    if (!served) {
+      return false;
+    }
+    served = false;
+    return true;
   }
 
   long ageNanos() {

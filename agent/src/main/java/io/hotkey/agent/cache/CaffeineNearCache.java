@@ -4,9 +4,14 @@ import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
 import com.github.benmanes.caffeine.cache.RemovalCause;
 import io.hotkey.agent.redis.resp.RedisEndpoint;
+import java.nio.ByteBuffer;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.LongAdder;
@@ -40,6 +45,7 @@ public final class CaffeineNearCache implements NearCache {
   private final ConcurrentHashMap<CacheKey, ReadFill> fills = new ConcurrentHashMap<>();
   private final FillGate gate;
   private final RemainingTtls ttls;
+  private final ServedKeyTouches touches;
 
   /** Entries whose keys had no TTL, with the stamp they were filled under. */
   private final Cache<CacheKey, long[]> withoutTtl =
@@ -78,9 +84,11 @@ public final class CaffeineNearCache implements NearCache {
       Duration serveStale,
       KeyVersions versions,
       FillGate gate,
-      RemainingTtls ttls) {
+      RemainingTtls ttls,
+      ServedKeyTouches touches) {
     this.versions = versions;
     this.ttls = ttls;
+    this.touches = touches;
     this.ttlNanos = ttl.toNanos();
     this.refreshAhead = refreshAhead;
     this.refreshAtNanos = refreshAt(ttlNanos);
@@ -266,6 +274,7 @@ public final class CaffeineNearCache implements NearCache {
         && older.withinTtl()
         && versions.isCurrent(older.stamp(), keyHashes)) {
       hits.increment();
+      cached.markServed();
       return older;
     }
     misses.increment();
@@ -292,7 +301,52 @@ public final class CaffeineNearCache implements NearCache {
       cached.refreshEnded();
     }
     hits.increment();
+    cached.markServed();
     return cached;
+  }
+
+  /**
+   * Touches, on each server, the keys of every entry served since the last round, each key once
+   * however many reads it answered, so that Redis's eviction sees them read.
+   */
+  @Override
+  public void touchServed() {
+    Map<String, ServedOnNode> served = new HashMap<>();
+    for (Map.Entry<CacheKey, CachedReply> entry : entries.asMap().entrySet()) {
+      CachedReply reply = entry.getValue();
+      byte[][] keys = entry.getKey().keys();
+      RedisEndpoint node = reply.node();
+      if (node == null || keys == null || !reply.takeServed()) {
+        continue;
+      }
+      int database = entry.getKey().database();
+      served
+          .computeIfAbsent(
+              node.host() + ":" + node.port() + "/" + database,
+              n -> new ServedOnNode(node, database))
+          .add(keys);
+    }
+    for (ServedOnNode group : served.values()) {
+      touches.touch(group.node, group.database, new ArrayList<>(group.keys.values()));
+    }
+  }
+
+  /** The keys served from one server's database in a round, each once. */
+  private static final class ServedOnNode {
+    final RedisEndpoint node;
+    final int database;
+    final Map<ByteBuffer, byte[]> keys = new LinkedHashMap<>();
+
+    ServedOnNode(RedisEndpoint node, int database) {
+      this.node = node;
+      this.database = database;
+    }
+
+    void add(byte[][] entryKeys) {
+      for (byte[] key : entryKeys) {
+        keys.putIfAbsent(ByteBuffer.wrap(key), key);
+      }
+    }
   }
 
   @Override
@@ -369,7 +423,8 @@ public final class CaffeineNearCache implements NearCache {
       return null;
     }
     long weight = ENTRY_OVERHEAD + key.weight() + ReplySnapshots.weigh(frozen);
-    CachedReply reply = new CachedReply(frozen, stamp, (int) Math.min(weight, Integer.MAX_VALUE));
+    CachedReply reply =
+        new CachedReply(frozen, stamp, (int) Math.min(weight, Integer.MAX_VALUE), node);
     if (!versions.isCurrent(stamp, keyHashes)) {
       return null;
     }
@@ -385,7 +440,7 @@ public final class CaffeineNearCache implements NearCache {
           reply.refreshes(refreshed);
         }
         reply.askingTtl();
-        if (!ttls.ask(node, key.keys(), new TtlAnswer(key, reply, stamp))) {
+        if (!ttls.ask(node, key.database(), key.keys(), new TtlAnswer(key, reply, stamp))) {
           return null;
         }
       }

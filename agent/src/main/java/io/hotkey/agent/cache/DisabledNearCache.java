@@ -34,6 +34,9 @@ final class DisabledNearCache implements NearCache {
   public void countResumed(List<Resumption> resumed) {}
 
   @Override
+  public void touchServed() {}
+
+  @Override
   public long maxEntryBytes() {
     return 0;
   }

@@ -53,6 +53,9 @@ public interface NearCache {
    */
   void countResumed(List<Resumption> resumed);
 
+  /** Tells each server which of its keys were answered locally since the last call. */
+  void touchServed();
+
   /** The largest reply an entry may hold. */
   long maxEntryBytes();
 

@@ -18,10 +18,11 @@ public interface RemainingTtls {
    * Queues the question; the answer reaches {@code answer} on the agent's thread.
    *
    * @param node the server the entry was read from, or null when the client could not tell
+   * @param database the database the keys were read in
    * @return false when the question cannot be asked (the server is unknown, or failed to answer
    *     within the last second): the entry must not be stored
    */
-  boolean ask(RedisEndpoint node, byte[][] keys, Answer answer);
+  boolean ask(RedisEndpoint node, int database, byte[][] keys, Answer answer);
 
   /** What the server said about one entry's keys. */
   interface Answer {

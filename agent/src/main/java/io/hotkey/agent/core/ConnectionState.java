@@ -128,6 +128,11 @@ public final class ConnectionState {
     return tracking || subscribed;
   }
 
+  /** The database the connection's commands run in. */
+  public int database() {
+    return (int) database;
+  }
+
   /**
    * The server a reply on this connection comes from, as the agent's own connection would reach and
    * log in to it; null when {@code endpointSource} does not tell.

@@ -33,6 +33,8 @@ public final class HotKeyRegistry implements HotKeyListener {
   }
 
   private final boolean cacheEnabled;
+  private final boolean everyKeyHot;
+  private final HotKeyReads otherKeysReads = new HotKeyReads();
   private KeyFilter cacheFilter;
   private double writeHotPerSecond;
   private final Map<String, KeyRate> hot = new LinkedHashMap<>();
@@ -71,9 +73,22 @@ public final class HotKeyRegistry implements HotKeyListener {
    *     hotkey.detect.write-threshold})
    */
   public HotKeyRegistry(boolean cacheEnabled, KeyFilter cacheFilter, double writeHotPerSecond) {
+    this(cacheEnabled, cacheFilter, writeHotPerSecond, false);
+  }
+
+  /**
+   * @param everyKeyHot every key is hot and servable from its first access, but for keys the
+   *     detector finds write-hot ({@code hotkey.debug.every-key-hot})
+   */
+  public HotKeyRegistry(
+      boolean cacheEnabled, KeyFilter cacheFilter, double writeHotPerSecond, boolean everyKeyHot) {
+    this.everyKeyHot = cacheEnabled && everyKeyHot;
     this.cacheEnabled = cacheEnabled;
     this.cacheFilter = cacheFilter;
     this.writeHotPerSecond = writeHotPerSecond;
+    if (this.everyKeyHot) {
+      publish();
+    }
   }
 
   /**
@@ -146,8 +161,11 @@ public final class HotKeyRegistry implements HotKeyListener {
    * Told the keys that may be served locally (a new immutable list) on every change, e.g. to have
    * them tracked.
    */
-  public void addServableListener(Consumer<List<byte[]>> listener) {
+  public synchronized void addServableListener(Consumer<List<byte[]>> listener) {
     servableListeners.add(listener);
+    if (!servableKeys.isEmpty()) {
+      listener.accept(servableKeys);
+    }
   }
 
   boolean isServable(byte[] key, int hash) {
@@ -275,7 +293,13 @@ public final class HotKeyRegistry implements HotKeyListener {
         }
       }
     }
-    table = HotKeyTable.of(entries);
+    if (everyKeyHot) {
+      table = HotKeyTable.everyKey(entries, otherKeysReads);
+      // the empty prefix: tracking covers every key
+      cacheable.add(new byte[0]);
+    } else {
+      table = HotKeyTable.of(entries);
+    }
     readsByName = Map.copyOf(reads);
     hotKeyNames = List.copyOf(hot.keySet());
     writeHotKeyNames = List.copyOf(writeHot.keySet());

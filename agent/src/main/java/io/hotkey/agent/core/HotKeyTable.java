@@ -11,7 +11,7 @@ import java.util.Collection;
  * empty table answers in one branch, which is what cold-key traffic pays while nothing is hot.
  */
 final class HotKeyTable {
-  static final HotKeyTable EMPTY = new HotKeyTable(new Entry[0], new int[0]);
+  static final HotKeyTable EMPTY = new HotKeyTable(new Entry[0], new int[0], null);
 
   /**
    * One hot key. A key longer than the detector keeps is held as its prefix, matched by hash, full
@@ -42,16 +42,29 @@ final class HotKeyTable {
   private final int[] hashes;
   private final int mask;
 
-  private HotKeyTable(Entry[] entries, int[] hashes) {
+  /** What a key that is not in the table finds: null, or every key's entry. */
+  private final Entry otherKeys;
+
+  private HotKeyTable(Entry[] entries, int[] hashes, Entry otherKeys) {
     this.entries = entries;
     this.hashes = hashes;
     this.mask = entries.length - 1;
+    this.otherKeys = otherKeys;
   }
 
   static HotKeyTable of(Collection<Entry> members) {
-    if (members.isEmpty()) {
-      return EMPTY;
-    }
+    return members.isEmpty() ? EMPTY : of(members, null);
+  }
+
+  /**
+   * {@code members}, and every other key as hot and servable, counted in {@code otherKeysReads}
+   * ({@code hotkey.debug.every-key-hot}).
+   */
+  static HotKeyTable everyKey(Collection<Entry> members, HotKeyReads otherKeysReads) {
+    return of(members, new Entry(new byte[0], -1, 0, true, otherKeysReads));
+  }
+
+  private static HotKeyTable of(Collection<Entry> members, Entry otherKeys) {
     int capacity = Integer.highestOneBit(Math.max(2, members.size() * 2 - 1)) << 1;
     Entry[] entries = new Entry[capacity];
     int[] hashes = new int[capacity];
@@ -63,7 +76,7 @@ final class HotKeyTable {
       entries[slot] = member;
       hashes[slot] = member.hash;
     }
-    return new HotKeyTable(entries, hashes);
+    return new HotKeyTable(entries, hashes, otherKeys);
   }
 
   boolean isEmpty() {
@@ -80,6 +93,6 @@ final class HotKeyTable {
         return entries[slot];
       }
     }
-    return null;
+    return otherKeys;
   }
 }

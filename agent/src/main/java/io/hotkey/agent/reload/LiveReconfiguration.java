@@ -71,6 +71,10 @@ public final class LiveReconfiguration {
       this.report = report;
     }
 
+    public NearCache cache() {
+      return cache;
+    }
+
     public HotKeyDetector detector() {
       return detector;
     }

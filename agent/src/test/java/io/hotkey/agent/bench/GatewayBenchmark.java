@@ -104,6 +104,7 @@ public class GatewayBenchmark {
                   Duration.ZERO,
                   versions,
                   FillGate.OPEN,
+                  KeysWithoutTtl.INSTANCE,
                   KeysWithoutTtl.INSTANCE),
               versions,
               new AgentErrors(0),

@@ -19,11 +19,12 @@ class CaffeineNearCacheResizeTest {
           Duration.ZERO,
           new KeyVersions(),
           FillGate.OPEN,
+          KeysWithoutTtl.INSTANCE,
           KeysWithoutTtl.INSTANCE);
 
   private static CacheKey get(String key) {
     byte[][] argv = {"GET".getBytes(StandardCharsets.UTF_8), key.getBytes(StandardCharsets.UTF_8)};
-    return new CacheKey("127.0.0.1:6379/db0/resp2", argv, 0, new int[0]);
+    return new CacheKey("127.0.0.1:6379/db0/resp2", 0, argv, 0, new int[0]);
   }
 
   private void fill(String key, int hash) {

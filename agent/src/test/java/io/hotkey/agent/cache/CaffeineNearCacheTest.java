@@ -29,6 +29,7 @@ class CaffeineNearCacheTest {
           Duration.ZERO,
           versions,
           FillGate.OPEN,
+          KeysWithoutTtl.INSTANCE,
           KeysWithoutTtl.INSTANCE);
 
   private static byte[] bytes(String s) {
@@ -40,7 +41,7 @@ class CaffeineNearCacheTest {
     for (int i = 0; i < argv.length; i++) {
       args[i] = bytes(argv[i]);
     }
-    return new CacheKey("127.0.0.1:6379/db0/resp2", args, 0, new int[0]);
+    return new CacheKey("127.0.0.1:6379/db0/resp2", 0, args, 0, new int[0]);
   }
 
   private Object fill(CacheKey key, int hash, Object raw) {
@@ -129,6 +130,7 @@ class CaffeineNearCacheTest {
             Duration.ZERO,
             versions,
             FillGate.OPEN,
+            KeysWithoutTtl.INSTANCE,
             KeysWithoutTtl.INSTANCE);
     for (int i = 0; i < 1_000; i++) {
       CacheKey key = key("GET", "k" + i);
@@ -151,6 +153,7 @@ class CaffeineNearCacheTest {
             Duration.ZERO,
             versions,
             FillGate.OPEN,
+            KeysWithoutTtl.INSTANCE,
             KeysWithoutTtl.INSTANCE);
     CacheKey key = key("GET", "k");
     int[] hashes = {1};
@@ -185,6 +188,7 @@ class CaffeineNearCacheTest {
             Duration.ZERO,
             versions,
             FillGate.OPEN,
+            KeysWithoutTtl.INSTANCE,
             KeysWithoutTtl.INSTANCE);
     CacheKey key = key("GET", "k");
     int[] hashes = {2};
@@ -211,6 +215,7 @@ class CaffeineNearCacheTest {
             Duration.ZERO,
             versions,
             FillGate.OPEN,
+            KeysWithoutTtl.INSTANCE,
             KeysWithoutTtl.INSTANCE);
     CacheKey key = key("GET", "k");
     shortLived.complete(

@@ -16,19 +16,31 @@ import org.junit.jupiter.api.Test;
 
 /** An entry is served only once its keys' TTL is known, and never past it. */
 class CaffeineNearCacheTtlTest {
-  /** The questions the cache asked, answered by the test as Redis would. */
-  private static final class AskedTtls implements RemainingTtls {
+  /** What the cache asked and touched on its servers; the test answers as Redis would. */
+  private static final class OwnConnectionRecorder implements RemainingTtls, ServedKeyTouches {
     final List<Answer> asked = new ArrayList<>();
+    final List<Integer> askedDatabases = new ArrayList<>();
+    final List<String> touched = new ArrayList<>();
 
     @Override
-    public boolean ask(RedisEndpoint node, byte[][] keys, Answer answer) {
+    public boolean ask(RedisEndpoint node, int database, byte[][] keys, Answer answer) {
       asked.add(answer);
+      askedDatabases.add(database);
       return true;
+    }
+
+    @Override
+    public void touch(RedisEndpoint node, int database, List<byte[]> keys) {
+      StringBuilder round = new StringBuilder(node.host() + ":" + node.port() + "/" + database);
+      for (byte[] key : keys) {
+        round.append(' ').append(new String(key, StandardCharsets.UTF_8));
+      }
+      touched.add(round.toString());
     }
   }
 
   private final KeyVersions versions = new KeyVersions();
-  private final AskedTtls ttls = new AskedTtls();
+  private final OwnConnectionRecorder ttls = new OwnConnectionRecorder();
   private final CaffeineNearCache cache =
       new CaffeineNearCache(
           1 << 20,
@@ -38,19 +50,57 @@ class CaffeineNearCacheTtlTest {
           Duration.ofSeconds(30),
           versions,
           FillGate.OPEN,
+          ttls,
           ttls);
   private final CacheKey key =
       new CacheKey(
-          "127.0.0.1:6379/db0/resp2", new byte[][] {bytes("GET"), bytes("k")}, 0b10, new int[] {7});
+          "127.0.0.1:6379/db0/resp2",
+          0,
+          new byte[][] {bytes("GET"), bytes("k")},
+          0b10,
+          new int[] {7});
   private final int[] hashes = {7};
 
   private static byte[] bytes(String s) {
     return s.getBytes(StandardCharsets.UTF_8);
   }
 
+  private static final RedisEndpoint NODE = RedisEndpoint.of("127.0.0.1", 6379);
+
   private void fill(String value) {
-    ReadFill fill = assertInstanceOf(ReadFill.class, cache.lookup(key, hashes));
+    fill(key, value);
+  }
+
+  private void fill(CacheKey filled, String value) {
+    ReadFill fill = assertInstanceOf(ReadFill.class, cache.lookup(filled, hashes));
+    fill.readThrough(NODE);
     cache.complete(fill, bytes(value));
+  }
+
+  @Test
+  void theKeysTtlIsAskedInTheDatabaseItWasReadIn() {
+    fill(
+        new CacheKey(
+            "127.0.0.1:6379/db3/resp2", 3, new byte[][] {bytes("GET"), bytes("k")}, 0b10, hashes),
+        "v");
+    assertEquals(List.of(3), ttls.askedDatabases);
+  }
+
+  @Test
+  void aRoundTouchesEachKeyServedSinceTheLastOnceAndNothingElse() {
+    fill("v");
+    ttls.asked.get(0).answered(System.nanoTime(), RemainingTtls.NO_TTL);
+    cache.touchServed();
+    assertEquals(List.of(), ttls.touched, "filled, not yet served");
+
+    for (int i = 0; i < 1000; i++) {
+      assertInstanceOf(CachedReply.class, cache.lookup(key, hashes));
+    }
+    cache.touchServed();
+    assertEquals(List.of("127.0.0.1:6379/0 k"), ttls.touched, "a thousand hits, one key touched");
+
+    cache.touchServed();
+    assertEquals(1, ttls.touched.size(), "nothing served since");
   }
 
   @Test
@@ -116,6 +166,7 @@ class CaffeineNearCacheTtlTest {
             Duration.ZERO,
             versions,
             FillGate.OPEN,
+            ttls,
             ttls);
     ReadFill first = assertInstanceOf(ReadFill.class, refreshing.lookup(key, hashes));
     refreshing.complete(first, bytes("v1"));
@@ -145,6 +196,7 @@ class CaffeineNearCacheTtlTest {
             Duration.ZERO,
             versions,
             FillGate.OPEN,
+            ttls,
             ttls);
     ReadFill first = assertInstanceOf(ReadFill.class, refreshing.lookup(key, hashes));
     refreshing.complete(first, bytes("v1"));

@@ -69,6 +69,7 @@ public final class CoreFixture {
                 serveStale,
                 versions,
                 echoes,
+                KeysWithoutTtl.INSTANCE,
                 KeysWithoutTtl.INSTANCE)
             : NearCache.DISABLED;
     gate =

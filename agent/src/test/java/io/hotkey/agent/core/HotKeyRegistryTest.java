@@ -14,6 +14,7 @@ import io.hotkey.agent.detect.KeyRate;
 import io.hotkey.config.Glob;
 import io.hotkey.config.KeyFilter;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -33,6 +34,31 @@ class HotKeyRegistryTest {
   private static boolean servable(HotKeyRegistry registry, String key) {
     byte[] bytes = key.getBytes(StandardCharsets.UTF_8);
     return registry.isServable(bytes, KeyHashes.hash(bytes));
+  }
+
+  @Test
+  void everyKeyHotServesKeysNeverSeenAndTracksEveryKeyButWriteHotOnes() {
+    HotKeyRegistry registry = new HotKeyRegistry(true, EVERY_KEY, 200, true);
+    List<List<byte[]>> tracked = new ArrayList<>();
+    registry.addServableListener(tracked::add);
+    assertTrue(servable(registry, "never:seen"));
+    assertEquals(1, tracked.size());
+    assertEquals(List.of(""), names(tracked.get(0)), "the empty prefix covers every key");
+
+    registry.onPromoted(rate("counter:1", 50, 250));
+    assertFalse(servable(registry, "counter:1"), "write-hot all the same");
+    assertTrue(servable(registry, "other"));
+
+    HotKeyRegistry cacheOff = new HotKeyRegistry(false, EVERY_KEY, 200, true);
+    assertFalse(servable(cacheOff, "never:seen"), "nothing is served with the cache off");
+  }
+
+  private static List<String> names(List<byte[]> keys) {
+    List<String> names = new ArrayList<>();
+    for (byte[] key : keys) {
+      names.add(new String(key, StandardCharsets.UTF_8));
+    }
+    return names;
   }
 
   @Test

@@ -167,14 +167,17 @@ public final class MultiplexedGateway {
     if (beforeLoss != null) {
       // no channel: the read would wait in the client's buffer and likely time out
       CachedReply stale =
-          cache.stale(new CacheKey(beforeLoss, argv, classified.keyPositions(), hashes), hashes);
+          cache.stale(
+              new CacheKey(beforeLoss, state.database(), argv, classified.keyPositions(), hashes),
+              hashes);
       if (stale != null) {
         StaleAnswers.logged("the connection has no channel");
         classified.countHotKeyReads(true);
         return new ReplyTape.Cursor((List<?>) stale.shared());
       }
     }
-    CacheKey key = new CacheKey(namespace, argv, classified.keyPositions(), hashes);
+    CacheKey key =
+        new CacheKey(namespace, state.database(), argv, classified.keyPositions(), hashes);
     Object found = cache.lookupNoWait(key, hashes);
     if (!(found instanceof CachedReply) && cache.servesStale()) {
       // before it is parked or sent: whoever ends it may need to know
@@ -231,10 +234,12 @@ public final class MultiplexedGateway {
         && classifier.servable(argv, write)) {
       String namespace = state.servableNamespace(client, null);
       if (namespace != null) {
-        track(reply).addWrites(written, thread.writesInFlight, namespace, argv, write.hash(0));
+        track(reply)
+            .addWrites(
+                written, thread.writesInFlight, namespace, state.database(), argv, write.hash(0));
         return true;
       }
-      track(reply).addWrites(written, thread.writesInFlight, null, null, 0);
+      track(reply).addWrites(written, thread.writesInFlight, null, 0, null, 0);
     } else {
       trackWrites(reply, written, thread.writesInFlight);
     }
@@ -331,7 +336,7 @@ public final class MultiplexedGateway {
       written.bump(versions);
       return;
     }
-    track(reply).addWrites(written, sender, null, null, 0);
+    track(reply).addWrites(written, sender, null, 0, null, 0);
   }
 
   private TrackedReply track(Object reply) {

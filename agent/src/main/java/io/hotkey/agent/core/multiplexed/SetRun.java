@@ -51,6 +51,7 @@ final class SetRun {
   final int hash;
   private final int[] hashes;
   private final String namespace;
+  private final int database;
   private final byte[] key;
   private final long[] startStamp;
   private final ParkedReads parked = new ParkedReads();
@@ -69,8 +70,9 @@ final class SetRun {
 
   private boolean closed;
 
-  private SetRun(String namespace, byte[] key, int hash, long[] startStamp) {
+  private SetRun(String namespace, int database, byte[] key, int hash, long[] startStamp) {
     this.namespace = namespace;
+    this.database = database;
     this.key = key;
     this.hash = hash;
     this.hashes = new int[] {hash};
@@ -83,8 +85,8 @@ final class SetRun {
   }
 
   /** A run whose first member (number 1) was just counted in flight, alone on its stripe. */
-  static SetRun start(String namespace, byte[] key, int hash, KeyVersions versions) {
-    return new SetRun(namespace, key, hash, versions.stamp(new int[] {hash}));
+  static SetRun start(String namespace, int database, byte[] key, int hash, KeyVersions versions) {
+    return new SetRun(namespace, database, key, hash, versions.stamp(new int[] {hash}));
   }
 
   /**
@@ -145,7 +147,7 @@ final class SetRun {
       if (KeyVersions.advancedBetween(startStamp, now, answered)) {
         cache.putWritten(
             server,
-            new CacheKey(namespace, new byte[][] {GET, key}, 1L << 1, hashes),
+            new CacheKey(namespace, database, new byte[][] {GET, key}, 1L << 1, hashes),
             Collections.singletonList(value),
             hashes,
             now);

@@ -84,9 +84,15 @@ final class TrackedReply {
    * @param setNamespace for a plain {@code SET key value} of a hot key ({@code setArgv}, whose one
    *     key {@code added} holds), the connection's namespace: the SET joins or starts a {@link
    *     SetRun}; else null
+   * @param setDatabase with {@code setNamespace}, the connection's database
    */
   synchronized void addWrites(
-      WriteSet added, ThreadWrites sender, String setNamespace, byte[][] setArgv, int setHash) {
+      WriteSet added,
+      ThreadWrites sender,
+      String setNamespace,
+      int setDatabase,
+      byte[][] setArgv,
+      int setHash) {
     if (writes == null) {
       writes = added;
       this.sender = sender;
@@ -97,7 +103,7 @@ final class TrackedReply {
     int member = run == null ? 0 : run.join(setNamespace, setArgv[1]);
     boolean alone = inFlight.acquire(added, this.sender);
     if (setNamespace != null && member == 0 && alone) {
-      run = SetRun.start(setNamespace, setArgv[1], setHash, versions);
+      run = SetRun.start(setNamespace, setDatabase, setArgv[1], setHash, versions);
       inFlight.publish(run);
       member = 1;
     }

@@ -237,7 +237,7 @@ public final class ThreadBoundGateway {
       return null;
     }
     int[] hashes = command.keptHashes();
-    CacheKey key = new CacheKey(namespace, argv, command.keyPositions(), hashes);
+    CacheKey key = new CacheKey(namespace, state.database(), argv, command.keyPositions(), hashes);
     thread.readKey = key;
     thread.readKeyHashes = hashes;
     Object found = cache.lookup(key, hashes);

@@ -9,7 +9,7 @@ import java.util.List;
  * the first <code>&#123;</code> and the next <code>&#125;</code> when not empty, modulo 16384) and
  * the reply of {@code CLUSTER SLOTS}.
  */
-final class ClusterSlots {
+public final class ClusterSlots {
   static final int COUNT = 16384;
   private static final int[] CRC16 = new int[256];
 
@@ -40,7 +40,8 @@ final class ClusterSlots {
     }
   }
 
-  static int slot(byte[] key) {
+  /** The slot {@code key} hashes to. */
+  public static int slot(byte[] key) {
     int from = 0;
     int to = key.length;
     for (int open = 0; open < key.length; open++) {

@@ -159,6 +159,21 @@ public final class RedisEndpoint {
         host, port, database, null, null, tls, protocol, tlsSockets, verifyHostName, source);
   }
 
+  /** This endpoint's address, login, protocol and TLS, selecting {@code otherDatabase}. */
+  public RedisEndpoint withDatabase(int otherDatabase) {
+    return new RedisEndpoint(
+        host,
+        port,
+        otherDatabase,
+        user,
+        password,
+        tls,
+        protocol,
+        tlsSockets,
+        verifyHostName,
+        credentials);
+  }
+
   /** This endpoint over TLS, or not. */
   public RedisEndpoint withTls(boolean useTls) {
     return new RedisEndpoint(
@@ -258,6 +273,10 @@ public final class RedisEndpoint {
 
   public String host() {
     return host;
+  }
+
+  public int database() {
+    return database;
   }
 
   public int port() {
