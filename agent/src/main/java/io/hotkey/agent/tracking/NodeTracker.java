@@ -118,6 +118,9 @@ final class NodeTracker implements Runnable {
       return false;
     }
     Set<ByteBuffer> acknowledged = covered;
+    if (Prefixes.contains(acknowledged, Prefixes.EVERY_KEY)) {
+      return true; // the empty prefix is registered: hotkey.debug.every-key-hot
+    }
     for (byte[] key : keys) {
       if (!Prefixes.contains(acknowledged, key)) {
         return false;

@@ -13,6 +13,9 @@ import java.util.Set;
  * starts with it.
  */
 final class Prefixes {
+  /** The empty prefix, which covers every key. */
+  static final byte[] EVERY_KEY = new byte[0];
+
   private Prefixes() {}
 
   /** The fewest prefixes that cover every key: keys that another key does not start. */

@@ -64,6 +64,24 @@ class InvalidationTrackingTest {
   }
 
   @Test
+  void theEmptyPrefixAdmitsEveryKeyAndAnyKeysWriteInvalidatesIt() throws Exception {
+    try (RedisProcess redis = RedisProcess.start(RedisBuild.EMBEDDED_6_2);
+        RespConnection writer = TrackingServers.connect(redis)) {
+      RedisEndpoint server = TrackingServers.endpoint(redis);
+      tracking = new InvalidationTracking(versions, null);
+      tracking.wantedKeys(List.of(new byte[0]));
+      await("every key registered", () -> tracking.admits(server, HOT_KEYS));
+      byte[] other = "any:other".getBytes(StandardCharsets.UTF_8);
+      assertTrue(tracking.admits(server, new byte[][] {other}));
+
+      int[] otherHash = {KeyHashes.hash(other)};
+      long[] stamp = versions.stamp(otherHash);
+      call(writer, "SET", "any:other", "new");
+      await("the write reported", () -> !versions.isCurrent(stamp, otherHash));
+    }
+  }
+
+  @Test
   void aKilledTrackingConnectionFlushesEverythingAndTrackingComesBackByItself() throws Exception {
     try (RedisProcess redis = RedisProcess.start(RedisBuild.EMBEDDED_6_2);
         RespConnection admin = TrackingServers.connect(redis)) {
