@@ -9,13 +9,9 @@ import io.hotkey.agent.detect.KeyRate;
 import io.hotkey.agent.redis.resp.RedisEndpoint;
 import io.hotkey.agent.redis.resp.RespClient;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.LongAdder;
 
@@ -24,31 +20,21 @@ import java.util.concurrent.atomic.LongAdder;
  * own daemon thread {@code hotkey-fleet}, this instance adds the keys it counted to the {@link
  * FleetAggregate} in Redis, one call per {@link FleetShards shard} (one per Cluster master), and
  * hands the keys whose summed rate reached the threshold to the {@link HotKeyRegistry}, which
- * serves them as it serves its own hot keys. A key read at 1/100 of the threshold on each of 100
- * instances is thus hot on every one of them within two windows. Redis down or slow costs only this
- * thread: the fleet's keys then stay as they were until an exchange succeeds again, and the
- * application's own commands never wait for it. Where Redis is, {@link FleetRedis} says; while it
- * knows none (or the application uses several), fleet detection is off and serves nothing.
+ * serves them as it serves its own hot keys ({@link FleetExchange} says which keys it reports). A
+ * key read at 1/100 of the threshold on each of 100 instances is thus hot on every one of them
+ * within two windows. Redis down or slow costs only this thread: the fleet's keys then stay as they
+ * were until an exchange succeeds again, and the application's own commands never wait for it.
+ * Where Redis is, {@link FleetRedis} says; while it knows none (or the application uses several),
+ * fleet detection is off and serves nothing.
  *
  * <p>Each instance exchanges at its own random point of the first half of every window, by Redis'
  * clock, so that a large fleet's calls are spread over half a window and all of them have reported
- * a window before the next one is half over. It reports only keys whose rate here could make them
- * fleet-hot given how many instances reported a window ago: at least half the threshold divided by
- * that many, and at most {@link #MAX_KEYS}.
+ * a window before the next one is half over.
  *
  * <p>It exchanges only while the threshold is above 0, which a reload may change either way: a
  * threshold set starts the exchanges, 0 stops them and demotes every fleet-hot key at once.
  */
 public final class FleetDetection {
-  /** Most keys one instance reports per window, and most fleet-hot keys read back per shard. */
-  static final int MAX_KEYS = 100;
-
-  /**
-   * Before the fleet's size is known, a key is reported when this instance alone saw a thousandth
-   * of the fleet threshold.
-   */
-  static final long INSTANCES_ASSUMED_AT_FIRST = 1000;
-
   private final HotKeyDetector detector;
   private final HotKeyRegistry registry;
   private final FleetRedis where;
@@ -92,7 +78,9 @@ public final class FleetDetection {
       }
       return;
     }
-    aggregate = new FleetAggregate(Duration.ofMillis(windowMillis), thresholdPerSecond, MAX_KEYS);
+    aggregate =
+        new FleetAggregate(
+            Duration.ofMillis(windowMillis), thresholdPerSecond, FleetExchange.MAX_KEYS);
     this.thresholdPerSecond = thresholdPerSecond;
     if (running == null) {
       running = new Exchanges();
@@ -107,23 +95,10 @@ public final class FleetDetection {
     }
   }
 
-  /**
-   * This instance's counts over the detector's window, the keys that could make the fleet's sum
-   * reach the threshold: with {@code instances} reporting, a key reaches it only through instances
-   * that see at least its share, and half of that share keeps a key most instances see a little
-   * less of.
-   *
-   * @param instances how many instances reported a window ago; 0: not known yet
-   */
-  private List<KeyCount> localCounts(long instances) {
-    double floorPerSecond =
-        Math.max(
-            1000.0 / windowMillis,
-            instances > 0
-                ? thresholdPerSecond / (2.0 * instances)
-                : (double) thresholdPerSecond / INSTANCES_ASSUMED_AT_FIRST);
+  /** This instance's counts over the detector's window at or above {@code floorPerSecond}. */
+  private List<KeyCount> localCounts(double floorPerSecond) {
     List<KeyCount> counts = new ArrayList<>();
-    for (KeyRate key : detector.topKeys(MAX_KEYS)) {
+    for (KeyRate key : detector.topKeys(FleetExchange.MAX_KEYS)) {
       if (key.truncated() || key.ratePerSecond() < floorPerSecond) {
         continue;
       }
@@ -155,14 +130,10 @@ public final class FleetDetection {
         windowMillis / 20
             + ThreadLocalRandom.current().nextLong(Math.max(1, windowMillis * 9 / 20));
 
-    /** Per shard, the last window this instance reported into it. */
-    private final Map<String, Long> lastReported = new HashMap<>();
-
     private volatile boolean stopped;
     private RedisEndpoint server;
     private RespClient client;
-    private FleetShards shards;
-    private long instances;
+    private FleetExchange exchange;
     private boolean publishedAny;
 
     Exchanges() {
@@ -211,21 +182,19 @@ public final class FleetDetection {
           server = current;
           client = new RespClient(server, timeoutMillis, timeoutMillis, 1, 1_000);
         }
-        if (shards == null) {
-          shards = FleetShards.of(client, namespace);
+        if (exchange == null) {
+          exchange = new FleetExchange(client, FleetShards.of(client, namespace));
         }
         return exchangeOnce();
       } catch (IOException e) {
         if (failures.sum() == 0) {
           AgentLog.warn(
-              "fleet hot-key exchange with "
-                  + (server == null ? where : server)
-                  + " failed, fleet hot keys stay as they were until it works: "
+              "fleet hot-key exchange failed, fleet hot keys stay as they were until it works: "
                   + e.getMessage());
         }
         failures.increment();
         // the Cluster's masters may have changed: ask again
-        shards = null;
+        exchange = null;
         return windowMillis / 2;
       } catch (RuntimeException | Error e) {
         errors.record("fleet exchange", e);
@@ -238,38 +207,18 @@ public final class FleetDetection {
      * fleet summed so far. Returns how long to wait for this instance's point of the next window.
      */
     private long exchangeOnce() throws IOException {
-      List<List<KeyCount>> byShard = new ArrayList<>();
-      for (int s = 0; s < shards.count(); s++) {
-        byShard.add(new ArrayList<>());
-      }
-      for (KeyCount count : localCounts(instances)) {
-        byShard.get(shards.of(count.key())).add(count);
-      }
-      Map<String, FleetHotKey> hot = new LinkedHashMap<>();
-      long offsetMillis = -1;
-      long reporters = 0;
-      FleetAggregate current = aggregate;
-      for (int s = 0; s < shards.count(); s++) {
-        String shard = new String(shards.base(s), StandardCharsets.UTF_8);
-        FleetAggregate.Exchange exchange =
-            current.exchange(
-                client, shards.base(s), lastReported.getOrDefault(shard, -1L), byShard.get(s));
-        lastReported.put(shard, exchange.reported);
-        reporters = Math.max(reporters, exchange.reporters);
-        if (offsetMillis < 0) {
-          offsetMillis = exchange.offsetMillis;
-        }
-        for (KeyCount key : exchange.hot) {
-          hot.put(
-              new String(key.key(), StandardCharsets.ISO_8859_1),
-              new FleetHotKey(key.key(), key.count() * 1000.0 / windowMillis));
-        }
-      }
+      long threshold = thresholdPerSecond;
+      FleetExchange.Result result =
+          exchange.exchange(
+              aggregate, localCounts(exchange.reportFloorPerSecond(threshold, windowMillis)));
       exchanges.increment();
-      instances = reporters;
-      publish(this, new ArrayList<>(hot.values()));
+      List<FleetHotKey> hot = new ArrayList<>();
+      for (KeyCount key : result.hot) {
+        hot.add(new FleetHotKey(key.key(), key.count() * 1000.0 / windowMillis));
+      }
+      publish(this, hot);
       publishedAny = true;
-      return Math.max(1, windowMillis - offsetMillis + phaseMillis);
+      return Math.max(1, windowMillis - result.offsetMillis + phaseMillis);
     }
 
     private void closeClient() {
@@ -278,7 +227,7 @@ public final class FleetDetection {
         client = null;
       }
       server = null;
-      shards = null;
+      exchange = null;
     }
   }
 }
