@@ -7,9 +7,8 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
+import java.util.Arrays;
 import java.util.List;
-import java.util.Map;
 
 /**
  * The fleet's shared count of key accesses, kept in the Redis every instance already uses: per
@@ -17,10 +16,13 @@ import java.util.Map;
  * windows numbered from Redis' own clock so that instances' clocks never matter, and a count of the
  * instances that reported into it, {@code <shard>:<window number>:reporters}. Once per window each
  * instance makes one script call per shard: it adds what it counted in the window that just ended
- * (unless it already did), and reads back the keys whose summed count reached the threshold in that
- * window or the one before (the older one is complete: every instance reported into it a window
- * ago), with how many instances reported into the older one. Each key expires two windows after its
- * window ended. A shard's keys share its hash tag, so on a Cluster the call runs on its master.
+ * (unless it already did), and reads back the keys whose summed count reached the threshold in the
+ * window before that one, which is complete (every instance reported into it in the window after
+ * it), with how many instances reported into it. The first call of a window turns that complete
+ * window's hot keys into one string, {@code <shard>:<window number>:hot}, which every later call of
+ * the window returns as it is: a fleet's reads cost Redis one range query per shard and window.
+ * Each key expires two windows after its window ended. A shard's keys share its hash tag, so on a
+ * Cluster the call runs on its master.
  */
 public final class FleetAggregate {
   private static final LuaScript EXCHANGE =
@@ -45,12 +47,21 @@ public final class FleetAggregate {
               + "    redis.call('PEXPIREAT', ended .. ':reporters', expiry)\n"
               + "  end\n"
               + "end\n"
-              + "local function hot(name)\n"
-              + "  return redis.call('ZRANGEBYSCORE', name, ARGV[2], '+inf', 'WITHSCORES',"
+              + "local hotKey = older .. ':hot'\n"
+              + "local hot = redis.call('GET', hotKey)\n"
+              + "if not hot then\n"
+              + "  local range = redis.call('ZRANGEBYSCORE', older, ARGV[2], '+inf', 'WITHSCORES',"
               + " 'LIMIT', 0, ARGV[3])\n"
+              + "  local parts = {}\n"
+              + "  for i = 1, #range, 2 do\n"
+              + "    parts[#parts + 1] = #range[i] .. ':' .. range[i] .. range[i + 1] .. '\\n'\n"
+              + "  end\n"
+              + "  hot = table.concat(parts)\n"
+              + "  redis.call('SET', hotKey, hot)\n"
+              + "  redis.call('PEXPIREAT', hotKey, (n + 1) * window)\n"
               + "end\n"
               + "local reporters = tonumber(redis.call('GET', older .. ':reporters') or 0)\n"
-              + "return {n, now % window, reports, reporters, hot(ended), hot(older)}\n");
+              + "return {n, now % window, reports, reporters, hot}\n");
 
   private final long windowMillis;
   private final long thresholdPerWindow;
@@ -96,31 +107,41 @@ public final class FleetAggregate {
       throw new IOException("the fleet aggregate script answered " + reply);
     }
     List<?> items = (List<?>) reply;
-    Map<String, KeyCount> hot = new LinkedHashMap<>();
-    addHot(hot, (List<?>) items.get(5));
-    addHot(hot, (List<?>) items.get(4));
     long window = (Long) items.get(0);
     return new Exchange(
         window,
         (Long) items.get(1),
         (Long) items.get(2) == 1 ? window - 1 : lastReported,
         (Long) items.get(3),
-        new ArrayList<>(hot.values()));
+        hotKeys((byte[]) items.get(4)));
   }
 
-  /** The later window's counts win: they are the fresher ones. */
-  private static void addHot(Map<String, KeyCount> hot, List<?> keysAndScores) {
-    for (int i = 0; i + 1 < keysAndScores.size(); i += 2) {
-      byte[] key = (byte[]) keysAndScores.get(i);
-      long count = (long) Double.parseDouble(text(keysAndScores.get(i + 1)));
-      hot.put(new String(key, StandardCharsets.ISO_8859_1), new KeyCount(key, count));
+  /** The hot list as the script keeps it: per key {@code <length>:<key><count>\n}. */
+  static List<KeyCount> hotKeys(byte[] list) throws IOException {
+    List<KeyCount> hot = new ArrayList<>();
+    int at = 0;
+    try {
+      while (at < list.length) {
+        int colon = at;
+        while (list[colon] != ':') {
+          colon++;
+        }
+        int length = Integer.parseInt(new String(list, at, colon - at, StandardCharsets.US_ASCII));
+        byte[] key = Arrays.copyOfRange(list, colon + 1, colon + 1 + length);
+        int end = colon + 1 + length;
+        while (list[end] != '\n') {
+          end++;
+        }
+        String score =
+            new String(
+                list, colon + 1 + length, end - colon - 1 - length, StandardCharsets.US_ASCII);
+        hot.add(new KeyCount(key, (long) Double.parseDouble(score)));
+        at = end + 1;
+      }
+    } catch (RuntimeException e) {
+      throw new IOException("unreadable fleet hot list", e);
     }
-  }
-
-  private static String text(Object reply) {
-    return reply instanceof byte[]
-        ? new String((byte[]) reply, StandardCharsets.US_ASCII)
-        : String.valueOf(reply);
+    return hot;
   }
 
   private static byte[] ascii(long value) {
@@ -141,7 +162,7 @@ public final class FleetAggregate {
     /** How many instances reported into the shard's complete window (the one before last). */
     public final long reporters;
 
-    /** Keys at or above the threshold, with the fleet's count in their window. */
+    /** Keys at or above the threshold in the complete window, with the fleet's count there. */
     public final List<KeyCount> hot;
 
     Exchange(long window, long offsetMillis, long reported, long reporters, List<KeyCount> hot) {
