@@ -15,8 +15,7 @@ import java.util.Set;
 public final class ConfigChanges {
   /**
    * Keys a running agent may apply without a restart. The agent can still refuse one (e.g. a top-k
-   * beyond what its detector was sized for, a fleet threshold without {@code hotkey.redis.uri} at
-   * start); every other key needs a restart.
+   * beyond what its detector was sized for); every other key needs a restart.
    */
   public static final Set<ConfigKey> LIVE =
       EnumSet.of(

@@ -52,13 +52,18 @@ public enum ConfigKey {
   DETECT_FLEET_THRESHOLD(
       "hotkey.detect.fleet-threshold",
       "0",
-      "accesses per second summed over every instance that make a key hot everywhere (needs hotkey.redis.uri); 0 turns fleet detection off",
+      "accesses per second summed over every instance that make a key hot everywhere, counted in hotkey.fleet.redis.uri (else hotkey.redis.uri, else the one Redis deployment the application uses); 0 turns fleet detection off",
       ValueParsers.longAtLeast(0)),
   FLEET_NAMESPACE(
       "hotkey.fleet.namespace",
       "hotkey:",
       "prefix of the agent's own keys in Redis (the fleet aggregates); never detected or cached",
       ValueParsers::keyPrefix),
+  FLEET_REDIS_URI(
+      "hotkey.fleet.redis.uri",
+      "",
+      "redis[s]://[user:password@]host:port (standalone or any node of a Cluster) where the fleet's counts are kept; default hotkey.redis.uri, else the one Redis deployment the application uses",
+      ValueParsers::redisUri),
   CACHE_ENABLED(
       "hotkey.cache.enabled", "true", "serve hot keys from a local cache", ValueParsers::bool),
   CACHE_TTL(
@@ -101,7 +106,7 @@ public enum ConfigKey {
   REDIS_URI(
       "hotkey.redis.uri",
       "",
-      "redis://[user:password@]host:port[?protocol=2|3] (rediss:// for TLS): the server the agent's tracking connection uses instead of the application's own (and its AUTH), and where the fleet's counts are kept",
+      "redis://[user:password@]host:port[?protocol=2|3] (rediss:// for TLS): the server the agent's tracking connection uses instead of the application's own (and its AUTH), and where the fleet's counts are kept unless hotkey.fleet.redis.uri says otherwise",
       ValueParsers::redisUri),
   REPORT_INTERVAL(
       "hotkey.report.interval",

@@ -202,21 +202,6 @@ final class ConfigLoader {
                       + ConfigKey.IDEMPOTENCY_TOKEN_ENDPOINT.key()
                       + "=POST /idempotency-tokens")));
     }
-    Object fleetThreshold = values.get(ConfigKey.DETECT_FLEET_THRESHOLD);
-    if (fleetThreshold instanceof Long
-        && (Long) fleetThreshold > 0
-        && Optional.empty().equals(values.get(ConfigKey.REDIS_URI))) {
-      Setting fleet = effective.get(ConfigKey.DETECT_FLEET_THRESHOLD);
-      errors.add(
-          fleet.error(
-              new InvalidValueException(
-                  fleet.value,
-                  "needs "
-                      + ConfigKey.REDIS_URI.key()
-                      + ", the Redis every instance shares the fleet's counts in; expected e.g. "
-                      + ConfigKey.REDIS_URI.key()
-                      + "=redis://localhost:6379")));
-    }
     Object endpoint = values.get(ConfigKey.IDEMPOTENCY_TOKEN_ENDPOINT);
     if (endpoint instanceof Optional && ((Optional<?>) endpoint).isPresent()) {
       RoutePattern tokenEndpoint = (RoutePattern) ((Optional<?>) endpoint).get();

@@ -72,7 +72,9 @@ public final class HotkeyConfig {
     List<ConfigEntry> entries = new ArrayList<>();
     for (Setting setting : settings.values()) {
       String value = setting.value.trim();
-      if (setting.key == ConfigKey.IDEMPOTENCY_REDIS_URI || setting.key == ConfigKey.REDIS_URI) {
+      if (setting.key == ConfigKey.IDEMPOTENCY_REDIS_URI
+          || setting.key == ConfigKey.REDIS_URI
+          || setting.key == ConfigKey.FLEET_REDIS_URI) {
         value = hidePassword(value);
       }
       entries.add(new ConfigEntry(setting.key.key(), value, setting.origin));
@@ -183,6 +185,13 @@ public final class HotkeyConfig {
 
   public String fleetNamespace() {
     return value(ConfigKey.FLEET_NAMESPACE);
+  }
+
+  /**
+   * Where the fleet's counts are kept, when set; else {@link #redisUri()} or the discovered one.
+   */
+  public Optional<URI> fleetRedisUri() {
+    return value(ConfigKey.FLEET_REDIS_URI);
   }
 
   public Invalidation cacheInvalidation() {

@@ -666,11 +666,22 @@ class HotkeyConfigTest {
   }
 
   @Test
-  void fleetDetectionNeedsTheSharedRedis() {
-    assertContainsAll(
-        errorOf(null, Map.of("hotkey.detect.fleet-threshold", "5000"), Map.of()),
-        "hotkey.detect.fleet-threshold: \"5000\" (from system property) needs hotkey.redis.uri",
-        "expected e.g. hotkey.redis.uri=redis://localhost:6379");
+  void aFleetThresholdWithoutAnyRedisNamedIsAccepted() throws ConfigException {
+    HotkeyConfig c =
+        HotkeyConfig.load(null, Map.of("hotkey.detect.fleet-threshold", "5000"), Map.of());
+    assertEquals(5000L, c.detectFleetThreshold());
+    assertTrue(c.fleetRedisUri().isEmpty());
+    assertTrue(c.redisUri().isEmpty());
+  }
+
+  @Test
+  void theFleetsOwnRedisIsRead() throws ConfigException {
+    HotkeyConfig c =
+        HotkeyConfig.load(
+            null, Map.of("hotkey.fleet.redis.uri", "redis://ops:pw@fleet.internal:6380"), Map.of());
+    assertEquals("fleet.internal", c.fleetRedisUri().orElseThrow().getHost());
+    assertEquals(6380, c.fleetRedisUri().orElseThrow().getPort());
+    assertFalse(c.describe().contains("pw@"), c.describe());
   }
 
   @ParameterizedTest

@@ -9,11 +9,13 @@ import io.hotkey.agent.core.AgentLog;
 import io.hotkey.agent.core.HotKeyRegistry;
 import io.hotkey.agent.core.RedisGateway;
 import io.hotkey.agent.core.RedisHooks;
+import io.hotkey.agent.core.ServerSightings;
 import io.hotkey.agent.core.ServingGate;
 import io.hotkey.agent.detect.DetectorSettings;
 import io.hotkey.agent.detect.HotKeyDetector;
 import io.hotkey.agent.detect.KeyRate;
 import io.hotkey.agent.fleet.FleetDetection;
+import io.hotkey.agent.fleet.FleetRedis;
 import io.hotkey.agent.http.HttpEndpoint;
 import io.hotkey.agent.idempotency.IdempotencyEngine;
 import io.hotkey.agent.idempotency.IdempotencyEngines;
@@ -172,20 +174,13 @@ final class AgentInstaller {
                 ownConnections,
                 ownConnections)
             : NearCache.DISABLED;
-    // with the fleet's Redis known, a reload can turn fleet detection on and off
-    FleetDetection fleet =
-        config
-            .redisUri()
-            .map(
-                uri ->
-                    new FleetDetection(
-                        detector,
-                        registry,
-                        RedisEndpoint.parse(ConfigKey.REDIS_URI.key(), uri),
-                        config.fleetNamespace(),
-                        errors))
-            .orElse(null);
     RedisGateway gateway = new RedisGateway(detector, registry, cache, versions, errors, serving);
+    // a reload can turn fleet detection on and off, wherever its Redis is
+    FleetRedis fleetRedis = fleetRedis(config, namedServer, gateway.sightings());
+    FleetDetection fleet =
+        fleetRedis == null
+            ? null
+            : new FleetDetection(detector, registry, fleetRedis, config.fleetNamespace(), errors);
 
     IdempotencyEngine idempotency = IdempotencyEngines.fromConfig(config);
 
@@ -220,6 +215,25 @@ final class AgentInstaller {
     }
     HttpEndpoint.startIfConfigured(config, report);
     return new Listener(errors);
+  }
+
+  /**
+   * {@code hotkey.fleet.redis.uri}, else {@code hotkey.redis.uri}, else the one deployment the
+   * application's clients use; null when the fleet's URI is unusable, which turns off only fleet
+   * detection.
+   */
+  private static FleetRedis fleetRedis(
+      HotkeyConfig config, RedisEndpoint namedServer, ServerSightings sightings) {
+    if (config.fleetRedisUri().isPresent()) {
+      try {
+        return FleetRedis.named(
+            RedisEndpoint.parse(ConfigKey.FLEET_REDIS_URI.key(), config.fleetRedisUri().get()));
+      } catch (RuntimeException e) {
+        AgentLog.warn("fleet detection is off: " + e.getMessage());
+        return null;
+      }
+    }
+    return namedServer != null ? FleetRedis.named(namedServer) : FleetRedis.discovered(sightings);
   }
 
   private static void startScheduler(

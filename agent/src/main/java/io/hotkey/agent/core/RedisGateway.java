@@ -16,6 +16,7 @@ public final class RedisGateway {
   private final CommandClassifier classifier;
   private final ThreadBoundGateway threadBound;
   private final MultiplexedGateway multiplexed;
+  private final ServerSightings sightings = new ServerSightings();
 
   /**
    * @param cache {@link NearCache#DISABLED} when local serving is off: commands are still counted
@@ -30,7 +31,7 @@ public final class RedisGateway {
       AgentErrors errors,
       ServingGate serving) {
     this.classifier = new CommandClassifier(detector, hotKeys, errors);
-    this.threadBound = new ThreadBoundGateway(classifier, cache, versions, serving);
+    this.threadBound = new ThreadBoundGateway(classifier, cache, versions, serving, sightings);
     this.multiplexed = new MultiplexedGateway(classifier, cache, versions, serving);
   }
 
@@ -40,6 +41,11 @@ public final class RedisGateway {
 
   public MultiplexedGateway multiplexed() {
     return multiplexed;
+  }
+
+  /** The servers the application's clients were seen talking to. */
+  public ServerSightings sightings() {
+    return sightings;
   }
 
   public AgentErrors errors() {

@@ -30,6 +30,7 @@ public final class RedisHooks {
   // one field per gateway, so that a hook reads the gateway it calls and nothing else
   private static volatile ThreadBoundGateway threadBound;
   private static volatile MultiplexedGateway multiplexed;
+  private static volatile ServerSightings sightings;
 
   private RedisHooks() {}
 
@@ -37,6 +38,7 @@ public final class RedisHooks {
   public static void activate(RedisGateway active) {
     threadBound = active == null ? null : active.threadBound();
     multiplexed = active == null ? null : active.multiplexed();
+    sightings = active == null ? null : active.sightings();
   }
 
   /** The multiplexed clients' gateway, for {@link FailedReadHooks}; null while inactive. */
@@ -262,7 +264,7 @@ public final class RedisHooks {
   public static RedisEndpoint channelServer(
       Object remoteAddress, Callable<PasswordAuthentication> credentials) {
     RedisEndpoint server = ConnectionState.serverAt(remoteAddress);
-    return server == null ? null : server.withCredentialsFrom(credentials);
+    return sighted(server == null ? null : server.withCredentialsFrom(credentials));
   }
 
   /**
@@ -280,9 +282,19 @@ public final class RedisHooks {
     if (server == null) {
       return null;
     }
-    return RedisEndpoint.of(host == null ? server.host() : host, server.port())
-        .withTls(sockets, verifyHostName)
-        .withCredentialsFrom(credentials);
+    return sighted(
+        RedisEndpoint.of(host == null ? server.host() : host, server.port())
+            .withTls(sockets, verifyHostName)
+            .withCredentialsFrom(credentials));
+  }
+
+  /** A channel's server, described once per connection, is one the application uses. */
+  private static RedisEndpoint sighted(RedisEndpoint server) {
+    ServerSightings s = sightings;
+    if (s != null) {
+      s.sighted(server);
+    }
+    return server;
   }
 
   public static void manualFlush(Object connection, boolean manual) {

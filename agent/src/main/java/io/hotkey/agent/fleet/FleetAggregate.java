@@ -7,20 +7,24 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
+import java.util.Arrays;
 import java.util.List;
-import java.util.Map;
 
 /**
- * The fleet's shared count of key accesses, kept in the Redis every instance already uses: one
- * sorted set per window, {@code <namespace>{fleet}:<window number>}, with windows numbered from
- * Redis' own clock so that instances' clocks never matter. Once per window each instance adds what
- * it counted in the window that just ended and, in the same script call, reads back the keys whose
- * summed count reached the threshold in that window or the one before (the older one is complete:
- * every instance reported into it a window ago). Each aggregate expires two windows after it ended.
- * All keys share one hash tag, so on a Cluster the script runs on the one node owning that slot.
+ * The fleet's shared count of key accesses, kept in the Redis every instance already uses: per
+ * {@link FleetShards shard} one sorted set per window, {@code <shard>:<window number>}, with
+ * windows numbered from Redis' own clock so that instances' clocks never matter, and a count of the
+ * instances that reported into it, {@code <shard>:<window number>:reporters}. Once per window each
+ * instance makes one script call per shard: it adds what it counted in the window that just ended
+ * (unless it already did), and reads back the keys whose summed count reached the threshold in the
+ * window before that one, which is complete (every instance reported into it in the window after
+ * it), with how many instances reported into it. The first call of a window turns that complete
+ * window's hot keys into one string, {@code <shard>:<window number>:hot}, which every later call of
+ * the window returns as it is: a fleet's reads cost Redis one range query per shard and window.
+ * Each key expires two windows after its window ended. A shard's keys share its hash tag, so on a
+ * Cluster the call runs on its master.
  */
-final class FleetAggregate {
+public final class FleetAggregate {
   private static final LuaScript EXCHANGE =
       new LuaScript(
           "local t = redis.call('TIME')\n"
@@ -28,89 +32,144 @@ final class FleetAggregate {
               + "local window = tonumber(ARGV[1])\n"
               + "local n = math.floor(now / window)\n"
               + "local ended = KEYS[1] .. ':' .. (n - 1)\n"
-              + "if #ARGV > 3 then\n"
-              + "  for i = 4, #ARGV, 2 do\n"
-              + "    redis.call('ZINCRBY', ended, ARGV[i + 1], ARGV[i])\n"
+              + "local older = KEYS[1] .. ':' .. (n - 2)\n"
+              + "local reports = 0\n"
+              + "if n - 1 > tonumber(ARGV[4]) then\n"
+              + "  reports = 1\n"
+              + "  local expiry = (n + 2) * window\n"
+              + "  if #ARGV > 4 then\n"
+              + "    for i = 5, #ARGV, 2 do\n"
+              + "      redis.call('ZINCRBY', ended, ARGV[i + 1], ARGV[i])\n"
+              + "    end\n"
+              + "    redis.call('PEXPIREAT', ended, expiry)\n"
               + "  end\n"
-              + "  redis.call('PEXPIREAT', ended, (n + 2) * window)\n"
+              + "  if redis.call('INCR', ended .. ':reporters') == 1 then\n"
+              + "    redis.call('PEXPIREAT', ended .. ':reporters', expiry)\n"
+              + "  end\n"
               + "end\n"
-              + "local function hot(name)\n"
-              + "  return redis.call('ZRANGEBYSCORE', name, ARGV[2], '+inf', 'WITHSCORES',"
+              + "local hotKey = older .. ':hot'\n"
+              + "local hot = redis.call('GET', hotKey)\n"
+              + "if not hot then\n"
+              + "  local range = redis.call('ZRANGEBYSCORE', older, ARGV[2], '+inf', 'WITHSCORES',"
               + " 'LIMIT', 0, ARGV[3])\n"
+              + "  local parts = {}\n"
+              + "  for i = 1, #range, 2 do\n"
+              + "    parts[#parts + 1] = #range[i] .. ':' .. range[i] .. range[i + 1] .. '\\n'\n"
+              + "  end\n"
+              + "  hot = table.concat(parts)\n"
+              + "  redis.call('SET', hotKey, hot)\n"
+              + "  redis.call('PEXPIREAT', hotKey, (n + 1) * window)\n"
               + "end\n"
-              + "return {n, now % window, hot(ended), hot(KEYS[1] .. ':' .. (n - 2))}\n");
+              + "local reporters = tonumber(redis.call('GET', older .. ':reporters') or 0)\n"
+              + "return {n, now % window, reports, reporters, hot}\n");
 
-  private final byte[] base;
   private final long windowMillis;
   private final long thresholdPerWindow;
   private final int maxHot;
 
   /**
-   * @param namespace prefix of every key the agent writes ({@code hotkey.fleet.namespace})
    * @param thresholdPerSecond accesses per second, summed over every instance, that make a key hot
-   * @param maxHot most fleet-hot keys read back at once
+   * @param maxHot most fleet-hot keys read back from one shard at once
    */
-  FleetAggregate(String namespace, Duration window, long thresholdPerSecond, int maxHot) {
-    this.base = (namespace + "{fleet}").getBytes(StandardCharsets.UTF_8);
+  public FleetAggregate(Duration window, long thresholdPerSecond, int maxHot) {
     this.windowMillis = window.toMillis();
     this.thresholdPerWindow = Math.max(1, thresholdPerSecond * windowMillis / 1000);
     this.maxHot = maxHot;
   }
 
-  /** Adds this instance's counts of the window that just ended; returns what the fleet sees. */
-  Exchange exchange(RespClient client, List<KeyCount> counts) throws IOException {
-    byte[][] args = new byte[3 + 2 * counts.size()][];
+  /** How many accesses in one window make a key fleet-hot. */
+  public long thresholdPerWindow() {
+    return thresholdPerWindow;
+  }
+
+  /**
+   * Adds this instance's counts of the window that just ended to one shard, unless this instance
+   * already reported that window there, and returns what the fleet sees in that shard.
+   *
+   * @param shard the shard's {@link FleetShards#base}
+   * @param lastReported the window this instance last reported into this shard; -1: none
+   * @param counts the keys of this shard only
+   */
+  public Exchange exchange(
+      RespClient client, byte[] shard, long lastReported, List<KeyCount> counts)
+      throws IOException {
+    byte[][] args = new byte[4 + 2 * counts.size()][];
     args[0] = ascii(windowMillis);
     args[1] = ascii(thresholdPerWindow);
     args[2] = ascii(maxHot);
+    args[3] = ascii(lastReported);
     for (int i = 0; i < counts.size(); i++) {
-      args[3 + 2 * i] = counts.get(i).key();
-      args[4 + 2 * i] = ascii(counts.get(i).count());
+      args[4 + 2 * i] = counts.get(i).key();
+      args[5 + 2 * i] = ascii(counts.get(i).count());
     }
-    Object reply = client.eval(EXCHANGE, new byte[][] {base}, args);
+    Object reply = client.eval(EXCHANGE, new byte[][] {shard}, args);
     if (reply instanceof RespError) {
       throw new IOException("the fleet aggregate script answered " + reply);
     }
     List<?> items = (List<?>) reply;
-    Map<String, KeyCount> hot = new LinkedHashMap<>();
-    addHot(hot, (List<?>) items.get(3));
-    addHot(hot, (List<?>) items.get(2));
-    return new Exchange((Long) items.get(0), (Long) items.get(1), new ArrayList<>(hot.values()));
+    long window = (Long) items.get(0);
+    return new Exchange(
+        window,
+        (Long) items.get(1),
+        (Long) items.get(2) == 1 ? window - 1 : lastReported,
+        (Long) items.get(3),
+        hotKeys((byte[]) items.get(4)));
   }
 
-  /** The later window's counts win: they are the fresher ones. */
-  private static void addHot(Map<String, KeyCount> hot, List<?> keysAndScores) {
-    for (int i = 0; i + 1 < keysAndScores.size(); i += 2) {
-      byte[] key = (byte[]) keysAndScores.get(i);
-      long count = (long) Double.parseDouble(text(keysAndScores.get(i + 1)));
-      hot.put(new String(key, StandardCharsets.ISO_8859_1), new KeyCount(key, count));
+  /** The hot list as the script keeps it: per key {@code <length>:<key><count>\n}. */
+  static List<KeyCount> hotKeys(byte[] list) throws IOException {
+    List<KeyCount> hot = new ArrayList<>();
+    int at = 0;
+    try {
+      while (at < list.length) {
+        int colon = at;
+        while (list[colon] != ':') {
+          colon++;
+        }
+        int length = Integer.parseInt(new String(list, at, colon - at, StandardCharsets.US_ASCII));
+        byte[] key = Arrays.copyOfRange(list, colon + 1, colon + 1 + length);
+        int end = colon + 1 + length;
+        while (list[end] != '\n') {
+          end++;
+        }
+        String score =
+            new String(
+                list, colon + 1 + length, end - colon - 1 - length, StandardCharsets.US_ASCII);
+        hot.add(new KeyCount(key, (long) Double.parseDouble(score)));
+        at = end + 1;
+      }
+    } catch (RuntimeException e) {
+      throw new IOException("unreadable fleet hot list", e);
     }
-  }
-
-  private static String text(Object reply) {
-    return reply instanceof byte[]
-        ? new String((byte[]) reply, StandardCharsets.US_ASCII)
-        : String.valueOf(reply);
+    return hot;
   }
 
   private static byte[] ascii(long value) {
     return Long.toString(value).getBytes(StandardCharsets.US_ASCII);
   }
 
-  /** What one exchange returned. */
-  static final class Exchange {
+  /** What one exchange with one shard returned. */
+  public static final class Exchange {
     /** Redis' number of the window the exchange ran in. */
-    final long window;
+    public final long window;
 
     /** How far into that window, in milliseconds, by Redis' clock. */
-    final long offsetMillis;
+    public final long offsetMillis;
 
-    /** Keys at or above the threshold, with the fleet's count in their window. */
-    final List<KeyCount> hot;
+    /** The window this instance has now reported into the shard (-1: none yet). */
+    public final long reported;
 
-    Exchange(long window, long offsetMillis, List<KeyCount> hot) {
+    /** How many instances reported into the shard's complete window (the one before last). */
+    public final long reporters;
+
+    /** Keys at or above the threshold in the complete window, with the fleet's count there. */
+    public final List<KeyCount> hot;
+
+    Exchange(long window, long offsetMillis, long reported, long reporters, List<KeyCount> hot) {
       this.window = window;
       this.offsetMillis = offsetMillis;
+      this.reported = reported;
+      this.reporters = reporters;
       this.hot = hot;
     }
   }

@@ -12,40 +12,39 @@ import java.io.IOException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.LongAdder;
 
 /**
  * Fleet-wide hot keys ({@code hotkey.detect.fleet-threshold}): once per detection window, on its
- * own daemon thread {@code hotkey-fleet}, this instance adds the keys it counted in the window just
- * ended to the {@link FleetAggregate} in Redis and hands the keys whose summed rate reached the
- * threshold to the {@link HotKeyRegistry}, which serves them as it serves its own hot keys. A key
- * read at 1/100 of the threshold on each of 100 instances is thus hot on every one of them within
- * two windows. Redis down or slow costs only this thread: the fleet's keys then stay as they were
- * until an exchange succeeds again, and the application's own commands never wait for it.
+ * own daemon thread {@code hotkey-fleet}, this instance adds the keys it counted to the {@link
+ * FleetAggregate} in Redis, one call per {@link FleetShards shard} (one per Cluster master), and
+ * hands the keys whose summed rate reached the threshold to the {@link HotKeyRegistry}, which
+ * serves them as it serves its own hot keys ({@link FleetExchange} says which keys it reports). A
+ * key read at 1/100 of the threshold on each of 100 instances is thus hot on every one of them
+ * within two windows. Redis down or slow costs only this thread: the fleet's keys then stay as they
+ * were until an exchange succeeds again, and the application's own commands never wait for it.
+ * Where Redis is, {@link FleetRedis} says; while it knows none (or the application uses several),
+ * fleet detection is off and serves nothing.
+ *
+ * <p>Each instance exchanges at its own random point of the first half of every window, by Redis'
+ * clock, so that a large fleet's calls are spread over half a window and all of them have reported
+ * a window before the next one is half over.
  *
  * <p>It exchanges only while the threshold is above 0, which a reload may change either way: a
  * threshold set starts the exchanges, 0 stops them and demotes every fleet-hot key at once.
  */
 public final class FleetDetection {
-  /** Most keys one instance reports per window, and most fleet-hot keys read back. */
-  static final int MAX_KEYS = 100;
-
-  /**
-   * A key is reported when this instance alone saw a thousandth of the fleet threshold: enough for
-   * a fleet of a thousand instances sharing a key evenly.
-   */
-  static final long INSTANCES_ONE_KEY_MAY_SPREAD_OVER = 1000;
-
   private final HotKeyDetector detector;
   private final HotKeyRegistry registry;
-  private final RedisEndpoint server;
+  private final FleetRedis where;
   private final String namespace;
   private final long windowMillis;
   private final AgentErrors errors;
   private final LongAdder exchanges = new LongAdder();
   private final LongAdder failures = new LongAdder();
   private volatile FleetAggregate aggregate;
-  private volatile double reportFloorPerSecond;
+  private volatile long thresholdPerSecond;
 
   /** The exchanges running now; null while the threshold is 0. Guarded by this. */
   private Exchanges running;
@@ -54,12 +53,12 @@ public final class FleetDetection {
   public FleetDetection(
       HotKeyDetector detector,
       HotKeyRegistry registry,
-      RedisEndpoint server,
+      FleetRedis where,
       String namespace,
       AgentErrors errors) {
     this.detector = detector;
     this.registry = registry;
-    this.server = server;
+    this.where = where;
     this.windowMillis = detector.settings().window().toMillis();
     this.namespace = namespace;
     this.errors = errors;
@@ -81,11 +80,8 @@ public final class FleetDetection {
     }
     aggregate =
         new FleetAggregate(
-            namespace, Duration.ofMillis(windowMillis), thresholdPerSecond, MAX_KEYS);
-    reportFloorPerSecond =
-        Math.max(
-            1.0 / windowMillis * 1000,
-            (double) thresholdPerSecond / INSTANCES_ONE_KEY_MAY_SPREAD_OVER);
+            Duration.ofMillis(windowMillis), thresholdPerSecond, FleetExchange.MAX_KEYS);
+    this.thresholdPerSecond = thresholdPerSecond;
     if (running == null) {
       running = new Exchanges();
       running.start();
@@ -99,11 +95,11 @@ public final class FleetDetection {
     }
   }
 
-  /** This instance's counts over the detector's window, the keys worth the fleet's attention. */
-  private List<KeyCount> localCounts() {
+  /** This instance's counts over the detector's window at or above {@code floorPerSecond}. */
+  private List<KeyCount> localCounts(double floorPerSecond) {
     List<KeyCount> counts = new ArrayList<>();
-    for (KeyRate key : detector.topKeys(MAX_KEYS)) {
-      if (key.truncated() || key.ratePerSecond() < reportFloorPerSecond) {
+    for (KeyRate key : detector.topKeys(FleetExchange.MAX_KEYS)) {
+      if (key.truncated() || key.ratePerSecond() < floorPerSecond) {
         continue;
       }
       counts.add(new KeyCount(key.key(), Math.round(key.ratePerSecond() * windowMillis / 1000.0)));
@@ -126,14 +122,21 @@ public final class FleetDetection {
    * run still finishing an exchange never shares either with the run that follows it.
    */
   private final class Exchanges {
-    private final RespClient client;
     private final Thread thread;
+    private final int timeoutMillis = (int) Math.max(200, Math.min(2_000, windowMillis / 2));
+
+    /** Where in each window, by Redis' clock, this instance exchanges. */
+    private final long phaseMillis =
+        windowMillis / 20
+            + ThreadLocalRandom.current().nextLong(Math.max(1, windowMillis * 9 / 20));
+
     private volatile boolean stopped;
-    private boolean nextReports = true;
+    private RedisEndpoint server;
+    private RespClient client;
+    private FleetExchange exchange;
+    private boolean publishedAny;
 
     Exchanges() {
-      int timeout = (int) Math.max(200, Math.min(2_000, windowMillis / 2));
-      this.client = new RespClient(server, timeout, timeout, 1, 1_000);
       this.thread = new Thread(this::run, "hotkey-fleet");
       thread.setDaemon(true);
     }
@@ -152,38 +155,37 @@ public final class FleetDetection {
         long sleepMillis = windowMillis;
         while (!stopped) {
           Thread.sleep(sleepMillis);
-          sleepMillis = exchangeOnce(nextReports);
+          sleepMillis = step();
         }
       } catch (InterruptedException e) {
         // stopped: the threshold went to 0
       } finally {
-        client.close();
+        closeClient();
       }
     }
 
-    /**
-     * One exchange: just after a window ends this instance reports it and reads what the fleet has
-     * summed so far; in the middle of the next window it reads again, once every instance has
-     * reported, so that all of them promote a key within the window after the one it got hot in.
-     * Returns how long to wait for the next exchange.
-     *
-     * @param report whether to add this instance's counts (else only read)
-     */
-    private long exchangeOnce(boolean report) {
+    /** Finds the fleet's Redis, exchanges with it; returns how long to wait for the next step. */
+    private long step() {
       try {
-        FleetAggregate.Exchange exchange =
-            aggregate.exchange(client, report ? localCounts() : List.of());
-        exchanges.increment();
-        List<FleetHotKey> hot = new ArrayList<>();
-        for (KeyCount key : exchange.hot) {
-          hot.add(new FleetHotKey(key.key(), key.count() * 1000.0 / windowMillis));
+        RedisEndpoint current = where.current();
+        if (current == null) {
+          // nowhere to count (yet, or several deployments): what was fleet-hot is no longer known
+          if (publishedAny) {
+            publish(this, List.of());
+            publishedAny = false;
+          }
+          closeClient();
+          return windowMillis;
         }
-        publish(this, hot);
-        // by Redis' clock: early in a window the next exchange reads at its middle; past the
-        // middle it reports just after the window ends, so no window is ever reported twice
-        nextReports = exchange.offsetMillis >= windowMillis / 2;
-        long next = nextReports ? windowMillis + Math.min(50, windowMillis / 20) : windowMillis / 2;
-        return Math.max(1, next - exchange.offsetMillis);
+        if (current != server) {
+          closeClient();
+          server = current;
+          client = new RespClient(server, timeoutMillis, timeoutMillis, 1, 1_000);
+        }
+        if (exchange == null) {
+          exchange = new FleetExchange(client, FleetShards.of(client, namespace));
+        }
+        return exchangeOnce();
       } catch (IOException e) {
         if (failures.sum() == 0) {
           AgentLog.warn(
@@ -191,11 +193,41 @@ public final class FleetDetection {
                   + e.getMessage());
         }
         failures.increment();
+        // the Cluster's masters may have changed: ask again
+        exchange = null;
         return windowMillis / 2;
       } catch (RuntimeException | Error e) {
         errors.record("fleet exchange", e);
         return windowMillis / 2;
       }
+    }
+
+    /**
+     * One exchange per shard: reports the window just ended into it (once) and reads back what the
+     * fleet summed so far. Returns how long to wait for this instance's point of the next window.
+     */
+    private long exchangeOnce() throws IOException {
+      long threshold = thresholdPerSecond;
+      FleetExchange.Result result =
+          exchange.exchange(
+              aggregate, localCounts(exchange.reportFloorPerSecond(threshold, windowMillis)));
+      exchanges.increment();
+      List<FleetHotKey> hot = new ArrayList<>();
+      for (KeyCount key : result.hot) {
+        hot.add(new FleetHotKey(key.key(), key.count() * 1000.0 / windowMillis));
+      }
+      publish(this, hot);
+      publishedAny = true;
+      return Math.max(1, windowMillis - result.offsetMillis + phaseMillis);
+    }
+
+    private void closeClient() {
+      if (client != null) {
+        client.close();
+        client = null;
+      }
+      server = null;
+      exchange = null;
     }
   }
 }

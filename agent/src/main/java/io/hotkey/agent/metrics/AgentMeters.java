@@ -37,7 +37,7 @@ public final class AgentMeters {
    * @param cache {@link NearCache#DISABLED} when local serving is off
    * @param idempotency null when no idempotency route is configured
    * @param tracking null unless {@code hotkey.cache.invalidation=tracking} with the cache on
-   * @param fleet null without {@code hotkey.redis.uri} (fleet detection can never run then)
+   * @param fleet null when the fleet's Redis URI was unusable (fleet detection can never run then)
    * @param serving each client module's state in each class loader
    */
   public AgentMeters(

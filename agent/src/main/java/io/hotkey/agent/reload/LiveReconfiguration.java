@@ -45,7 +45,7 @@ public final class LiveReconfiguration {
       EnumSet.of(ConfigKey.IDEMPOTENCY_ROUTES, ConfigKey.IDEMPOTENCY_REQUIRE_KEY);
 
   /**
-   * The parts a reload reaches; fleet detection is null without {@code hotkey.redis.uri} at start,
+   * The parts a reload reaches; fleet detection is null when its Redis URI was unusable at start,
    * idempotency when it was off at start.
    */
   public static final class Parts {
@@ -222,7 +222,9 @@ public final class LiveReconfiguration {
             : null;
       case DETECT_FLEET_THRESHOLD:
         return parts.fleet == null
-            ? "fleet detection needs " + ConfigKey.REDIS_URI.key() + " at start"
+            ? "fleet detection is off: "
+                + ConfigKey.FLEET_REDIS_URI.key()
+                + " was unusable at start"
             : null;
       case IDEMPOTENCY_ROUTES:
       case IDEMPOTENCY_REQUIRE_KEY:

@@ -30,6 +30,7 @@ class FleetDetectionTest {
   private static final Duration WINDOW = Duration.ofMillis(500);
   private static final String NAMESPACE = "fleet-detection-test:";
   private static final byte[] KEY = "product:7".getBytes(StandardCharsets.UTF_8);
+  private static final byte[] SHARD = (NAMESPACE + "{fleet}").getBytes(StandardCharsets.UTF_8);
 
   private static RedisProcess redis;
   private static RespClient otherInstance;
@@ -60,11 +61,11 @@ class FleetDetectionTest {
         new FleetDetection(
             detector,
             registry,
-            RedisEndpoint.of("127.0.0.1", redis.port()),
+            FleetRedis.named(RedisEndpoint.of("127.0.0.1", redis.port())),
             NAMESPACE,
             new AgentErrors(0));
     // 100/s over the fleet: 50 accesses in a window of 500 ms; the other instance reports 1,000
-    FleetAggregate other = new FleetAggregate(NAMESPACE, WINDOW, 100, 10);
+    FleetAggregate other = new FleetAggregate(WINDOW, 100, 10);
 
     fleet.setThreshold(0);
     Thread.sleep(3 * WINDOW.toMillis());
@@ -102,7 +103,7 @@ class FleetDetectionTest {
       FleetAggregate other, int windows, BooleanSupplier condition) throws Exception {
     long deadline = System.nanoTime() + windows * WINDOW.toNanos();
     while (System.nanoTime() < deadline) {
-      other.exchange(otherInstance, List.of(new KeyCount(KEY, 1_000)));
+      other.exchange(otherInstance, SHARD, -1, List.of(new KeyCount(KEY, 1_000)));
       if (condition.getAsBoolean()) {
         return true;
       }

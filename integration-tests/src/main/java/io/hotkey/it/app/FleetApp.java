@@ -3,14 +3,22 @@ package io.hotkey.it.app;
 import static io.hotkey.it.app.Child.result;
 
 import io.hotkey.it.app.results.FleetResults;
+import io.lettuce.core.RedisURI;
+import io.lettuce.core.cluster.RedisClusterClient;
+import io.lettuce.core.cluster.api.StatefulRedisClusterConnection;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.function.Function;
 import java.util.function.Supplier;
 import java.util.stream.Stream;
+import redis.clients.jedis.HostAndPort;
+import redis.clients.jedis.JedisCluster;
 
 /**
  * One instance of a fleet: reads one key at a steady {@code --rate} per second for {@code
@@ -20,14 +28,16 @@ import java.util.stream.Stream;
  * leaves a file in {@code --ready-dir} and waits until {@code --instances} files are there, so that
  * JVMs which start at different speeds do not make the fleet's rate ramp up slowly. Usage: {@code
  * --client jedis|lettuce --redis host:port --key k [--cold-key c] --rate n --seconds s --ready-dir
- * d --instances n}.
+ * d --instances n}; {@code --redis host:port,host:port,...} names a Cluster's nodes, read through
+ * {@code JedisCluster} or Lettuce's {@code RedisClusterClient}.
  */
 public final class FleetApp {
   private FleetApp() {}
 
   public static void main(String[] args) {
     Map<String, String> a = Child.parseArgs(args);
-    String[] hp = a.get("redis").split(":");
+    String[] nodes = a.get("redis").split(",");
+    String[] hp = nodes[0].split(":");
     String key = a.get("key");
     int rate = Integer.parseInt(a.get("rate"));
     long seconds = Long.parseLong(a.get("seconds"));
@@ -37,17 +47,15 @@ public final class FleetApp {
           String host = hp[0];
           int port = Integer.parseInt(hp[1]);
           boolean lettuce = "lettuce".equals(a.get("client"));
-          Supplier<String> reader =
-              lettuce
-                  ? LettuceGets.open(host, port, key, closeables)
-                  : JedisGets.open(host, port, key, closeables);
-          String coldKey = a.get("cold-key");
-          Supplier<String> coldReader =
-              coldKey == null
-                  ? () -> null
+          Function<String, Supplier<String>> open =
+              nodes.length > 1
+                  ? clusterReads(lettuce, nodes, closeables)
                   : lettuce
-                      ? LettuceGets.open(host, port, coldKey, closeables)
-                      : JedisGets.open(host, port, coldKey, closeables);
+                      ? k -> LettuceGets.open(host, port, k, closeables)
+                      : k -> JedisGets.open(host, port, k, closeables);
+          Supplier<String> reader = open.apply(key);
+          String coldKey = a.get("cold-key");
+          Supplier<String> coldReader = coldKey == null ? () -> null : open.apply(coldKey);
           try {
             awaitTheFleet(Path.of(a.get("ready-dir")), Integer.parseInt(a.get("instances")));
             read(reader, coldReader, rate, seconds);
@@ -58,6 +66,30 @@ public final class FleetApp {
           }
         },
         true);
+  }
+
+  /** Reads of any key through one Cluster client of the application's own. */
+  private static Function<String, Supplier<String>> clusterReads(
+      boolean lettuce, String[] nodes, List<AutoCloseable> closeables) {
+    if (lettuce) {
+      List<RedisURI> seeds = new ArrayList<>();
+      for (String node : nodes) {
+        String[] hp = node.split(":");
+        seeds.add(RedisURI.create(hp[0], Integer.parseInt(hp[1])));
+      }
+      RedisClusterClient client = RedisClusterClient.create(seeds);
+      StatefulRedisClusterConnection<String, String> connection = client.connect();
+      closeables.add(client::shutdown);
+      closeables.add(connection);
+      return k -> () -> connection.sync().get(k);
+    }
+    Set<HostAndPort> seeds = new HashSet<>();
+    for (String node : nodes) {
+      seeds.add(HostAndPort.from(node));
+    }
+    JedisCluster cluster = new JedisCluster(seeds);
+    closeables.add(cluster);
+    return k -> () -> cluster.get(k);
   }
 
   private static void awaitTheFleet(Path readyDir, int instances)

@@ -3,7 +3,9 @@ package io.hotkey.agent.core.threadbound;
 import io.hotkey.agent.cache.KeyVersions;
 import io.hotkey.agent.cache.OwnWriteEcho;
 import io.hotkey.agent.core.ConnectionState;
+import io.hotkey.agent.core.ServerSightings;
 import io.hotkey.agent.core.WriteSet;
+import io.hotkey.agent.redis.resp.RedisEndpoint;
 
 /**
  * The replies one thread-bound connection (Jedis) still owes, and the writes waiting for them; kept
@@ -50,8 +52,20 @@ final class OwedReplies {
   private long echoPlace;
   private boolean echoAnswered;
 
+  /** The server last handed to the sightings: a new one (a new login) is handed again. */
+  private RedisEndpoint sighted;
+
   OwedReplies(ConnectionState connection) {
     this.connection = connection;
+  }
+
+  /** Tells {@code sightings} the connection's server once per identity the connection takes. */
+  void sight(Object socket, ServerSightings sightings) {
+    RedisEndpoint server = connection.node(socket);
+    if (server != null && server != sighted) {
+      sighted = server;
+      sightings.sighted(server);
+    }
   }
 
   ConnectionState connection() {

@@ -15,6 +15,7 @@ import io.hotkey.agent.core.ConnectionState;
 import io.hotkey.agent.core.PlainSet;
 import io.hotkey.agent.core.ReplyOutcome;
 import io.hotkey.agent.core.ServedReply;
+import io.hotkey.agent.core.ServerSightings;
 import io.hotkey.agent.core.ServingGate;
 import io.hotkey.agent.core.StaleAnswers;
 import io.hotkey.agent.redis.CommandSpec;
@@ -35,6 +36,7 @@ public final class ThreadBoundGateway {
   private final NearCache cache;
   private final KeyVersions versions;
   private final ServingGate serving;
+  private final ServerSightings sightings;
 
   /** Per connection (or pooled client): what it owes, and its state. */
   private final Cache<Object, OwedReplies> connections = Caffeine.newBuilder().weakKeys().build();
@@ -42,12 +44,20 @@ public final class ThreadBoundGateway {
   private final ThreadLocal<ThreadCallState> threads =
       ThreadLocal.withInitial(ThreadCallState::new);
 
+  /**
+   * @param sightings told each connection's server, with its login, at its first keyed command
+   */
   public ThreadBoundGateway(
-      CommandClassifier classifier, NearCache cache, KeyVersions versions, ServingGate serving) {
+      CommandClassifier classifier,
+      NearCache cache,
+      KeyVersions versions,
+      ServingGate serving,
+      ServerSightings sightings) {
     this.classifier = classifier;
     this.cache = cache;
     this.versions = versions;
     this.serving = serving;
+    this.sightings = sightings;
   }
 
   /**
@@ -86,6 +96,9 @@ public final class ThreadBoundGateway {
             ? thread.read
             : classifier.classify(argv, thread.sent);
     classifier.record(argv, command);
+    if (socket != null && command.keyCount() > 0) {
+      owed.sight(socket, sightings);
+    }
     if (command.writes()) {
       for (int n = 0; n < command.keyCount(); n++) {
         owed.addWrite(place, command.hash(n));

@@ -10,7 +10,7 @@ import java.util.List;
  * the reply of {@code CLUSTER SLOTS}.
  */
 public final class ClusterSlots {
-  static final int COUNT = 16384;
+  public static final int COUNT = 16384;
   private static final int[] CRC16 = new int[256];
 
   static {
@@ -26,11 +26,11 @@ public final class ClusterSlots {
   private ClusterSlots() {}
 
   /** One range of slots and the master serving it. */
-  static final class Range {
-    final int first;
-    final int last;
-    final String host;
-    final int port;
+  public static final class Range {
+    public final int first;
+    public final int last;
+    public final String host;
+    public final int port;
 
     Range(int first, int last, String host, int port) {
       this.first = first;
@@ -66,11 +66,13 @@ public final class ClusterSlots {
   }
 
   /**
+   * The ranges of slots and their masters that {@code CLUSTER SLOTS} answered.
+   *
    * @param reply {@code CLUSTER SLOTS}: per range its first and last slot, then the master's host,
    *     port and id, then the replicas'
    * @param askedHost the node asked, for a master whose host is reported empty (its own address)
    */
-  static List<Range> parse(Object reply, String askedHost) {
+  public static List<Range> parse(Object reply, String askedHost) {
     if (!(reply instanceof List)) {
       throw new IllegalArgumentException("CLUSTER SLOTS answered " + reply);
     }

@@ -1,0 +1,441 @@
+package io.hotkey.demo.bench;
+
+import io.hotkey.agent.fleet.FleetAggregate;
+import io.hotkey.agent.fleet.FleetExchange;
+import io.hotkey.agent.fleet.FleetShards;
+import io.hotkey.agent.fleet.KeyCount;
+import io.hotkey.agent.redis.resp.RespClient;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Random;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.LongAdder;
+
+/**
+ * What fleet detection costs Redis as the fleet grows: N simulated instances, each running the
+ * agent's own exchange code ({@link FleetExchange} over {@link FleetShards} and {@link
+ * FleetAggregate}) once per window at its own point of the window, against real Redis servers it
+ * starts (one standalone server, or a 3-master Cluster). Each instance's key counts are drawn from
+ * a Zipf distribution over a key universe, with its own noise per key and window; on top of them a
+ * flash key starts at a known window at twice the fleet threshold spread over every instance, and a
+ * cold key is read by every instance at half the threshold in sum. Per N it prints each node's
+ * Redis CPU per window ({@code INFO cpu}) and script calls ({@code INFO commandstats}), the keys an
+ * instance reported, the detection delay of the flash key, the false promotions (keys read back as
+ * fleet-hot whose real sum never reached the threshold in any window) and whether the cold key was
+ * ever read back.
+ *
+ * <p>Instances are tasks on a pool of threads sharing one connection per thread, not a JVM and a
+ * connection each: Redis does the same work per call, minus the cost of holding N connections.
+ *
+ * <pre>
+ * java -cp demo-app/target/hotkey-demo.jar:agent/target/hotkey-agent.jar \
+ *   io.hotkey.demo.bench.FleetSimulator --deployment cluster --instances 10,100,1000,10000
+ * </pre>
+ *
+ * Options, with their defaults: {@code --deployment standalone|cluster (standalone) --instances
+ * 10,100,1000,10000 --window-ms 1000 --windows 8 (measured, after 3 to settle) --threshold 20000
+ * (accesses/s over the fleet) --rate 200 (accesses/s per instance) --universe 5000 --zipf 1.0
+ * --threads 16 --redis-server /usr/bin/redis-server}.
+ */
+public final class FleetSimulator {
+  private static final int SETTLE_WINDOWS = 3;
+  private static final byte[] FLASH = bytes("flash");
+  private static final byte[] COLD = bytes("cold");
+
+  /** Ranks whose real fleet sums are tracked: the rest are far below any threshold simulated. */
+  private static final int TRACKED_RANKS = 400;
+
+  private final Options options;
+
+  FleetSimulator(Options options) {
+    this.options = options;
+  }
+
+  public static void main(String[] args) throws Exception {
+    BenchArgs a =
+        BenchArgs.parse(
+            args,
+            "--deployment",
+            "--instances",
+            "--window-ms",
+            "--windows",
+            "--threshold",
+            "--rate",
+            "--universe",
+            "--zipf",
+            "--threads",
+            "--redis-server");
+    Options options = new Options();
+    options.cluster = a.text("--deployment").orElse("standalone").equals("cluster");
+    options.windowMillis = a.wholeNumber("--window-ms", 1000, 100);
+    options.windows = a.wholeNumber("--windows", 8, 1);
+    options.threshold = a.wholeNumber("--threshold", 20_000, 1);
+    options.rate = a.wholeNumber("--rate", 200, 1);
+    options.universe = a.wholeNumber("--universe", 5_000, TRACKED_RANKS);
+    options.zipf = Double.parseDouble(a.text("--zipf").orElse("1.0"));
+    options.threads = a.wholeNumber("--threads", 16, 1);
+    options.redisServer = a.text("--redis-server").orElse("/usr/bin/redis-server");
+    List<Integer> fleets = new ArrayList<>();
+    for (String n : a.text("--instances").orElse("10,100,1000,10000").split(",")) {
+      fleets.add(Integer.parseInt(n.trim()));
+    }
+    System.out.println(
+        "deployment="
+            + (options.cluster ? "cluster(3 masters)" : "standalone")
+            + " window="
+            + options.windowMillis
+            + "ms threshold="
+            + options.threshold
+            + "/s rate="
+            + options.rate
+            + "/s per instance, Zipf("
+            + options.zipf
+            + ") over "
+            + options.universe
+            + " keys");
+    System.out.println(Row.HEADER);
+    try (SimulatedRedis redis = SimulatedRedis.start(options.cluster, options.redisServer)) {
+      for (int instances : fleets) {
+        for (Row row : new FleetSimulator(options).run(redis, instances)) {
+          System.out.println(row);
+        }
+      }
+    }
+  }
+
+  /** The simulator's settings. */
+  static final class Options {
+    boolean cluster;
+    int windowMillis = 1000;
+    int windows = 8;
+    long threshold = 20_000;
+    long rate = 200;
+    int universe = 5_000;
+    double zipf = 1.0;
+    int threads = 16;
+    String redisServer = "/usr/bin/redis-server";
+  }
+
+  /** One node's figures for one fleet size. */
+  static final class Row {
+    static final String HEADER =
+        String.format(
+            Locale.ROOT,
+            "%9s %-16s %12s %7s %12s %9s %10s %13s %6s %5s",
+            "instances",
+            "node",
+            "cpu ms/win",
+            "%core",
+            "calls/win",
+            "us/call",
+            "keys/inst",
+            "delay max win",
+            "false",
+            "cold");
+
+    int instances;
+    String node;
+    double cpuMillisPerWindow;
+    double callsPerWindow;
+    double microsPerCall;
+    double keysPerInstance;
+    double detectionWindowsMax;
+    long instancesThatDetected;
+    long falsePromotions;
+    boolean coldPromoted;
+    long windowMillis;
+
+    @Override
+    public String toString() {
+      return String.format(
+          Locale.ROOT,
+          "%9d %-16s %12.1f %6.2f%% %12.0f %9.1f %10.1f %13s %6d %5s",
+          instances,
+          node,
+          cpuMillisPerWindow,
+          100 * cpuMillisPerWindow / windowMillis,
+          callsPerWindow,
+          microsPerCall,
+          keysPerInstance,
+          instancesThatDetected < instances
+              ? "missed " + (instances - instancesThatDetected)
+              : String.format(Locale.ROOT, "%.2f", detectionWindowsMax),
+          falsePromotions,
+          coldPromoted ? "HOT" : "cold");
+    }
+  }
+
+  /** Runs {@code instances} simulated instances; one row per node. */
+  List<Row> run(SimulatedRedis redis, int instances) throws Exception {
+    String namespace = "sim" + instances + "-" + System.nanoTime() + ":";
+    long windowMillis = options.windowMillis;
+    FleetAggregate aggregate =
+        new FleetAggregate(
+            Duration.ofMillis(windowMillis), options.threshold, FleetExchange.MAX_KEYS);
+    int timeout = (int) Math.max(1000, windowMillis);
+    double[] zipf = zipfShares(options.universe, options.zipf);
+    Fleet fleet = new Fleet(instances, zipf);
+    try (RespClient client =
+        new RespClient(redis.seed(), timeout, timeout, options.threads, 1_000)) {
+      FleetShards shards = FleetShards.of(client, namespace);
+      long now = redisMillis(client);
+      long firstWindow = now / windowMillis + 1;
+      fleet.measuredFrom = firstWindow + SETTLE_WINDOWS;
+      fleet.flashFrom = fleet.measuredFrom + 1;
+      fleet.measuredUntil = fleet.measuredFrom + options.windows;
+      ScheduledExecutorService pool = Executors.newScheduledThreadPool(options.threads);
+      try {
+        for (int i = 0; i < instances; i++) {
+          Instance instance = new Instance(i, fleet, new FleetExchange(client, shards), aggregate);
+          long phase =
+              windowMillis / 20 + ThreadLocalRandom.current().nextLong(windowMillis * 9 / 20);
+          long delay = firstWindow * windowMillis + phase - now;
+          // each step schedules the next and catches its own failures: the futures are never read
+          Future<?> unused =
+              pool.schedule(() -> instance.step(pool), Math.max(0, delay), TimeUnit.MILLISECONDS);
+        }
+        sleepUntil(client, fleet.measuredFrom * windowMillis);
+        List<NodeStats> before = redis.stats();
+        sleepUntil(client, fleet.measuredUntil * windowMillis);
+        List<NodeStats> after = redis.stats();
+        // the flash key needs up to two more windows to reach the last instance
+        sleepUntil(client, (fleet.measuredUntil + 1) * windowMillis + windowMillis / 2);
+        fleet.stopped = true;
+        List<Row> rows = new ArrayList<>();
+        for (int node = 0; node < after.size(); node++) {
+          Row row = new Row();
+          row.instances = instances;
+          row.windowMillis = windowMillis;
+          row.node = after.get(node).address;
+          NodeStats spent = after.get(node).minus(before.get(node));
+          row.cpuMillisPerWindow = spent.cpuMillis / options.windows;
+          row.callsPerWindow = (double) spent.calls / options.windows;
+          row.microsPerCall = spent.calls == 0 ? 0 : spent.micros / (double) spent.calls;
+          row.keysPerInstance =
+              fleet.reportedKeys.sum() / (double) Math.max(1, fleet.reports.sum());
+          row.detectionWindowsMax = fleet.detectionMillisMax.get() / (double) windowMillis;
+          row.instancesThatDetected = fleet.detected.size();
+          row.falsePromotions = fleet.falsePromotions.sum();
+          row.coldPromoted = fleet.coldPromoted;
+          rows.add(row);
+        }
+        return rows;
+      } finally {
+        pool.shutdownNow();
+        pool.awaitTermination(10, TimeUnit.SECONDS);
+      }
+    }
+  }
+
+  /** What every simulated instance shares: the real sums, and what the instances saw. */
+  private final class Fleet {
+    final int instances;
+    final double[] zipf;
+    final ConcurrentHashMap<Long, long[]> realSums = new ConcurrentHashMap<>();
+    final ConcurrentHashMap<Integer, Boolean> detected = new ConcurrentHashMap<>();
+    final AtomicLong detectionMillisMax = new AtomicLong();
+    final LongAdder falsePromotions = new LongAdder();
+    final LongAdder reportedKeys = new LongAdder();
+    final LongAdder reports = new LongAdder();
+    volatile boolean coldPromoted;
+    volatile boolean stopped;
+    long measuredFrom;
+    long measuredUntil;
+    long flashFrom;
+
+    Fleet(int instances, double[] zipf) {
+      this.instances = instances;
+      this.zipf = zipf;
+    }
+
+    /** Whether rank {@code rank}'s real sum reached the threshold in any window so far. */
+    boolean everHot(int rank) {
+      long perWindow = options.threshold * options.windowMillis / 1000;
+      for (long[] sums : realSums.values()) {
+        if (sums[rank] >= perWindow) {
+          return true;
+        }
+      }
+      return false;
+    }
+  }
+
+  /** One simulated instance: its own counts and its own exchange state. */
+  private final class Instance {
+    final int id;
+    final Fleet fleet;
+    final FleetExchange exchange;
+    final FleetAggregate aggregate;
+    final Random random;
+    long phaseMillis = -1;
+
+    Instance(int id, Fleet fleet, FleetExchange exchange, FleetAggregate aggregate) {
+      this.id = id;
+      this.fleet = fleet;
+      this.exchange = exchange;
+      this.aggregate = aggregate;
+      this.random = new Random(id * 7919L + 17);
+    }
+
+    void step(ScheduledExecutorService pool) {
+      if (fleet.stopped) {
+        return;
+      }
+      long windowMillis = options.windowMillis;
+      long next = windowMillis;
+      try {
+        // the window this exchange reports is the one just ended, by the clock of the last answer
+        long floor =
+            (long)
+                Math.ceil(
+                    exchange.reportFloorPerSecond(options.threshold, windowMillis)
+                        * windowMillis
+                        / 1000.0);
+        long reporting = currentWindowEstimate() - 1;
+        List<KeyCount> counts = counts(reporting, Math.max(1, floor));
+        FleetExchange.Result result = exchange.exchange(aggregate, counts);
+        fleet.reportedKeys.add(counts.size());
+        fleet.reports.increment();
+        observe(result);
+        if (phaseMillis < 0) {
+          phaseMillis = result.offsetMillis;
+        }
+        lastWindow = result.window;
+        next = Math.max(1, windowMillis - result.offsetMillis + phaseMillis);
+      } catch (IOException | RuntimeException e) {
+        next = windowMillis / 2;
+      }
+      Future<?> unused = pool.schedule(() -> step(pool), next, TimeUnit.MILLISECONDS);
+    }
+
+    /** The window of the last exchange by Redis' clock; -1 before the first. */
+    long lastWindow = -1;
+
+    /** The window of this exchange: the last one's plus the windows slept since. */
+    private long currentWindowEstimate() {
+      return lastWindow < 0 ? fleet.measuredFrom - SETTLE_WINDOWS : lastWindow + 1;
+    }
+
+    /**
+     * This instance's counts of window {@code window}, the keys at or above {@code floor}, most
+     * frequent first; every count also goes into the real sums.
+     */
+    private List<KeyCount> counts(long window, long floor) {
+      double perWindow = options.rate * options.windowMillis / 1000.0;
+      long[] sums = fleet.realSums.computeIfAbsent(window, w -> new long[TRACKED_RANKS + 1]);
+      long[] mine = new long[TRACKED_RANKS + 1];
+      List<KeyCount> counts = new ArrayList<>();
+      for (int rank = 1; rank <= TRACKED_RANKS; rank++) {
+        mine[rank] = Math.round(perWindow * fleet.zipf[rank] * (0.75 + 0.5 * random.nextDouble()));
+        if (mine[rank] >= floor && counts.size() < FleetExchange.MAX_KEYS) {
+          counts.add(new KeyCount(bytes("item:" + rank), mine[rank]));
+        }
+      }
+      synchronized (sums) {
+        for (int rank = 1; rank <= TRACKED_RANKS; rank++) {
+          sums[rank] += mine[rank];
+        }
+      }
+      long fleetPerWindow = options.threshold * options.windowMillis / 1000;
+      if (window >= fleet.flashFrom) {
+        long flash = Math.max(1, 2 * fleetPerWindow / fleet.instances);
+        if (flash >= floor) {
+          counts.add(new KeyCount(FLASH, flash));
+        }
+      }
+      long cold = Math.max(1, fleetPerWindow / 2 / fleet.instances);
+      if (cold >= floor) {
+        counts.add(new KeyCount(COLD, cold));
+      }
+      counts.sort((x, y) -> Long.compare(y.count(), x.count()));
+      return counts.size() > FleetExchange.MAX_KEYS
+          ? counts.subList(0, FleetExchange.MAX_KEYS)
+          : counts;
+    }
+
+    private void observe(FleetExchange.Result result) {
+      for (KeyCount key : result.hot) {
+        String name = new String(key.key(), StandardCharsets.UTF_8);
+        if (name.equals("flash")) {
+          if (fleet.detected.putIfAbsent(id, true) == null) {
+            long delay =
+                result.window * options.windowMillis
+                    + result.offsetMillis
+                    - fleet.flashFrom * options.windowMillis;
+            fleet.detectionMillisMax.accumulateAndGet(delay, Math::max);
+          }
+        } else if (name.equals("cold")) {
+          fleet.coldPromoted = true;
+        } else {
+          int rank = Integer.parseInt(name.substring("item:".length()));
+          if (rank > TRACKED_RANKS || !fleet.everHot(rank)) {
+            fleet.falsePromotions.increment();
+          }
+        }
+      }
+    }
+  }
+
+  /** The share of each rank (1-based) in a Zipf distribution of exponent {@code s}. */
+  static double[] zipfShares(int universe, double s) {
+    double[] shares = new double[universe + 1];
+    double sum = 0;
+    for (int rank = 1; rank <= universe; rank++) {
+      shares[rank] = 1 / Math.pow(rank, s);
+      sum += shares[rank];
+    }
+    for (int rank = 1; rank <= universe; rank++) {
+      shares[rank] /= sum;
+    }
+    return shares;
+  }
+
+  private static long redisMillis(RespClient client) throws IOException {
+    List<?> time = (List<?>) client.call(bytes("TIME"));
+    long seconds = Long.parseLong(new String((byte[]) time.get(0), StandardCharsets.US_ASCII));
+    long micros = Long.parseLong(new String((byte[]) time.get(1), StandardCharsets.US_ASCII));
+    return seconds * 1000 + micros / 1000;
+  }
+
+  private static void sleepUntil(RespClient client, long redisMillis)
+      throws IOException, InterruptedException {
+    long left = redisMillis - redisMillis(client);
+    if (left > 0) {
+      Thread.sleep(left);
+    }
+  }
+
+  private static byte[] bytes(String text) {
+    return text.getBytes(StandardCharsets.UTF_8);
+  }
+
+  /** One node's CPU and script calls so far. */
+  static final class NodeStats {
+    final String address;
+    final double cpuMillis;
+    final long calls;
+    final long micros;
+
+    NodeStats(String address, double cpuMillis, long calls, long micros) {
+      this.address = address;
+      this.cpuMillis = cpuMillis;
+      this.calls = calls;
+      this.micros = micros;
+    }
+
+    NodeStats minus(NodeStats earlier) {
+      return new NodeStats(
+          address, cpuMillis - earlier.cpuMillis, calls - earlier.calls, micros - earlier.micros);
+    }
+  }
+}
