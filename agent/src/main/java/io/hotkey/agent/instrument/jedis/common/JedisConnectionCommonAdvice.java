@@ -6,8 +6,8 @@ import static net.bytebuddy.matcher.ElementMatchers.takesArguments;
 import io.hotkey.agent.instrument.TypeTransformer;
 
 /**
- * The advice every Jedis line (3 to 8) puts on {@code redis.clients.jedis.Connection}: every reply
- * read, and every close.
+ * The advice every Jedis line from 4 to 8 puts on {@code redis.clients.jedis.Connection}: every
+ * reply read, and every close.
  */
 public final class JedisConnectionCommonAdvice {
   private JedisConnectionCommonAdvice() {}
