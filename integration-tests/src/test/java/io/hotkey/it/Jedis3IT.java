@@ -5,16 +5,132 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.hotkey.it.app.results.BasicResults;
+import io.hotkey.it.app.results.Jedis3SmokeResults;
 import io.hotkey.it.app.results.RunResults;
+import java.util.List;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
+import org.junit.jupiter.params.provider.MethodSource;
+import redis.clients.jedis.Jedis;
 
 /**
- * Jedis 3.10 with the agent: the application runs correctly (reads, writes, pipelines,
- * transactions), commands are counted and the hot key is promoted. Local serving is not expected on
- * 3.x.
+ * The Jedis 3 module: its version matrix, the smoke scenario against the oldest and newest release
+ * of every 3.x minor line, one child JVM each against a shared Redis, and Jedis 3.10's {@code
+ * basic} scenario on every JDK.
  */
 class Jedis3IT extends RedisTestBase {
+  /** Rounds of 4 reads (GET, binary GET, HGETALL, LRANGE) of the same keys. */
+  static final int N = 1000;
+
+  static List<String> versions() {
+    return Clients.JEDIS_3_MATRIX;
+  }
+
+  /**
+   * Hot keys read through {@code Jedis} (String and binary API, two pooled connections) and {@code
+   * ShardedJedis} are served, each answer a fresh object equal to Redis'; a write is read back at
+   * once on another connection; a pipeline's and a transaction's GETs of the hot key all reach
+   * Redis; a write by the test's process (another client) is read back through tracking.
+   */
+  @ParameterizedTest(name = "jedis {0}")
+  @MethodSource("versions")
+  void smokeScenarioIsServedAndNeverStale(String version) {
+    Snapshots snaps =
+        new Snapshots(redis::stats)
+            .on(
+                "foreign",
+                sync -> {
+                  try (Jedis other = redis.jedis()) {
+                    other.set("j3:str", "foreign");
+                  }
+                  return "foreign";
+                });
+    ChildRun c =
+        AgentJvm.jedisApp(version)
+            .hotkeyTestDefaults()
+            .name("jedis3-" + version)
+            .args("--scenario", "smoke3", "--redis", redis.address(), "--n", Integer.toString(N))
+            .run(snaps);
+    long reads = c.result(Jedis3SmokeResults.READS);
+    long reached = snaps.calls(List.of("get", "hgetall", "lrange"), "smoke", "smoke-done");
+    long shardedGets = c.result(Jedis3SmokeResults.SHARDED_GETS);
+    long shardedReached = snaps.calls("get", "sharded", "sharded-done");
+    long pipelined = c.result(Jedis3SmokeResults.PIPELINED_GETS);
+    long pipelinedReached = snaps.calls("get", "pipeline", "pipeline-done");
+    long inTransaction = c.result(Jedis3SmokeResults.TRANSACTION_GETS);
+    long inTransactionReached = snaps.calls("get", "multi", "multi-done");
+    long served = c.result(Jedis3SmokeResults.SERVED_GETS);
+    long servedReached = snaps.calls("get", "served", "foreign");
+    long foreignMillis = c.result(Jedis3SmokeResults.FOREIGN_WRITE_MILLIS);
+    System.out.println(
+        "[it] jedis "
+            + version
+            + ": "
+            + reached
+            + " of "
+            + reads
+            + " hot reads reached Redis, "
+            + shardedReached
+            + " of "
+            + shardedGets
+            + " through ShardedJedis, "
+            + servedReached
+            + " of "
+            + served
+            + " before the foreign write; "
+            + pipelinedReached
+            + " of "
+            + pipelined
+            + " pipelined, "
+            + inTransactionReached
+            + " of "
+            + inTransaction
+            + " in MULTI; another process's write read back after "
+            + foreignMillis
+            + " ms; jmx CacheHits="
+            + c.result(Jedis3SmokeResults.JMX.cacheHits()));
+    Check.all(
+        c,
+        "jedis " + version + " with the agent",
+        () -> assertFalse(c.timedOut(), () -> "timed out"),
+        () -> assertEquals(0, c.exitCode(), () -> "exit code"),
+        () -> assertTrue(c.result(RunResults.DONE), () -> "not done"),
+        () -> assertFalse(c.stderrContains("internal error"), () -> "an internal error line"),
+        () -> assertFalse(c.stderrContains("stops serving"), () -> "a hook left unwoven"),
+        () -> assertEquals(0, c.result(Jedis3SmokeResults.JMX.agentErrors()), () -> "agent errors"),
+        () ->
+            assertEquals(
+                0,
+                c.result(Jedis3SmokeResults.MISMATCHES),
+                () ->
+                    "values differ from Redis' or a write was not seen: "
+                        + c.result(Jedis3SmokeResults.EXAMPLES)),
+        () -> assertTrue(c.promoted("j3:str"), () -> "j3:str not promoted"),
+        () ->
+            assertTrue(
+                c.result(Jedis3SmokeResults.JMX.commands()) >= reads, () -> "commands not counted"),
+        () ->
+            assertTrue(
+                reached < reads / 2, () -> reached + " of " + reads + " hot reads reached Redis"),
+        () ->
+            assertTrue(
+                shardedReached < shardedGets / 2,
+                () -> shardedReached + " of " + shardedGets + " ShardedJedis GETs reached Redis"),
+        () ->
+            assertTrue(
+                servedReached < served / 2,
+                () -> servedReached + " of " + served + " GETs reached Redis before the write"),
+        () ->
+            assertEquals(pipelined, pipelinedReached, () -> "a pipelined GET was answered locally"),
+        () ->
+            assertEquals(
+                inTransaction,
+                inTransactionReached,
+                () -> "a GET inside MULTI was answered locally"),
+        () ->
+            assertTrue(
+                foreignMillis >= 0, () -> "another process's write was not read back within 10 s"));
+  }
 
   @ParameterizedTest(name = "{0}")
   @EnumSource(Jdk.class)
@@ -54,14 +170,5 @@ class Jedis3IT extends RedisTestBase {
             assertTrue(
                 used.calls("get") <= c.result(BasicResults.GETS),
                 () -> "more GETs reached Redis than the app sent; commandstats " + used));
-    // Local serving is not expected on 3.x; say what happened without requiring either.
-    System.out.println(
-        "[it] jedis 3.10 on "
-            + jdk
-            + ": "
-            + used.calls("get")
-            + " of "
-            + c.result(BasicResults.GETS)
-            + " GETs reached Redis");
   }
 }
