@@ -4,6 +4,7 @@ import static io.hotkey.it.app.Child.result;
 import static io.hotkey.it.app.Child.sync;
 
 import io.hotkey.it.app.results.Jedis3SmokeResults;
+import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -86,6 +87,7 @@ final class Jedis3SmokeScenario {
       }
       result(Jedis3SmokeResults.WRITES, (long) WRITES * 2);
       String last = "w" + WRITES;
+      otherDatabase(m, host, port, j, last);
       pipelineAndTransaction(m, j, last);
       foreignWrite(m, j, other, last);
     }
@@ -108,6 +110,34 @@ final class Jedis3SmokeScenario {
     List<String> list = another.lrange(LIST, 0, -1);
     m.check("lrange", "[l1, l2, l3]", list);
     scribble(() -> list.set(0, "scribbled"));
+  }
+
+  /**
+   * The hot key in database 2, through a {@code Jedis} whose URI names it. Disconnected, Jedis 3
+   * reconnects in the database its client still names ({@code getDB}: 0 on every 3.x), and its
+   * reads must then get that database's value, not the entries of database 2; a {@code SELECT 2}
+   * brings it back. A write in one database leaves the other's value alone.
+   */
+  static void otherDatabase(Mismatches m, String host, int port, Jedis db0, String db0Value) {
+    try (Jedis db2 = new Jedis(URI.create("redis://" + host + ":" + port + "/2"))) {
+      db2.set(STR, "db2");
+      for (int i = 0; i < SERVED; i++) {
+        m.check("get in db 2", "db2", db2.get(STR));
+        m.check("get in db 0 beside db 2", db0Value, db0.get(STR));
+      }
+      db2.disconnect();
+      String reconnected = db2.getDB() == 2 ? "db2" : db0Value;
+      for (int i = 0; i < SERVED; i++) {
+        m.check("get after a reconnect in db " + db2.getDB(), reconnected, db2.get(STR));
+      }
+      db2.select(2);
+      for (int i = 0; i < SERVED; i++) {
+        m.check("get in db 2 selected again", "db2", db2.get(STR));
+      }
+      db2.set(STR, "db2-b");
+      m.check("get in db 2 after set", "db2-b", db2.get(STR));
+      m.check("get in db 0 after a set in db 2", db0Value, db0.get(STR));
+    }
   }
 
   /** GETs of the hot key through {@code ShardedJedis} (one shard), which reads through a Jedis. */
