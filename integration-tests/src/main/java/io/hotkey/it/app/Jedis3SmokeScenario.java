@@ -3,6 +3,7 @@ package io.hotkey.it.app;
 import static io.hotkey.it.app.Child.result;
 import static io.hotkey.it.app.Child.sync;
 
+import io.hotkey.it.app.results.DatabasesResults;
 import io.hotkey.it.app.results.Jedis3SmokeResults;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
@@ -138,6 +139,27 @@ final class Jedis3SmokeScenario {
       m.check("get in db 2 after set", "db2-b", db2.get(STR));
       m.check("get in db 0 after a set in db 2", db0Value, db0.get(STR));
     }
+  }
+
+  /**
+   * The {@code databases} scenario of {@link JedisScenarioApp}, on any Jedis from 3.0: the key hot
+   * in database 0, then {@link #otherDatabase}.
+   */
+  static void databases(String host, int port) {
+    Mismatches m = new Mismatches();
+    try (Jedis db0 = new Jedis(host, port)) {
+      db0.set(STR, "db0");
+      Child.warmUp(
+          DatabasesResults.WARMUP,
+          List.of(STR),
+          () -> m.check("get", "db0", db0.get(STR)),
+          8000,
+          3000);
+      otherDatabase(m, host, port, db0, "db0");
+    }
+    result(DatabasesResults.MISMATCHES, m.count);
+    result(DatabasesResults.EXAMPLES, m.examples);
+    Child.reportJmx(DatabasesResults.JMX);
   }
 
   /** GETs of the hot key through {@code ShardedJedis} (one shard), which reads through a Jedis. */

@@ -6,6 +6,7 @@ import static net.bytebuddy.matcher.ElementMatchers.takesArguments;
 
 import io.hotkey.agent.instrument.TypeInstrumentation;
 import io.hotkey.agent.instrument.TypeTransformer;
+import io.hotkey.agent.instrument.jedis.common.JedisDisconnectAdvice;
 
 /**
  * Jedis 3's {@code redis.clients.jedis.Connection}: every command sent, every reply read (or
@@ -31,6 +32,6 @@ final class Jedis3ConnectionInstrumentation implements TypeInstrumentation {
             Jedis3ReplyReadAdvice.class.getName())
         .applyAdvice(
             named("close").or(named("disconnect")).and(takesArguments(0)),
-            Jedis3DisconnectAdvice.class.getName());
+            JedisDisconnectAdvice.class.getName());
   }
 }
