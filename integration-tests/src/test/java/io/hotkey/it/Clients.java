@@ -18,6 +18,12 @@ public final class Clients {
   public static final String JEDIS_7 = "7.2.0";
   public static final String JEDIS_8 = "8.0.2";
 
+  /** The oldest and newest release of every Jedis 3 minor line (Jedis3IT). */
+  public static final List<String> JEDIS_3_MATRIX =
+      List.of(
+          "3.0.0", "3.0.1", "3.1.0", "3.2.0", "3.3.0", "3.4.0", "3.4.1", "3.5.0", "3.5.2", "3.6.0",
+          "3.6.3", "3.7.0", "3.7.1", "3.8.0", "3.9.0", JEDIS_3);
+
   /** Versions whose hook point (Connection.executeCommand) supports local serving. */
   public static final List<String> MODERN = List.of(JEDIS_4, JEDIS_5, JEDIS_6, JEDIS_7, JEDIS_8);
 

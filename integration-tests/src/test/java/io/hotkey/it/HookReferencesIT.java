@@ -59,7 +59,9 @@ class HookReferencesIT {
 
   static Stream<Arguments> clients() {
     List<Arguments> a = new ArrayList<>();
-    a.add(Arguments.of("jedis", Clients.JEDIS_3, List.of("jedis/v3_0/", "jedis/common/")));
+    for (String v : Clients.JEDIS_3_MATRIX) {
+      a.add(Arguments.of("jedis", v, List.of("jedis/v3_0/", "jedis/common/")));
+    }
     for (String v : Clients.MODERN) {
       a.add(Arguments.of("jedis", v, List.of("jedis/v4_0/", "jedis/common/")));
     }

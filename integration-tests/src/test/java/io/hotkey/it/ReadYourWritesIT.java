@@ -23,6 +23,9 @@ class ReadYourWritesIT extends RedisTestBase {
 
   static Stream<Arguments> cases() {
     List<Arguments> a = new ArrayList<>();
+    // the oldest and the newest Jedis 3
+    a.add(Arguments.of(Clients.JEDIS_3_MATRIX.get(0), Jdk.JDK17));
+    a.add(Arguments.of(Clients.JEDIS_3, Jdk.JDK17));
     for (String v : Clients.MODERN) {
       a.add(Arguments.of(v, Jdk.JDK17));
     }

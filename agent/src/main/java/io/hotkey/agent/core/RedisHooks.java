@@ -105,6 +105,22 @@ public final class RedisHooks {
     }
   }
 
+  /**
+   * A thread-bound connection's socket was closed, and its next one starts a new session (see
+   * {@link ThreadBoundGateway#onSessionEnded}).
+   */
+  public static void onSessionEnded(Object connection) {
+    ThreadBoundGateway g = threadBound;
+    if (g == null) {
+      return;
+    }
+    try {
+      g.onSessionEnded(connection);
+    } catch (Throwable t) {
+      g.errors().record("connection close", t);
+    }
+  }
+
   public static ServedReply beginRead(
       String client, Object connection, Object endpointSource, Object arguments, byte[][] argv) {
     ThreadBoundGateway g = threadBound;

@@ -36,11 +36,15 @@ final class ClusterRedirections {
   }
 
   static void run(JedisCluster cluster, HostAndPort anyNode, String key) {
-    Object pipeline = Ops.call(cluster, "pipelined", new Class<?>[0]);
-    Ops.call(pipeline, "set", SS, key + ":other", "x");
-    // left unsynced and unclosed
-    writeThenRead(
-        cluster, key, "after-abandoned-pipeline", JedisClusterResults.AFTER_ABANDONED_PIPELINE);
+    if (hasClusterPipelines(cluster)) {
+      Object pipeline = Ops.call(cluster, "pipelined", new Class<?>[0]);
+      Ops.call(pipeline, "set", SS, key + ":other", "x");
+      // left unsynced and unclosed
+      writeThenRead(
+          cluster, key, "after-abandoned-pipeline", JedisClusterResults.AFTER_ABANDONED_PIPELINE);
+    } else {
+      result(JedisClusterResults.AFTER_ABANDONED_PIPELINE, JedisClusterResults.NO_CLUSTER_PIPELINE);
+    }
 
     List<Master> masters;
     long slot;
@@ -74,6 +78,15 @@ final class ClusterRedirections {
       }
     }
     writeThenRead(cluster, key, "after-migration", JedisClusterResults.MOVED_REDIRECTED);
+  }
+
+  private static boolean hasClusterPipelines(JedisCluster cluster) {
+    try {
+      cluster.getClass().getMethod("pipelined");
+      return true;
+    } catch (NoSuchMethodException e) {
+      return false;
+    }
   }
 
   private static void writeThenRead(

@@ -25,8 +25,9 @@ import redis.clients.jedis.Transaction;
  * … 8.x (anything else goes through {@link Ops}); the JedisPooled path lives in {@link PooledReads}
  * and runs only on Jedis 4+.
  *
- * <p>Usage: {@code --scenario core|basic|ryw|external --redis host:port --jedis <version> [...]}.
- * It never asserts: it reports what it saw as {@code RESULT} lines and the test decides.
+ * <p>Usage: {@code --scenario core|basic|smoke3|databases|ryw|external --redis host:port --jedis
+ * <version> [...]}. It never asserts: it reports what it saw as {@code RESULT} lines and the test
+ * decides.
  */
 public final class JedisScenarioApp {
 
@@ -54,6 +55,9 @@ public final class JedisScenarioApp {
                 JedisCoreScenario.run(
                     host, port, major, Integer.parseInt(a.getOrDefault("n", "2000")));
             case "basic" -> basic(host, port, Long.parseLong(a.getOrDefault("millis", "1500")));
+            case "databases" -> Jedis3SmokeScenario.databases(host, port);
+            case "smoke3" ->
+                Jedis3SmokeScenario.run(host, port, Integer.parseInt(a.getOrDefault("n", "1000")));
             case "ryw" ->
                 JedisReadYourWritesScenario.run(
                     host,

@@ -32,6 +32,8 @@ import io.hotkey.agent.redis.resp.RedisEndpoint;
  * #onSendFailed} or {@link #onConnectionClosed}.
  */
 public final class ThreadBoundGateway {
+  private static final byte[][] NO_ARGUMENTS = new byte[0][];
+
   private final CommandClassifier classifier;
   private final NearCache cache;
   private final KeyVersions versions;
@@ -207,6 +209,22 @@ public final class ThreadBoundGateway {
         thread.lastSent == connection ? thread.lastOwed : connections.getIfPresent(connection);
     if (owed != null) {
       owed.settleAll(versions);
+    }
+  }
+
+  /**
+   * A connection's socket was closed, and the connection opens a new one when it is used again
+   * (Jedis 3, whose pools never close a connection they take back): besides {@link
+   * #onConnectionClosed}, the next socket's session starts afresh, in database 0 as the default
+   * user, until the commands it sends (the client's own AUTH and SELECT included) say otherwise.
+   */
+  public void onSessionEnded(Object connection) {
+    ThreadCallState thread = threads.get();
+    OwedReplies owed =
+        thread.lastSent == connection ? thread.lastOwed : connections.getIfPresent(connection);
+    if (owed != null) {
+      owed.settleAll(versions);
+      owed.connection().onSessionCommand(CommandSpec.Session.RESET, NO_ARGUMENTS, true);
     }
   }
 

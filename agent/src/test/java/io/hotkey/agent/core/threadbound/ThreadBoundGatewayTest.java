@@ -429,6 +429,20 @@ class ThreadBoundGatewayTest {
   }
 
   @Test
+  void aConnectionWhoseSessionEndedIsInDatabaseZeroAgain() {
+    makeHot("hot");
+    execute(connection, argv("GET", "hot"), "db0".getBytes(UTF_8));
+    Object reconnecting = new Object();
+    gateway.onSend(reconnecting, null, new Object(), argv("SELECT", "2"));
+    gateway.onReplyRead(reconnecting, ReplyOutcome.VALUE);
+    execute(reconnecting, argv("GET", "hot"), "db2".getBytes(UTF_8));
+    assertArrayEquals("db2".getBytes(UTF_8), (byte[]) serve(reconnecting, "GET", "hot").raw);
+    gateway.onSessionEnded(reconnecting);
+    // its next socket is in database 0, whose entry it now reads
+    assertArrayEquals("db0".getBytes(UTF_8), (byte[]) serve(reconnecting, "GET", "hot").raw);
+  }
+
+  @Test
   void flushAllInvalidatesEverything() {
     makeHot("hot");
     execute(connection, argv("GET", "hot"), "v1".getBytes(UTF_8));

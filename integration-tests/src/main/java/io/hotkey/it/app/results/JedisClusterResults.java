@@ -32,6 +32,12 @@ public final class JedisClusterResults {
   // a write, then a read, after each abnormal path: "ok" or what was read instead
   public static final ResultName<String> AFTER_ABANDONED_PIPELINE =
       text("redirect.abandonedPipeline");
+
+  /**
+   * {@link #AFTER_ABANDONED_PIPELINE} of a Jedis before 4.0, whose JedisCluster cannot pipeline.
+   */
+  public static final String NO_CLUSTER_PIPELINE = "no cluster pipeline in this Jedis";
+
   public static final ResultName<String> ASK_REDIRECTED = text("redirect.ask");
   public static final ResultName<String> MOVED_REDIRECTED = text("redirect.moved");
 

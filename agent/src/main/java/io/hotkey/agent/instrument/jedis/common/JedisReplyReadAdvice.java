@@ -6,9 +6,9 @@ import net.bytebuddy.asm.Advice;
 import redis.clients.jedis.exceptions.JedisDataException;
 
 /**
- * On {@code Connection.readProtocolWithCheckingBroken()} (Jedis 3 to 8): every reply read,
- * pipelined and transactional ones included. An error reply is a normal reply; anything else thrown
- * means the connection is lost with its in-flight commands.
+ * On {@code Connection.readProtocolWithCheckingBroken()} (Jedis 4 to 8; Jedis 3 has its own): every
+ * reply read, pipelined and transactional ones included. An error reply is a normal reply; anything
+ * else thrown means the connection is lost with its in-flight commands.
  */
 public final class JedisReplyReadAdvice {
   private JedisReplyReadAdvice() {}
