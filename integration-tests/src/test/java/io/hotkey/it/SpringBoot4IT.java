@@ -11,36 +11,33 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
-import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
 /**
  * The application of {@link SpringBootIT} and {@link SpringBootIdempotencyIT} built on Spring Boot
  * 4.0 (spring-boot-4-app/: the same sources, Boot's managed Jedis 7.0 and Lettuce 6.8, Spring
- * Framework 7), run with {@code java -javaagent:hotkey-agent.jar -jar}, one start per jar. Jedis on
- * Jetty 12.1 (ee11) passes both classes' checks, reads first: hot {@code RedisTemplate} and
- * {@code @Cacheable} reads are served locally and stay right, the meters show in {@code
- * /actuator/prometheus}, and the controller behind {@code hotkey.idempotency.routes} runs once per
- * key. Lettuce on Tomcat 11 passes the idempotency checks only: there the agent answers a hot read
+ * Framework 7), run with {@code java -javaagent:hotkey-agent.jar -jar}: Jedis on Jetty 12.1 (ee11)
+ * and Lettuce on Tomcat 11. One start each passes both classes' checks, reads first: hot {@code
+ * RedisTemplate} and {@code @Cacheable} reads are served locally and stay right, the meters show in
+ * {@code /actuator/prometheus}, and the controller behind {@code hotkey.idempotency.routes} runs
+ * once per key. The Lettuce application runs without Boot's Lettuce observation ({@link
+ * #WITHOUT_LETTUCE_TRACING}): with Lettuce's Micrometer tracing on, the agent answers a hot read
  * locally yet the GET still reaches Redis (README, Compatibility).
  */
 class SpringBoot4IT extends RedisTestBase {
+  static final String WITHOUT_LETTUCE_TRACING =
+      "--spring.autoconfigure.exclude="
+          + "org.springframework.boot.data.redis.autoconfigure.observation"
+          + ".LettuceObservationAutoConfiguration";
 
   @ParameterizedTest(name = "spring boot 4: {0} {1} on {2} {3}")
-  @CsvSource({"jedis, 7.0., Jetty, 12.1."})
+  @CsvSource({"jedis, 7.0., Jetty, 12.1.", "lettuce, 6.8., Tomcat, 11."})
   void hotReadsAreServedMeteredAndRoutesIdempotent(
       String client, String clientLine, String server, String serverLine) throws Exception {
     try (SpringBootApp app = start(client, clientLine, server, serverLine)) {
       SpringBootIT.proveHotKeysServedAndMetered(app, redis, client);
       SpringBootIdempotencyIT.proveIdempotency(app, label(client, server));
-    }
-  }
-
-  @Test
-  void routesAreIdempotentWithLettuceOnTomcat() throws Exception {
-    try (SpringBootApp app = start("lettuce", "6.8.", "Tomcat", "11.")) {
-      SpringBootIdempotencyIT.proveIdempotency(app, label("lettuce", "Tomcat"));
     }
   }
 
@@ -69,9 +66,7 @@ class SpringBoot4IT extends RedisTestBase {
             List.of(
                 "--spring.data.redis.host=" + redis.host(),
                 "--spring.data.redis.port=" + redis.port()));
-    if (client.equals("jedis")) {
-      args.add("--spring.profiles.active=jedis");
-    }
+    args.add(client.equals("jedis") ? "--spring.profiles.active=jedis" : WITHOUT_LETTUCE_TRACING);
     SpringBootApp app =
         SpringBootApp.start(label(client, server), jar, properties, args.toArray(String[]::new));
     try {
