@@ -98,7 +98,7 @@ final class AgentInstaller {
     // a StringBuilder, not string concatenation: its first use in a JVM bootstraps a method handle
     // chain per shape, which is a noticeable part of the start of a JVM that loads no client
     StringBuilder line =
-        new StringBuilder("active: version=").append(HotkeyAgent.version()).append(" clients=");
+        new StringBuilder("active: version=").append(AgentEntry.version()).append(" clients=");
     for (int i = 0; i < modules.size(); i++) {
       line.append(i == 0 ? "" : ",").append(modules.get(i).name());
     }

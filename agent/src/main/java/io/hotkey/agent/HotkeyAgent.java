@@ -1,36 +1,20 @@
 package io.hotkey.agent;
 
-import io.hotkey.agent.cli.LiveCommands;
-import io.hotkey.agent.core.AgentLog;
-import io.hotkey.agent.reload.ConfigSource;
-import io.hotkey.config.ConfigException;
-import io.hotkey.config.HotkeyConfig;
-import java.io.File;
 import java.lang.instrument.Instrumentation;
-import java.util.HashMap;
-import java.util.Map;
-import net.bytebuddy.agent.ByteBuddyAgent;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Method;
 
 /**
- * Entry points: {@code -javaagent:hotkey-agent.jar[=config=/path.properties]} (premain), attaching
- * to a running JVM (agentmain), and the command line ({@code java -jar hotkey-agent.jar}).
+ * The jar's {@code Premain-Class}, {@code Agent-Class} and {@code Main-Class}. It is compiled for
+ * Java 8 and uses only Java 8's API ({@code HotkeyAgentClassFileTest} checks both), so that a JVM
+ * older than Java 11 given {@code -javaagent:} can load it, say once that the agent needs Java 11
+ * and leave the application alone. The rest of the agent is compiled for Java 11 and reached only
+ * by name, through {@code AgentEntry}, once the JVM is known to be new enough.
  */
 public final class HotkeyAgent {
-  private static final String USAGE =
-      String.join(
-          System.lineSeparator(),
-          "Hotkey Agent %s: finds hot Redis keys in Jedis/Lettuce applications and serves them locally.",
-          "",
-          "Usage:",
-          "  java -javaagent:hotkey-agent.jar[=config=/path/hotkey.properties] -jar your-app.jar",
-          "  java -jar hotkey-agent.jar attach <pid> [/path/hotkey.properties]",
-          LiveCommands.STATUS_USAGE,
-          LiveCommands.TOP_USAGE,
-          "  java -jar hotkey-agent.jar version",
-          "",
-          "Configuration: -Dhotkey.<key>=<value>, HOTKEY_<KEY> environment variables, or the properties file.");
+  static final int OLDEST_SUPPORTED_JAVA = 11;
 
-  private static volatile boolean started;
+  private static final String ENTRY_CLASS = "io.hotkey.agent.AgentEntry";
 
   private HotkeyAgent() {}
 
@@ -42,94 +26,78 @@ public final class HotkeyAgent {
     start(arguments, instrumentation);
   }
 
-  private static synchronized void start(String arguments, Instrumentation instrumentation) {
-    if (started) {
-      AgentLog.warn("agent already active in this JVM; ignoring the second start");
-      return;
-    }
-    HotkeyConfig config;
-    Map<String, String> properties = systemProperties();
-    Map<String, String> environment = System.getenv();
-    // a reload reads the file again with the other sources as they were at start
-    ConfigSource source = () -> HotkeyConfig.load(arguments, properties, environment);
-    try {
-      config = source.load();
-    } catch (ConfigException e) {
-      AgentLog.problems("configuration error, agent inactive:", e.getMessage());
-      if (failFastRequested(arguments)) {
-        throw new IllegalStateException(
-            "hotkey.fail-fast=true and the configuration is invalid", e);
-      }
-      return;
-    }
-    for (String warning : config.warnings()) {
-      AgentLog.warn(warning);
-    }
-    if (!config.enabled()) {
-      AgentLog.info("disabled by hotkey.enabled=false");
-      return;
-    }
-    try {
-      AgentInstaller.install(config, source, instrumentation);
-      started = true;
-    } catch (Throwable t) {
-      AgentLog.info("could not start, agent inactive: " + t);
-      if (config.failFast()) {
-        throw new IllegalStateException("hotkey.fail-fast=true and the agent could not start", t);
-      }
-    }
-  }
-
-  /** fail-fast must be honoured even when the rest of the configuration could not be parsed. */
-  private static boolean failFastRequested(String arguments) {
-    String value = System.getProperty("hotkey.fail-fast", System.getenv("HOTKEY_FAIL_FAST"));
-    if (value == null && arguments != null) {
-      for (String pair : arguments.split(",")) {
-        if (pair.trim().startsWith("hotkey.fail-fast=")) {
-          value = pair.trim().substring("hotkey.fail-fast=".length());
-        }
-      }
-    }
-    return "true".equalsIgnoreCase(value == null ? null : value.trim());
-  }
-
-  private static Map<String, String> systemProperties() {
-    Map<String, String> properties = new HashMap<>();
-    for (String name : System.getProperties().stringPropertyNames()) {
-      properties.put(name, System.getProperty(name));
-    }
-    return properties;
-  }
-
-  static String version() {
-    String version = HotkeyAgent.class.getPackage().getImplementationVersion();
-    return version == null ? "dev" : version;
-  }
-
   public static void main(String[] args) throws Exception {
-    if (args.length > 0 && LiveCommands.handles(args[0])) {
-      System.exit(LiveCommands.run(args, System.out, System.err));
+    String javaVersion = System.getProperty("java.specification.version");
+    if (!supports(javaVersion)) {
+      System.err.println(tooOldLine(javaVersion));
+      System.exit(1);
     }
-    if (args.length >= 2 && "attach".equals(args[0])) {
-      File jar =
-          new File(HotkeyAgent.class.getProtectionDomain().getCodeSource().getLocation().toURI());
-      String arguments = args.length >= 3 ? "config=" + new File(args[2]).getAbsolutePath() : null;
-      ByteBuddyAgent.attach(jar, args[1], arguments);
-      System.out.println(
-          "attached Hotkey Agent "
-              + version()
-              + " to JVM "
-              + args[1]
-              + "; its log lines appear on that JVM's stderr");
+    try {
+      entryMethod("main", String[].class).invoke(null, (Object) args);
+    } catch (InvocationTargetException e) {
+      throw thrownBy(e);
+    }
+  }
+
+  private static void start(String arguments, Instrumentation instrumentation) {
+    String javaVersion = System.getProperty("java.specification.version");
+    if (!supports(javaVersion)) {
+      System.err.println(tooOldLine(javaVersion));
       return;
     }
-    if (args.length == 1 && "version".equals(args[0])) {
-      System.out.println(version());
-      return;
+    try {
+      entryMethod("start", String.class, Instrumentation.class)
+          .invoke(null, arguments, instrumentation);
+    } catch (InvocationTargetException e) {
+      Exception thrown = thrownBy(e);
+      if (thrown instanceof RuntimeException) {
+        // the start lets a failure out only under hotkey.fail-fast=true, which is meant to stop
+        // the JVM
+        throw (RuntimeException) thrown;
+      }
+      System.err.println("[hotkey] could not start, agent inactive: " + thrown);
+    } catch (ReflectiveOperationException | LinkageError e) {
+      System.err.println("[hotkey] could not start, agent inactive: " + e);
     }
-    System.out.println(String.format(USAGE, version()));
-    if (args.length > 0 && !"help".equals(args[0]) && !"--help".equals(args[0])) {
-      System.exit(2);
+  }
+
+  private static Method entryMethod(String name, Class<?>... parameterTypes)
+      throws ReflectiveOperationException {
+    return Class.forName(ENTRY_CLASS).getMethod(name, parameterTypes);
+  }
+
+  /** What the entry method threw, as itself rather than wrapped by reflection. */
+  private static Exception thrownBy(InvocationTargetException e) {
+    Throwable thrown = e.getCause();
+    if (thrown instanceof Error) {
+      throw (Error) thrown;
     }
+    return thrown instanceof Exception ? (Exception) thrown : e;
+  }
+
+  /**
+   * Whether {@code specificationVersion} ({@code java.specification.version}) is Java 11 or later:
+   * Java 8 and older report {@code 1.x}, Java 9 on their feature release ("17"). A value that is
+   * neither is taken as too old, since the agent cannot tell what it runs on.
+   */
+  static boolean supports(String specificationVersion) {
+    if (specificationVersion == null || specificationVersion.startsWith("1.")) {
+      return false;
+    }
+    int dot = specificationVersion.indexOf('.');
+    String feature = dot < 0 ? specificationVersion : specificationVersion.substring(0, dot);
+    try {
+      return Integer.parseInt(feature) >= OLDEST_SUPPORTED_JAVA;
+    } catch (NumberFormatException e) {
+      return false;
+    }
+  }
+
+  static String tooOldLine(String specificationVersion) {
+    return "[hotkey] Hotkey Agent needs Java "
+        + OLDEST_SUPPORTED_JAVA
+        + " or later; this JVM is Java "
+        + specificationVersion
+        + ", so the agent is inactive";
   }
 }

@@ -32,7 +32,7 @@ import java.util.stream.Collectors;
  * like).
  */
 final class SpringBootApp implements AutoCloseable {
-  private static final Pattern PORT = Pattern.compile("Tomcat started on port (\\d+)");
+  private static final Pattern PORT = Pattern.compile("(?:Tomcat|Jetty) started on port (\\d+)");
 
   private final String name;
   private final List<String> command;
@@ -71,19 +71,39 @@ final class SpringBootApp implements AutoCloseable {
     pump(process.getErrorStream(), errFile, stderr, name + "-err");
   }
 
-  /** Where the invoker build leaves the fat jars ({@code -Dhotkey.it.bootDir} overrides). */
+  /**
+   * The Boot 3 application's fat jar for {@code client}, where the invoker build leaves it ({@code
+   * -Dhotkey.it.bootDir} overrides).
+   */
   static Path jar(String client) {
     Path dir =
         ItConfig.prop(
             "hotkey.it.bootDir", ItConfig.workDir().getParent().resolve("boot-build/target"));
-    Path jar = dir.resolve("boot-app-" + client + ".jar");
+    return existing(dir.resolve("boot-app-" + client + ".jar"), "spring-boot-app", "boot-build");
+  }
+
+  /**
+   * The Boot 4 application's fat jar {@code boot-app-<flavour>.jar} ({@code -Dhotkey.it.boot4Dir}
+   * overrides where).
+   */
+  static Path boot4Jar(String flavour) {
+    Path dir =
+        ItConfig.prop(
+            "hotkey.it.boot4Dir", ItConfig.workDir().getParent().resolve("boot4-build/target"));
+    return existing(
+        dir.resolve("boot-app-" + flavour + ".jar"), "spring-boot-4-app", "boot4-build");
+  }
+
+  private static Path existing(Path jar, String execution, String buildDir) {
     if (!Files.isRegularFile(jar)) {
       throw new IllegalStateException(
           "no "
               + jar
-              + " (built by the maven-invoker-plugin execution"
-              + " 'spring-boot-app' of integration-tests/pom.xml in pre-integration-test; see"
-              + " target/boot-build/build.log)");
+              + " (built by the maven-invoker-plugin execution '"
+              + execution
+              + "' of integration-tests/pom.xml in pre-integration-test; see target/"
+              + buildDir
+              + "/build.log)");
     }
     return jar;
   }
@@ -125,7 +145,10 @@ final class SpringBootApp implements AutoCloseable {
     return new SpringBootApp(name, cmd);
   }
 
-  /** Waits for Tomcat's port and then for {@code /actuator/health} to answer 200. */
+  /**
+   * Waits for the server's port (Tomcat's or Jetty's) and then for {@code /actuator/health} to
+   * answer 200.
+   */
   SpringBootApp awaitReady(Duration timeout) throws Exception {
     long deadline = System.nanoTime() + timeout.toNanos();
     while (port < 0) {

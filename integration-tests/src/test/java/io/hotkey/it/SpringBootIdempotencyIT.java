@@ -37,106 +37,118 @@ class SpringBootIdempotencyIT extends RedisTestBase {
   private static final Pattern OUTCOME =
       Pattern.compile("(?m)^hotkey_idempotency_requests_total\\{outcome=\"(\\w+)\"\\} (\\S+)$");
 
+  /** What the agent runs with here: {@code POST /orders} and the playbook's routes. */
+  static Map<String, String> properties() {
+    Map<String, String> properties = new TreeMap<>(PlaybookOverHttp.PROPERTIES);
+    properties.put("hotkey.idempotency.routes", "POST /orders");
+    properties.put("hotkey.report.interval", "0");
+    return properties;
+  }
+
   @Test
   void idempotencyKeyInASpringBootApplication() throws Exception {
-    Map<String, String> props = new TreeMap<>(PlaybookOverHttp.PROPERTIES);
-    props.put("hotkey.idempotency.routes", "POST /orders");
-    props.put("hotkey.report.interval", "0");
     try (SpringBootApp app =
         SpringBootApp.start(
             "boot-idempotency",
             SpringBootApp.jar("lettuce"),
-            props,
+            properties(),
             "--spring.data.redis.host=" + redis.host(),
             "--spring.data.redis.port=" + redis.port())) {
       app.awaitReady(Duration.ofSeconds(150));
-      long started = System.nanoTime();
-      IdempotencyOverHttp http =
-          new IdempotencyOverHttp(
-              "spring boot",
-              app.base(),
-              "/orders",
-              IdempotencyOverHttp.Runs.at(app.base() + "/orders/runs"));
-      http.proveAll();
-      // all of it again through Spring MVC's async path: the handler returns a Callable, Spring
-      // starts
-      // async processing with its own wrappers, runs it on the task executor and dispatches back
-      // (ASYNC)
-      http.with("X-Async", "true").proveAll();
-
-      // a buffered response (ContentCachingResponseWrapper, copied out with a Content-Length after
-      // the
-      // chain) and a UTF-8 body read through the agent's buffer, Boot's encoding filter and the
-      // caching
-      // request wrapper: stored whole, replayed byte for byte
-      int before = http.runs();
-      String key = UUID.randomUUID().toString();
-      String payload = "{\"sku\":7,\"note\":\"café ✓\"}";
-      HttpResponse<byte[]> buffered = send(http.request(key, payload, "X-Buffered", "true"));
-      assertEquals(201, buffered.statusCode(), () -> text(buffered));
-      assertEquals(
-          String.valueOf(buffered.body().length),
-          buffered.headers().firstValue("Content-Length").orElse(null));
-      String echoed = new String(buffered.body(), StandardCharsets.UTF_8);
-      assertTrue(
-          echoed.contains("café ✓"), () -> "the payload reached the handler intact: " + echoed);
-      HttpResponse<byte[]> replay = send(http.request(key, payload, "X-Buffered", "true"));
-      assertTrue(replayed(replay));
-      assertArrayEquals(buffered.body(), replay.body());
-      assertEquals(before + 1, http.runs());
-      http.expect("executed", 1);
-      http.expect("stored", 1);
-      http.expect("replayed", 1);
-
-      // every run read its body through the application's ContentCachingRequestWrapper, none twice
-      int runs = http.runs();
-      assertEquals(
-          String.valueOf(runs),
-          get(app.base() + "/orders/audited").trim(),
-          "the audit filter saw each run's body once");
-
-      // the agent's meter, scraped from the application's own Prometheus endpoint
-      String prometheus = get(app.base() + "/actuator/prometheus");
-      Map<String, Long> counted = outcomes(prometheus);
-      System.out.println(
-          "[it] spring boot: "
-              + runs
-              + " runs; checks took "
-              + (System.nanoTime() - started) / 1_000_000
-              + "ms");
-      // why each claim was released without an answer, in the report whatever the counts say next
-      ChildRun end = app.snapshot();
-      List<String> releases =
-          end.stderr().stream()
-              .filter(l -> l.startsWith("[hotkey] idempotency claim released"))
-              .toList();
-      releases.forEach(l -> System.out.println("[it] spring boot agent: " + l));
-      assertTrue(
-          releases.contains(
-              "[hotkey] idempotency claim released without an answer: the handler threw;"
-                  + " a retry with its key runs the request again"),
-          () -> "the exception's release is logged" + end.describe());
-      http.assertCounted("/actuator/prometheus hotkey_idempotency_requests_total", counted);
-      Map<String, Long> expected = http.expected();
-      assertEquals(
-          runs,
-          expected.get("executed") + expected.get("passed_through"),
-          "every run was an execution the agent counted, or a request without a key");
-      assertEquals(
-          0.0, SpringBootIT.sample(prometheus, "hotkey_agent_errors_total"), "agent errors");
-
-      // the rest of the playbook, after the checks above that count only /orders: session cookies,
-      // the keyless guard and tokens, counted with everything before
-      new PlaybookOverHttp("spring boot", app.base(), http).proveAll();
-      http.assertCounted(
-          "/actuator/prometheus after the playbook",
-          outcomes(get(app.base() + "/actuator/prometheus")));
-
-      assertTrue(end.agentActiveLine(), () -> "no [hotkey] active line" + end.describe());
-      assertTrue(
-          end.stderr().stream().noneMatch(l -> l.contains("[hotkey] internal error")),
-          () -> "agent internal errors" + end.describe());
+      proveIdempotency(app, "spring boot");
     }
+  }
+
+  /**
+   * The checks of the class comment, on the application started with {@link #properties()}, which
+   * must not have served a request on those routes yet; {@code label} names it in the report and in
+   * failures.
+   */
+  static void proveIdempotency(SpringBootApp app, String label) throws Exception {
+    long started = System.nanoTime();
+    IdempotencyOverHttp http =
+        new IdempotencyOverHttp(
+            label, app.base(), "/orders", IdempotencyOverHttp.Runs.at(app.base() + "/orders/runs"));
+    http.proveAll();
+    // all of it again through Spring MVC's async path: the handler returns a Callable, Spring
+    // starts
+    // async processing with its own wrappers, runs it on the task executor and dispatches back
+    // (ASYNC)
+    http.with("X-Async", "true").proveAll();
+
+    // a buffered response (ContentCachingResponseWrapper, copied out with a Content-Length after
+    // the
+    // chain) and a UTF-8 body read through the agent's buffer, Boot's encoding filter and the
+    // caching
+    // request wrapper: stored whole, replayed byte for byte
+    int before = http.runs();
+    String key = UUID.randomUUID().toString();
+    String payload = "{\"sku\":7,\"note\":\"café ✓\"}";
+    HttpResponse<byte[]> buffered = send(http.request(key, payload, "X-Buffered", "true"));
+    assertEquals(201, buffered.statusCode(), () -> text(buffered));
+    assertEquals(
+        String.valueOf(buffered.body().length),
+        buffered.headers().firstValue("Content-Length").orElse(null));
+    String echoed = new String(buffered.body(), StandardCharsets.UTF_8);
+    assertTrue(
+        echoed.contains("café ✓"), () -> "the payload reached the handler intact: " + echoed);
+    HttpResponse<byte[]> replay = send(http.request(key, payload, "X-Buffered", "true"));
+    assertTrue(replayed(replay));
+    assertArrayEquals(buffered.body(), replay.body());
+    assertEquals(before + 1, http.runs());
+    http.expect("executed", 1);
+    http.expect("stored", 1);
+    http.expect("replayed", 1);
+
+    // every run read its body through the application's ContentCachingRequestWrapper, none twice
+    int runs = http.runs();
+    assertEquals(
+        String.valueOf(runs),
+        get(app.base() + "/orders/audited").trim(),
+        "the audit filter saw each run's body once");
+
+    // the agent's meter, scraped from the application's own Prometheus endpoint
+    String prometheus = get(app.base() + "/actuator/prometheus");
+    Map<String, Long> counted = outcomes(prometheus);
+    System.out.println(
+        "[it] "
+            + label
+            + ": "
+            + runs
+            + " runs; checks took "
+            + (System.nanoTime() - started) / 1_000_000
+            + "ms");
+    // why each claim was released without an answer, in the report whatever the counts say next
+    ChildRun end = app.snapshot();
+    List<String> releases =
+        end.stderr().stream()
+            .filter(l -> l.startsWith("[hotkey] idempotency claim released"))
+            .toList();
+    releases.forEach(l -> System.out.println("[it] " + label + " agent: " + l));
+    assertTrue(
+        releases.contains(
+            "[hotkey] idempotency claim released without an answer: the handler threw;"
+                + " a retry with its key runs the request again"),
+        () -> "the exception's release is logged" + end.describe());
+    http.assertCounted("/actuator/prometheus hotkey_idempotency_requests_total", counted);
+    Map<String, Long> expected = http.expected();
+    assertEquals(
+        runs,
+        expected.get("executed") + expected.get("passed_through"),
+        "every run was an execution the agent counted, or a request without a key");
+    assertEquals(0.0, SpringBootIT.sample(prometheus, "hotkey_agent_errors_total"), "agent errors");
+
+    // the rest of the playbook, after the checks above that count only /orders: session cookies,
+    // the keyless guard and tokens, counted with everything before
+    new PlaybookOverHttp(label, app.base(), http).proveAll();
+    http.assertCounted(
+        "/actuator/prometheus after the playbook",
+        outcomes(get(app.base() + "/actuator/prometheus")));
+
+    assertTrue(end.agentActiveLine(), () -> "no [hotkey] active line" + end.describe());
+    assertTrue(
+        end.stderr().stream().noneMatch(l -> l.contains("[hotkey] internal error")),
+        () -> "agent internal errors" + end.describe());
   }
 
   /** The agent's {@code hotkey_idempotency_requests_total} by outcome, from a Prometheus page. */

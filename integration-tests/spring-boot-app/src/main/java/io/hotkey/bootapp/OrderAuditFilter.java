@@ -28,6 +28,8 @@ import org.springframework.web.util.ContentCachingResponseWrapper;
 public class OrderAuditFilter extends OncePerRequestFilter {
     static final long COMPLETION_MILLIS = 150;
 
+    private static final int BODY_CACHE_LIMIT = 1 << 20;
+
     private final AtomicInteger audited = new AtomicInteger();
 
     @Override
@@ -38,7 +40,8 @@ public class OrderAuditFilter extends OncePerRequestFilter {
     @Override
     protected void doFilterInternal(HttpServletRequest request, HttpServletResponse response, FilterChain chain)
             throws ServletException, IOException {
-        ContentCachingRequestWrapper cachingRequest = new ContentCachingRequestWrapper(request);
+        // the limit is given, as Spring 7 (Boot 4) requires; no order body comes near it
+        ContentCachingRequestWrapper cachingRequest = new ContentCachingRequestWrapper(request, BODY_CACHE_LIMIT);
         try {
             if (!"true".equals(request.getHeader("X-Buffered"))) {
                 chain.doFilter(cachingRequest, response);
