@@ -19,7 +19,9 @@ import org.junit.jupiter.params.provider.CsvSource;
  * through one path (the same connection, another one, a pipeline, a transaction) and read at once
  * on both always give the written value, on both clients, standalone and on a 3-master Cluster. The
  * sequence {@code SET k v; GET k} on one connection gets {@code v}: from Redis, or (Lettuce) from
- * the entry the write's own reply stored, which is why such a {@code GET} may not reach Redis.
+ * the entry the write's own reply stored, which is why such a {@code GET} may not reach Redis. A
+ * key served locally for 5 s still looks read to its node ({@code OBJECT IDLETIME} at most 2 s):
+ * the agent touches it there every second, on a Cluster on the node that holds it.
  */
 class WriteThenReadIT extends RedisTestBase {
   private static RedisCluster cluster;
@@ -85,6 +87,11 @@ class WriteThenReadIT extends RedisTestBase {
                 c.result(WriteThenReadResults.HITS) > 1000,
                 "the agent served the reads before the writes: "
                     + c.result(WriteThenReadResults.HITS)));
+    checks.add(
+        () -> {
+          long idle = c.result(WriteThenReadResults.IDLE_WHILE_SERVED);
+          assertTrue(idle <= 2, "OBJECT IDLETIME " + idle + " s on its node after 5 s served");
+        });
     Check.all(c, client + " " + topology, checks.toArray(new Executable[0]));
   }
 }

@@ -54,7 +54,7 @@ public final class ExpiryApp {
                     ? LettuceGets.open(hp[0], Integer.parseInt(hp[1]), key, closeables)
                     : JedisGets.open(hp[0], Integer.parseInt(hp[1]), key, closeables);
           }
-          try (RawRedis other = ownerOf(nodes, key)) {
+          try (RawRedis other = RawRedis.ownerOf(nodes, key)) {
             other.call("SET", key, "v", "PX", "8000");
             Child.warmUp(ExpiryResults.WARMUP, List.of(key), Child.reading(reader), 15_000, 3_000);
             for (String expiryCase : cases) {
@@ -84,19 +84,6 @@ public final class ExpiryApp {
     JedisCluster jedis = new JedisCluster(seeds);
     closeables.add(jedis);
     return () -> jedis.get(key);
-  }
-
-  /** A raw connection to the node that holds {@code key}: the one that does not redirect. */
-  private static RawRedis ownerOf(List<String> nodes, String key) {
-    for (String node : nodes) {
-      String[] hp = node.split(":");
-      RawRedis raw = new RawRedis(hp[0], Integer.parseInt(hp[1]));
-      if (!(raw.call("PTTL", key) instanceof String moved && moved.startsWith("ERR:MOVED"))) {
-        return raw;
-      }
-      raw.close();
-    }
-    throw new IllegalStateException("no node holds " + key);
   }
 
   /** Reads until one is answered locally (the key's TTL known to be none again), at most 5 s. */

@@ -31,6 +31,22 @@ public final class RawRedis implements AutoCloseable {
     }
   }
 
+  /**
+   * A raw connection to the node of {@code nodes} (host:port each; one: a standalone server) that
+   * holds {@code key}: the one that does not redirect.
+   */
+  public static RawRedis ownerOf(List<String> nodes, String key) {
+    for (String node : nodes) {
+      String[] hp = node.split(":");
+      RawRedis raw = new RawRedis(hp[0], Integer.parseInt(hp[1]));
+      if (!(raw.call("PTTL", key) instanceof String moved && moved.startsWith("ERR:MOVED"))) {
+        return raw;
+      }
+      raw.close();
+    }
+    throw new IllegalStateException("no node holds " + key);
+  }
+
   public synchronized Object call(String... argv) {
     try {
       ByteArrayOutputStream request = new ByteArrayOutputStream();

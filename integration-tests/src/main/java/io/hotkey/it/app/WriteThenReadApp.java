@@ -19,6 +19,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
 import java.util.function.BiConsumer;
 import java.util.function.Function;
 import redis.clients.jedis.HostAndPort;
@@ -103,6 +104,7 @@ public final class WriteThenReadApp {
             result(WriteThenReadResults.SET_GET_MISMATCHES, setGetMismatches);
             result(WriteThenReadResults.SET_GET_LOCAL, local);
             result(WriteThenReadResults.HITS, Child.counter("CacheHits") - hitsBefore);
+            result(WriteThenReadResults.IDLE_WHILE_SERVED, idleWhileServed(client, nodes));
           } finally {
             for (AutoCloseable c : closeables) {
               c.close();
@@ -110,6 +112,25 @@ public final class WriteThenReadApp {
           }
         },
         false);
+  }
+
+  /**
+   * {@code OBJECT IDLETIME} of a key on its node after 5 s in which every read of it was answered
+   * locally: the agent's touches keep it within about 2 s.
+   */
+  private static long idleWhileServed(Client client, List<String> nodes) {
+    String key = "wtr:touched";
+    client.writes().get("same").accept(key, "v");
+    long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+    while (System.nanoTime() < end) {
+      if (!"v".equals(client.read().apply(key))) {
+        throw new IllegalStateException(key + " changed");
+      }
+      LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(1));
+    }
+    try (RawRedis owner = RawRedis.ownerOf(nodes, key)) {
+      return (Long) owner.call("OBJECT", "IDLETIME", key);
+    }
   }
 
   /** Apart, so that a run on one client never loads the other's classes. */

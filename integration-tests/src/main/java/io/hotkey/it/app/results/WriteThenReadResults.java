@@ -27,5 +27,8 @@ public final class WriteThenReadResults {
   /** Of those {@code GET}s, the ones the agent answered locally. */
   public static final ResultName<Long> SET_GET_LOCAL = number("writeThenRead.setGet.local");
 
+  /** {@code OBJECT IDLETIME} of a key on its node after 5 s of reads all answered locally. */
+  public static final ResultName<Long> IDLE_WHILE_SERVED = number("writeThenRead.idleWhileServed");
+
   private WriteThenReadResults() {}
 }
