@@ -210,6 +210,9 @@ class LettuceLoginIT {
 
   private static final long SHORT_TTL_MS = 300;
 
+  /** How long a key that is hot but must not be served is read before the checks. */
+  private static final String NO_SERVING_SECONDS = "5";
+
   @Test
   void aPasswordChangedOnTheServerFallsBackToTheTtlWithOneLine() {
     try (RedisServer redis = aclServer()) {
@@ -221,7 +224,8 @@ class LettuceLoginIT {
                       "login:rotated",
                       "redis://app:" + PASSWORD + "@" + redis.address(),
                       "app:" + PASSWORD)
-                  .args("--rotate-password", "app:" + ROTATED)
+                  .args(
+                      "--rotate-password", "app:" + ROTATED, "--warmup-seconds", NO_SERVING_SECONDS)
                   .prop("hotkey.cache.ttl", SHORT_TTL_MS + "ms"));
       assertFallsBackToTheTtl(c, redis, "a rotated password falls back to the TTL");
     }
@@ -239,6 +243,7 @@ class LettuceLoginIT {
                       "login:override",
                       "redis://" + PASSWORD + "@" + redis.address(),
                       ":" + PASSWORD)
+                  .args("--warmup-seconds", NO_SERVING_SECONDS)
                   .prop("hotkey.redis.uri", "redis://:" + ROTATED + "@" + redis.address())
                   .prop("hotkey.cache.ttl", SHORT_TTL_MS + "ms"));
       assertFallsBackToTheTtl(c, redis, "hotkey.redis.uri's login, not the client's");

@@ -63,7 +63,7 @@ public final class RedisRestartApp {
                       : JedisGets.reopening(host, port, key, closeables));
             }
             writer.set(0);
-            StalenessApp.warmUp(readers.get(0), key);
+            StalenessApp.warmUp(readers.get(0), key, 20);
             StalenessMeter meter = new StalenessMeter(LAST_STEP, -1);
             meter.acknowledged(0);
             long hitsAtStart = Child.counter("CacheHits");

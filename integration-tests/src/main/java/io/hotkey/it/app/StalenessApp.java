@@ -82,7 +82,7 @@ public final class StalenessApp {
               admin.call("ACL", "SETUSER", user[0], "resetpass", ">" + user[1]);
             }
             writer.call("SET", key, "0");
-            warmUp(readers.get(0), key);
+            warmUp(readers.get(0), key, Long.parseLong(a.getOrDefault("warmup-seconds", "20")));
             run(readers, writer, ownWriter, admin, key, steps, writeEveryMs, killAt, flushAt);
             result(StalenessResults.AGENT_USERS, agentUsers(admin));
           } finally {
@@ -123,9 +123,12 @@ public final class StalenessApp {
     return List.copyOf(users);
   }
 
-  /** Reads until the agent serves the key locally; reports {@code warmup.served}. */
-  static void warmUp(Supplier<String> reader, String key) {
-    long end = System.nanoTime() + 20_000_000_000L;
+  /**
+   * Reads until the agent serves the key locally, at most {@code seconds}; reports {@code
+   * warmup.served}.
+   */
+  static void warmUp(Supplier<String> reader, String key, long seconds) {
+    long end = System.nanoTime() + seconds * 1_000_000_000L;
     long hitsBefore = -1;
     while (System.nanoTime() < end) {
       for (int i = 0; i < 200; i++) {
