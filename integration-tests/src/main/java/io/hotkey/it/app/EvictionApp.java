@@ -10,7 +10,6 @@ import io.lettuce.core.api.StatefulRedisConnection;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.locks.LockSupport;
@@ -39,21 +38,20 @@ public final class EvictionApp {
   private EvictionApp() {}
 
   public static void main(String[] args) {
-    Map<String, String> a = Child.parseArgs(args);
-    String[] hp = a.get("redis").split(":");
-    String host = hp[0];
-    int port = Integer.parseInt(hp[1]);
-    String key = a.get("key");
-    boolean lfu = Boolean.parseBoolean(a.get("lfu"));
-    boolean withTtl = Boolean.parseBoolean(a.get("volatile"));
-    long seconds = Long.parseLong(a.get("seconds"));
+    AppArgs a = AppArgs.parse(args);
+    String host = a.host();
+    int port = a.port();
+    String key = a.key();
+    boolean lfu = a.flag("lfu");
+    boolean withTtl = a.flag("volatile");
+    long seconds = a.seconds();
     Child.runAndExit(
         () -> {
           List<AutoCloseable> closeables = new ArrayList<>();
           AtomicBoolean stop = new AtomicBoolean();
           try (RawRedis admin = new RawRedis(host, port)) {
             KeyAccess access =
-                "lettuce".equals(a.get("client"))
+                a.lettuce()
                     ? OnLettuce.open(host, port, key, withTtl, closeables)
                     : OnJedis.open(host, port, key, withTtl, closeables);
             Supplier<String> get = access.get();
@@ -63,7 +61,7 @@ public final class EvictionApp {
             writer.start();
             awaitEvictions(admin);
             CacheAsideReader reader = new CacheAsideReader(get, set);
-            warmUp(reader, Long.parseLong(a.get("warmup-reads-per-second")));
+            warmUp(reader, a.number("warmup-reads-per-second"));
             long evictedBefore = evictedKeys(admin);
             long freqStart = lfu ? (Long) admin.call("OBJECT", "FREQ", key) : -1;
             long hitsBefore = Child.counter("CacheHits");

@@ -6,7 +6,6 @@ import io.hotkey.it.app.results.LifecycleResults;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
 import java.util.function.Consumer;
 import java.util.function.Function;
@@ -47,9 +46,8 @@ public final class JedisLifecycleApp {
   }
 
   public static void main(String[] args) {
-    Map<String, String> a = Child.parseArgs(args);
-    String[] hp = a.get("redis").split(":");
-    JedisLifecycleApp app = new JedisLifecycleApp(hp[0], Integer.parseInt(hp[1]));
+    AppArgs a = AppArgs.parse(args);
+    JedisLifecycleApp app = new JedisLifecycleApp(a.host(), a.port());
     Child.runAndExit(
         () -> {
           switch (a.get("scenario")) {

@@ -5,7 +5,6 @@ import static io.hotkey.it.app.Child.result;
 import io.hotkey.it.app.results.JedisRandomResults;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.Random;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicLong;
@@ -53,17 +52,13 @@ public final class JedisRandomApp {
   }
 
   public static void main(String[] args) {
-    Map<String, String> a = Child.parseArgs(args);
-    String[] hp = a.get("redis").split(":");
-    long seed = Long.parseLong(a.get("seed"));
+    AppArgs a = AppArgs.parse(args);
+    long seed = a.number("seed");
     result(JedisRandomResults.SEED, seed);
     Child.runAndExit(
         () ->
-            new JedisRandomApp(hp[0], Integer.parseInt(hp[1]))
-                .run(
-                    seed,
-                    Long.parseLong(a.getOrDefault("millis", "8000")),
-                    Integer.parseInt(a.getOrDefault("threads", "3"))),
+            new JedisRandomApp(a.host(), a.port())
+                .run(seed, a.number("millis", 8000), (int) a.number("threads", 3)),
         true);
   }
 

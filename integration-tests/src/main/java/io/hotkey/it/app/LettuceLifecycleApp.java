@@ -15,7 +15,6 @@ import io.lettuce.core.protocol.CommandArgs;
 import io.lettuce.core.protocol.CommandType;
 import java.time.Duration;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 import java.util.function.Supplier;
@@ -31,10 +30,9 @@ public final class LettuceLifecycleApp {
   private LettuceLifecycleApp() {}
 
   public static void main(String[] args) {
-    Map<String, String> a = Child.parseArgs(args);
-    String[] hp = a.get("redis").split(":");
-    String host = hp[0];
-    int port = Integer.parseInt(hp[1]);
+    AppArgs a = AppArgs.parse(args);
+    String host = a.host();
+    int port = a.port();
     RedisClient client = RedisClient.create(RedisURI.create(host, port));
     try {
       Child.runAndExit(

@@ -14,7 +14,6 @@ import io.lettuce.core.api.async.RedisAsyncCommands;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -33,11 +32,10 @@ public final class LettucePipelineApp {
   private LettucePipelineApp() {}
 
   public static void main(String[] args) throws Exception {
-    Map<String, String> a = Child.parseArgs(args);
-    String[] hp = a.get("redis").split(":");
-    int rounds = Integer.parseInt(a.getOrDefault("rounds", "400"));
-    int threads = Integer.parseInt(a.getOrDefault("threads", "4"));
-    RedisClient client = RedisClient.create(RedisURI.create(hp[0], Integer.parseInt(hp[1])));
+    AppArgs a = AppArgs.parse(args);
+    int rounds = (int) a.number("rounds", 400);
+    int threads = (int) a.number("threads", 4);
+    RedisClient client = RedisClient.create(RedisURI.create(a.host(), a.port()));
     try (StatefulRedisConnection<String, String> conn = client.connect()) {
       RedisAsyncCommands<String, String> async = conn.async();
       List<String> keys = new ArrayList<>();

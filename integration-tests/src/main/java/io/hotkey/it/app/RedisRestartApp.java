@@ -8,7 +8,6 @@ import io.hotkey.it.app.results.StalenessResults;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Supplier;
@@ -42,15 +41,14 @@ public final class RedisRestartApp {
   private RedisRestartApp() {}
 
   public static void main(String[] args) {
-    Map<String, String> a = Child.parseArgs(args);
-    String[] hp = a.get("redis").split(":");
-    String host = hp[0];
-    int port = Integer.parseInt(hp[1]);
-    String key = a.get("key");
-    long writeEveryMs = Long.parseLong(a.getOrDefault("write-every-ms", "5"));
-    long beforeMs = Long.parseLong(a.getOrDefault("before-ms", "1000"));
-    long afterMs = Long.parseLong(a.getOrDefault("after-ms", "2000"));
-    boolean lettuce = "lettuce".equals(a.get("client"));
+    AppArgs a = AppArgs.parse(args);
+    String host = a.host();
+    int port = a.port();
+    String key = a.key();
+    long writeEveryMs = a.number("write-every-ms", 5);
+    long beforeMs = a.number("before-ms", 1000);
+    long afterMs = a.number("after-ms", 2000);
+    boolean lettuce = a.lettuce();
     Child.runAndExit(
         () -> {
           List<Supplier<String>> readers = new ArrayList<>();

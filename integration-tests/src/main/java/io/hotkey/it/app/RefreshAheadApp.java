@@ -5,7 +5,6 @@ import static io.hotkey.it.app.Child.result;
 import io.hotkey.it.app.results.RefreshAheadResults;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.function.Supplier;
 
 /**
@@ -22,19 +21,18 @@ public final class RefreshAheadApp {
   private RefreshAheadApp() {}
 
   public static void main(String[] args) {
-    Map<String, String> a = Child.parseArgs(args);
-    String[] hp = a.get("redis").split(":");
-    String host = hp[0];
-    int port = Integer.parseInt(hp[1]);
-    String key = a.get("key");
-    long seconds = Long.parseLong(a.get("seconds"));
+    AppArgs a = AppArgs.parse(args);
+    String host = a.host();
+    int port = a.port();
+    String key = a.key();
+    long seconds = a.seconds();
     Child.runAndExit(
         () -> {
           List<AutoCloseable> closeables = new ArrayList<>();
           List<Supplier<String>> readers = new ArrayList<>();
           for (int i = 0; i < READERS; i++) {
             readers.add(
-                "lettuce".equals(a.get("client"))
+                a.lettuce()
                     ? LettuceGets.open(host, port, key, closeables)
                     : JedisGets.open(host, port, key, closeables));
           }

@@ -7,7 +7,6 @@ import io.hotkey.it.app.results.StaleOnErrorResults;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.function.Function;
 import java.util.function.Supplier;
 
@@ -24,21 +23,20 @@ public final class StaleOnErrorApp {
   private StaleOnErrorApp() {}
 
   public static void main(String[] args) {
-    Map<String, String> a = Child.parseArgs(args);
-    String[] hp = a.get("redis").split(":");
-    String host = hp[0];
-    int port = Integer.parseInt(hp[1]);
-    String key = a.get("key");
-    long seconds = Long.parseLong(a.get("seconds"));
+    AppArgs a = AppArgs.parse(args);
+    String host = a.host();
+    int port = a.port();
+    String key = a.key();
+    long seconds = a.seconds();
     Child.runAndExit(
         () -> {
           List<AutoCloseable> closeables = new ArrayList<>();
           // a short command timeout: without serve-stale a Lettuce read waits for it while Redis
           // is gone
           Function<String, Supplier<String>> reads =
-              "lettuce".equals(a.get("client"))
+              a.lettuce()
                   ? LettuceGets.open(
-                      host, port, closeables, Duration.ofMillis(500), a.getOrDefault("api", "sync"))
+                      host, port, closeables, Duration.ofMillis(500), a.get("api", "sync"))
                   : k -> JedisGets.open(host, port, k, closeables);
           Supplier<String> reader = reads.apply(key);
           try {
@@ -47,7 +45,7 @@ public final class StaleOnErrorApp {
                 StaleOnErrorResults.WARMUP, List.of(key), Child.reading(reader), 15_000, 3_000);
             sync("redis-gone");
             long start = System.nanoTime();
-            if (a.containsKey("cold")) {
+            if (a.has("cold")) {
               result(StaleOnErrorResults.COLD_FAILURE, failureOf(reads.apply(a.get("cold"))));
             }
             readWhileDown(reader, value, start, seconds);
