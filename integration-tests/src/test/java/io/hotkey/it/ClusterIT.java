@@ -7,7 +7,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.hotkey.it.app.results.JedisClusterResults;
 import io.hotkey.it.app.results.RunResults;
 import java.util.List;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -24,16 +23,8 @@ class ClusterIT {
   static RedisCluster cluster;
 
   @BeforeAll
-  static void startCluster() {
-    cluster = RedisServers.startCluster(3);
-    System.out.println("[it] cluster " + cluster.addresses());
-  }
-
-  @AfterAll
-  static void stopCluster() {
-    if (cluster != null) {
-      cluster.close();
-    }
+  static void useTheSharedCluster() {
+    cluster = RedisServers.sharedCluster();
   }
 
   @BeforeEach

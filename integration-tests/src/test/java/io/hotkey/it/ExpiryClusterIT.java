@@ -1,6 +1,5 @@
 package io.hotkey.it;
 
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -14,15 +13,8 @@ class ExpiryClusterIT {
   static RedisCluster cluster;
 
   @BeforeAll
-  static void startCluster() {
-    cluster = RedisServers.startCluster(3);
-  }
-
-  @AfterAll
-  static void stopCluster() {
-    if (cluster != null) {
-      cluster.close();
-    }
+  static void useTheSharedCluster() {
+    cluster = RedisServers.sharedCluster();
   }
 
   @BeforeEach

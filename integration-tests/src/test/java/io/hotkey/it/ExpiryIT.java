@@ -40,18 +40,27 @@ class ExpiryIT extends RedisTestBase {
   /** The target: at most this late by the application's clock. */
   private static final long MAX_LATE_MICROS = 10_000;
 
-  @ParameterizedTest(name = "{0} {1}")
-  @CsvSource({"jedis, tracking", "lettuce, tracking", "jedis, ttl", "lettuce, ttl"})
-  void noReadGetsTheValueAfterItsTtl(String client, String invalidation) {
-    try (Jedis j = redis.jedis()) {
-      j.eval(
-          "for i = 1, tonumber(ARGV[1]) do redis.call('SET', 'filler:' .. i, 'x', 'EX', 3600) end",
-          0,
-          "100000");
+  // each client and each invalidation mode on Redis 6.2 and on Redis 7
+  @ParameterizedTest(name = "{0} {1} redis {2}")
+  @CsvSource({"jedis, tracking, 6.2", "lettuce, tracking, 7", "jedis, ttl, 7", "lettuce, ttl, 6.2"})
+  void noReadGetsTheValueAfterItsTtl(String client, String invalidation, String redisVersion) {
+    RedisServer server =
+        redisVersion.equals("7") ? RedisServers.startRedis7("expiry-redis-7") : redis;
+    try {
+      try (Jedis j = server.jedis()) {
+        j.eval(
+            "for i = 1, tonumber(ARGV[1]) do redis.call('SET', 'filler:' .. i, 'x', 'EX', 3600) end",
+            0,
+            "100000");
+      }
+      List<String> cases = invalidation.equals("ttl") ? List.of("initial") : CASES;
+      ChildRun c = run(client, invalidation, server.address(), "{expiry}:" + client, cases);
+      checkNoneLate(c, "expiry " + client + " " + invalidation + " redis " + redisVersion, cases);
+    } finally {
+      if (server != redis) {
+        server.close();
+      }
     }
-    List<String> cases = invalidation.equals("ttl") ? List.of("initial") : CASES;
-    ChildRun c = run(client, invalidation, redis.address(), "{expiry}:" + client, cases);
-    checkNoneLate(c, "expiry " + client + " " + invalidation, cases);
   }
 
   /** Runs the expiry app against {@code nodes} (several: a Cluster). */

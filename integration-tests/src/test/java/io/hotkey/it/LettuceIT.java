@@ -9,7 +9,6 @@ import io.hotkey.it.app.results.ResultName;
 import io.hotkey.it.app.results.RunResults;
 import java.util.List;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.function.Executable;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -41,15 +40,8 @@ class LettuceIT extends RedisTestBase {
   }
 
   @BeforeAll
-  static void startCluster() {
-    cluster = RedisServers.startCluster(3);
-  }
-
-  @AfterAll
-  static void stopCluster() {
-    if (cluster != null) {
-      cluster.close();
-    }
+  static void useTheSharedCluster() {
+    cluster = RedisServers.sharedCluster();
   }
 
   static void ran(ChildRun c) {

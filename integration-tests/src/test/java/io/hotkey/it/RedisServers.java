@@ -16,6 +16,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
+import redis.clients.jedis.Jedis;
 
 /**
  * Starts real Redis servers for the tests, bound to 127.0.0.1 on free ports:
@@ -31,6 +32,8 @@ import java.util.stream.Stream;
  * restart ({@link #startPersistent}), always use a local binary (embedded, then PATH).
  */
 public final class RedisServers {
+  private static RedisCluster sharedCluster;
+
   static final String EMBEDDED_RESOURCE = "redis-server-6.2.6-v5-linux-amd64";
   private static Boolean dockerAvailable;
 
@@ -74,6 +77,19 @@ public final class RedisServers {
     }
     throw new IllegalStateException(
         "could not start a Redis server for the tests; tried: " + String.join("; ", tried));
+  }
+
+  /**
+   * One 3-master Cluster for every test class of this run, stopped when the JVM exits; each user
+   * {@link RedisCluster#reset() resets} it before use.
+   */
+  public static synchronized RedisCluster sharedCluster() {
+    if (sharedCluster == null) {
+      RedisCluster cluster = startCluster(3);
+      Runtime.getRuntime().addShutdownHook(new Thread(cluster::close));
+      sharedCluster = cluster;
+    }
+    return sharedCluster;
   }
 
   /** A Redis Cluster of {@code masters} masters (no replicas), all slots assigned, state ok. */
@@ -234,6 +250,34 @@ public final class RedisServers {
     }
     throw new IllegalStateException(
         "could not start Redis (" + label + "); tried: " + String.join("; ", tried));
+  }
+
+  /**
+   * Debian's Redis 7 at {@code /usr/bin/redis-server}, which the build's setup installs; fails
+   * saying what to install when it is missing or another version.
+   */
+  public static RedisServer startRedis7(String label) {
+    Path binary = Paths.get("/usr/bin/redis-server");
+    String missing =
+        "this test needs Debian's Redis 7 at "
+            + binary
+            + ": apt-get install redis-server (scripts/install-test-packages.sh does it as root)";
+    if (!Files.isExecutable(binary)) {
+      throw new IllegalStateException(missing);
+    }
+    RedisServer server;
+    try {
+      server = startProcess(binary, List.of(), label);
+    } catch (Exception e) {
+      throw new IllegalStateException("could not start " + binary + " (" + label + ")", e);
+    }
+    try (Jedis j = server.jedis()) {
+      if (!j.info("server").contains("redis_version:7.")) {
+        server.close();
+        throw new IllegalStateException(missing);
+      }
+    }
+    return server;
   }
 
   /**

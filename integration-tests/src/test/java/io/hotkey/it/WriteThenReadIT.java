@@ -7,7 +7,6 @@ import io.hotkey.it.app.results.WriteThenReadResults;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.function.Executable;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -27,15 +26,8 @@ class WriteThenReadIT extends RedisTestBase {
   private static RedisCluster cluster;
 
   @BeforeAll
-  static void startCluster() {
-    cluster = RedisServers.startCluster(3);
-  }
-
-  @AfterAll
-  static void stopCluster() {
-    if (cluster != null) {
-      cluster.close();
-    }
+  static void useTheSharedCluster() {
+    cluster = RedisServers.sharedCluster();
   }
 
   @ParameterizedTest(name = "{0} {1}")
