@@ -428,7 +428,11 @@ public final class CaffeineNearCache implements NearCache {
     if (!versions.isCurrent(stamp, keyHashes)) {
       return null;
     }
-    if (setWithoutTtl) {
+    if (frozen == null) {
+      // nil stays the right answer when a key expires (an expired key reads as nil); only a write
+      // changes it, and writes invalidate
+      reply.noTtl();
+    } else if (setWithoutTtl) {
       reply.noTtl();
       withoutTtl.put(key, stamp);
     } else {

@@ -155,6 +155,18 @@ class CaffeineNearCacheTtlTest {
   }
 
   @Test
+  void aMissingKeysNilIsServedWithoutAskingItsTtlUntilAWrite() {
+    ReadFill fill = assertInstanceOf(ReadFill.class, cache.lookup(key, hashes));
+    fill.readThrough(NODE);
+    cache.complete(fill, null);
+    assertEquals(List.of(), ttls.asked, "nil is what the key reads as once it expired");
+    assertInstanceOf(CachedReply.class, cache.lookupNoWait(key, hashes));
+
+    versions.bump(hashes[0]); // a write or an invalidation of the key
+    assertInstanceOf(ReadFill.class, cache.lookup(key, hashes), "a write ends it");
+  }
+
+  @Test
   void aKeyWithoutTtlIsNotAskedAgainUntilItChanges() {
     // every read past the first refreshes the entry, a fill under an unchanged stamp
     CaffeineNearCache refreshing =
