@@ -237,6 +237,59 @@ public final class RedisServers {
   }
 
   /**
+   * A local Redis Sentinel (embedded binary, then PATH) that monitors {@code master} as {@code
+   * masterName} with quorum 1, holding it down after 2 s without an answer, so that a failover
+   * takes a few seconds. It finds the master's replicas itself.
+   */
+  public static RedisServer startSentinel(String masterName, RedisServer master) {
+    List<String> tried = new ArrayList<>();
+    for (Path binary : binaries(tried, "")) {
+      try {
+        return startSentinelProcess(binary, masterName, master);
+      } catch (Throwable t) {
+        tried.add(binary + " (" + t + ")");
+      }
+    }
+    throw new IllegalStateException(
+        "could not start a Redis Sentinel; tried: " + String.join("; ", tried));
+  }
+
+  private static RedisServer startSentinelProcess(
+      Path binary, String masterName, RedisServer master) throws Exception {
+    Exception last = null;
+    for (int attempt = 0; attempt < 3; attempt++) {
+      int port = freePort();
+      Path dir = emptyDirectory(ItConfig.workDir().resolve("redis").resolve("sentinel-" + port));
+      Path config =
+          Files.writeString(
+              dir.resolve("sentinel.conf"),
+              String.join(
+                  "\n",
+                  "sentinel monitor "
+                      + masterName
+                      + " "
+                      + master.host()
+                      + " "
+                      + master.port()
+                      + " 1",
+                  "sentinel down-after-milliseconds " + masterName + " 2000",
+                  "sentinel failover-timeout " + masterName + " 10000",
+                  ""));
+      LocalRedisProcess process =
+          new LocalRedisProcess(
+              binary, List.of(config.toString()), port, dir, List.of("--sentinel"));
+      try {
+        String version = process.start();
+        return new RedisServer(
+            "127.0.0.1", port, "sentinel (" + binary.getFileName() + ", " + version + ")", process);
+      } catch (Exception e) {
+        last = e;
+      }
+    }
+    throw last;
+  }
+
+  /**
    * Without persistence unless {@code options} ask for it (they follow the defaults, so they
    * override them).
    */
