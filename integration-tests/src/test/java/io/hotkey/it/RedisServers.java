@@ -28,7 +28,8 @@ import java.util.stream.Stream;
  *
  * Never skips: when nothing works it fails with what was tried. {@code
  * -Dhotkey.it.redis=docker|embedded|path} forces one way. Clusters, and servers the tests stop and
- * restart ({@link #startPersistent}), always use a local binary (embedded, then PATH).
+ * restart ({@link #startPersistent}), always use a local binary (embedded, then PATH; servers other
+ * than a Cluster's only the one {@code embedded} or {@code path} names).
  */
 public final class RedisServers {
   static final String EMBEDDED_RESOURCE = "redis-server-6.2.6-v5-linux-amd64";
@@ -103,6 +104,15 @@ public final class RedisServers {
     }
     throw new IllegalStateException(
         "could not start a Redis Cluster; tried: " + String.join("; ", tried));
+  }
+
+  /**
+   * Which local binary {@code -Dhotkey.it.redis} asks for ({@code embedded} or {@code path}; both
+   * when unset or {@code docker}), e.g. to run {@link #startLocal} servers on the PATH's Redis 7.
+   */
+  private static String localBinary() {
+    String forced = System.getProperty("hotkey.it.redis", "").trim().toLowerCase(Locale.ROOT);
+    return forced.equals("docker") ? "" : forced;
   }
 
   static synchronized boolean dockerAvailable() {
@@ -225,7 +235,7 @@ public final class RedisServers {
    */
   public static RedisServer startLocal(String label, List<String> options) {
     List<String> tried = new ArrayList<>();
-    for (Path binary : binaries(tried, "")) {
+    for (Path binary : binaries(tried, localBinary())) {
       try {
         return startProcess(binary, options, label);
       } catch (Throwable t) {
@@ -243,7 +253,7 @@ public final class RedisServers {
    */
   public static RedisServer startSentinel(String masterName, RedisServer master) {
     List<String> tried = new ArrayList<>();
-    for (Path binary : binaries(tried, "")) {
+    for (Path binary : binaries(tried, localBinary())) {
       try {
         return startSentinelProcess(binary, masterName, master);
       } catch (Throwable t) {
