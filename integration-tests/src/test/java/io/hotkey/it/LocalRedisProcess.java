@@ -22,20 +22,28 @@ final class LocalRedisProcess implements AutoCloseable {
   private Thread shutdownHook;
 
   LocalRedisProcess(Path binary, int port, Path dir, List<String> options) {
+    this(binary, List.of(), port, dir, options);
+  }
+
+  /**
+   * @param leading arguments Redis wants right after the binary: a configuration file (a sentinel
+   *     needs one it can rewrite)
+   */
+  LocalRedisProcess(Path binary, List<String> leading, int port, Path dir, List<String> options) {
     this.port = port;
     this.log = dir.resolve("redis.log");
-    this.command =
-        new ArrayList<>(
-            List.of(
-                binary.toString(),
-                "--port",
-                Integer.toString(port),
-                "--bind",
-                "127.0.0.1",
-                "--daemonize",
-                "no",
-                "--dir",
-                dir.toString()));
+    this.command = new ArrayList<>(List.of(binary.toString()));
+    this.command.addAll(leading);
+    this.command.addAll(
+        List.of(
+            "--port",
+            Integer.toString(port),
+            "--bind",
+            "127.0.0.1",
+            "--daemonize",
+            "no",
+            "--dir",
+            dir.toString()));
     this.command.addAll(options);
   }
 

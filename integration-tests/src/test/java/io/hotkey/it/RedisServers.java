@@ -29,7 +29,8 @@ import redis.clients.jedis.Jedis;
  *
  * Never skips: when nothing works it fails with what was tried. {@code
  * -Dhotkey.it.redis=docker|embedded|path} forces one way. Clusters, and servers the tests stop and
- * restart ({@link #startPersistent}), always use a local binary (embedded, then PATH).
+ * restart ({@link #startPersistent}), always use a local binary (embedded, then PATH; servers other
+ * than a Cluster's only the one {@code embedded} or {@code path} names).
  */
 public final class RedisServers {
   private static RedisCluster sharedCluster;
@@ -119,6 +120,15 @@ public final class RedisServers {
     }
     throw new IllegalStateException(
         "could not start a Redis Cluster; tried: " + String.join("; ", tried));
+  }
+
+  /**
+   * Which local binary {@code -Dhotkey.it.redis} asks for ({@code embedded} or {@code path}; both
+   * when unset or {@code docker}), e.g. to run {@link #startLocal} servers on the PATH's Redis 7.
+   */
+  private static String localBinary() {
+    String forced = System.getProperty("hotkey.it.redis", "").trim().toLowerCase(Locale.ROOT);
+    return forced.equals("docker") ? "" : forced;
   }
 
   static synchronized boolean dockerAvailable() {
@@ -241,7 +251,7 @@ public final class RedisServers {
    */
   public static RedisServer startLocal(String label, List<String> options) {
     List<String> tried = new ArrayList<>();
-    for (Path binary : binaries(tried, "")) {
+    for (Path binary : binaries(tried, localBinary())) {
       try {
         return startProcess(binary, options, label);
       } catch (Throwable t) {
@@ -278,6 +288,59 @@ public final class RedisServers {
       }
     }
     return server;
+  }
+
+  /**
+   * A local Redis Sentinel (embedded binary, then PATH) that monitors {@code master} as {@code
+   * masterName} with quorum 1, holding it down after 2 s without an answer, so that a failover
+   * takes a few seconds. It finds the master's replicas itself.
+   */
+  public static RedisServer startSentinel(String masterName, RedisServer master) {
+    List<String> tried = new ArrayList<>();
+    for (Path binary : binaries(tried, localBinary())) {
+      try {
+        return startSentinelProcess(binary, masterName, master);
+      } catch (Throwable t) {
+        tried.add(binary + " (" + t + ")");
+      }
+    }
+    throw new IllegalStateException(
+        "could not start a Redis Sentinel; tried: " + String.join("; ", tried));
+  }
+
+  private static RedisServer startSentinelProcess(
+      Path binary, String masterName, RedisServer master) throws Exception {
+    Exception last = null;
+    for (int attempt = 0; attempt < 3; attempt++) {
+      int port = freePort();
+      Path dir = emptyDirectory(ItConfig.workDir().resolve("redis").resolve("sentinel-" + port));
+      Path config =
+          Files.writeString(
+              dir.resolve("sentinel.conf"),
+              String.join(
+                  "\n",
+                  "sentinel monitor "
+                      + masterName
+                      + " "
+                      + master.host()
+                      + " "
+                      + master.port()
+                      + " 1",
+                  "sentinel down-after-milliseconds " + masterName + " 2000",
+                  "sentinel failover-timeout " + masterName + " 10000",
+                  ""));
+      LocalRedisProcess process =
+          new LocalRedisProcess(
+              binary, List.of(config.toString()), port, dir, List.of("--sentinel"));
+      try {
+        String version = process.start();
+        return new RedisServer(
+            "127.0.0.1", port, "sentinel (" + binary.getFileName() + ", " + version + ")", process);
+      } catch (Exception e) {
+        last = e;
+      }
+    }
+    throw last;
   }
 
   /**
