@@ -18,11 +18,8 @@ public final class Clients {
   public static final String JEDIS_7 = "7.2.0";
   public static final String JEDIS_8 = "8.0.2";
 
-  /** The oldest and newest release of every Jedis 3 minor line (Jedis3IT). */
-  public static final List<String> JEDIS_3_MATRIX =
-      List.of(
-          "3.0.0", "3.0.1", "3.1.0", "3.2.0", "3.3.0", "3.4.0", "3.4.1", "3.5.0", "3.5.2", "3.6.0",
-          "3.6.3", "3.7.0", "3.7.1", "3.8.0", "3.9.0", JEDIS_3);
+  /** The oldest and newest release of every Jedis 3 minor line. */
+  public static final List<String> JEDIS_3_MATRIX = VersionMatrix.releases(VersionMatrix.JEDIS_3);
 
   /** Versions whose hook point (Connection.executeCommand) supports local serving. */
   public static final List<String> MODERN = List.of(JEDIS_4, JEDIS_5, JEDIS_6, JEDIS_7, JEDIS_8);
@@ -33,17 +30,9 @@ public final class Clients {
   /** The newest Lettuce 5 release. */
   public static final String LETTUCE_5 = "5.3.7.RELEASE";
 
-  /** The oldest and newest release of every Lettuce 5 minor line (Lettuce5IT). */
+  /** The oldest and newest release of every Lettuce 5 minor line. */
   public static final List<String> LETTUCE_5_MATRIX =
-      List.of(
-          "5.0.0.RELEASE",
-          "5.0.5.RELEASE",
-          "5.1.0.RELEASE",
-          "5.1.8.RELEASE",
-          "5.2.0.RELEASE",
-          "5.2.2.RELEASE",
-          "5.3.0.RELEASE",
-          LETTUCE_5);
+      VersionMatrix.releases(VersionMatrix.LETTUCE_5);
 
   /**
    * The last Lettuce line whose {@code ConnectionState} keeps the login itself, before credentials
@@ -72,13 +61,29 @@ public final class Clients {
 
   private static String classpath(String client, String version) {
     String folder = client.equals("jedis") ? "jedis" : "lettuce";
-    Path dir = ItConfig.clientsDir().resolve(folder + "-" + version);
     List<String> entries = new ArrayList<>();
     entries.add(ItConfig.appClasses().toString());
-    try (Stream<Path> jars = Files.list(dir)) {
-      jars.filter(p -> p.toString().endsWith(".jar"))
-          .sorted()
+    List<Path> jars = jars(folder, version);
+    jars.forEach(p -> entries.add(p.toString()));
+    if (entries.stream().noneMatch(e -> e.contains(client + "-" + version + ".jar"))) {
+      throw new IllegalStateException(client + "-" + version + ".jar missing for " + version);
+    }
+    if (jars.size() == 1) {
+      // A matrix release's folder holds only the client jar: its line's dependencies are elsewhere.
+      VersionMatrix.Client matrixClient =
+          folder.equals("jedis") ? VersionMatrix.Client.JEDIS : VersionMatrix.Client.LETTUCE;
+      String donor = VersionMatrix.lineOf(matrixClient, version).dependenciesOf();
+      jars(folder, donor).stream()
+          .filter(p -> !p.getFileName().toString().startsWith(client + "-"))
           .forEach(p -> entries.add(p.toString()));
+    }
+    return String.join(File.pathSeparator, entries);
+  }
+
+  private static List<Path> jars(String folder, String version) {
+    Path dir = ItConfig.clientsDir().resolve(folder + "-" + version);
+    try (Stream<Path> jars = Files.list(dir)) {
+      return jars.filter(p -> p.toString().endsWith(".jar")).sorted().toList();
     } catch (Exception e) {
       throw new IllegalStateException(
           "no client jars in "
@@ -86,9 +91,5 @@ public final class Clients {
               + " (they are copied by maven-dependency-plugin in process-test-resources)",
           e);
     }
-    if (entries.stream().noneMatch(e -> e.contains(client + "-" + version + ".jar"))) {
-      throw new IllegalStateException(client + "-" + version + ".jar missing from " + dir);
-    }
-    return String.join(File.pathSeparator, entries);
   }
 }

@@ -55,9 +55,9 @@ public final class JedisScenarioApp {
                 JedisCoreScenario.run(
                     host, port, major, Integer.parseInt(a.getOrDefault("n", "2000")));
             case "basic" -> basic(host, port, Long.parseLong(a.getOrDefault("millis", "1500")));
-            case "databases" -> Jedis3SmokeScenario.databases(host, port);
-            case "smoke3" ->
-                Jedis3SmokeScenario.run(host, port, Integer.parseInt(a.getOrDefault("n", "1000")));
+            case "databases" -> JedisSmokeScenario.databases(host, port);
+            case "smoke" ->
+                JedisSmokeScenario.run(host, port, Integer.parseInt(a.getOrDefault("n", "1000")));
             case "ryw" ->
                 JedisReadYourWritesScenario.run(
                     host,
