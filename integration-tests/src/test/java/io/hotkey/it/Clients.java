@@ -5,6 +5,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
+import java.util.stream.Collectors;
 import java.util.stream.Stream;
 
 /**
@@ -68,16 +70,33 @@ public final class Clients {
     if (entries.stream().noneMatch(e -> e.contains(client + "-" + version + ".jar"))) {
       throw new IllegalStateException(client + "-" + version + ".jar missing for " + version);
     }
-    if (jars.size() == 1) {
-      // A matrix release's folder holds only the client jar: its line's dependencies are elsewhere.
-      VersionMatrix.Client matrixClient =
-          folder.equals("jedis") ? VersionMatrix.Client.JEDIS : VersionMatrix.Client.LETTUCE;
-      String donor = VersionMatrix.lineOf(matrixClient, version).dependenciesOf();
-      jars(folder, donor).stream()
-          .filter(p -> !p.getFileName().toString().startsWith(client + "-"))
-          .forEach(p -> entries.add(p.toString()));
+    VersionMatrix.Client matrixClient =
+        folder.equals("jedis") ? VersionMatrix.Client.JEDIS : VersionMatrix.Client.LETTUCE;
+    String donor =
+        VersionMatrix.LINES.stream()
+            .filter(l -> l.client() == matrixClient && l.releases().contains(version))
+            .map(VersionMatrix.Line::dependenciesOf)
+            .filter(d -> d != null && !d.equals(version))
+            .findFirst()
+            .orElse(null);
+    if (donor != null) {
+      // a matrix release copied without its line's dependencies borrows them from the donor's
+      // folder
+      List<Path> dependencies =
+          jars(folder, donor).stream()
+              .filter(p -> !p.getFileName().toString().startsWith(client + "-"))
+              .toList();
+      Set<String> own = jars.stream().map(Clients::artifact).collect(Collectors.toSet());
+      if (dependencies.stream().map(Clients::artifact).noneMatch(own::contains)) {
+        dependencies.forEach(p -> entries.add(p.toString()));
+      }
     }
     return String.join(File.pathSeparator, entries);
+  }
+
+  /** {@code netty-common} of {@code netty-common-4.1.118.Final.jar}. */
+  private static String artifact(Path jar) {
+    return jar.getFileName().toString().replaceFirst("-[0-9][^-]*(-[^-]*)?\\.jar$", "");
   }
 
   private static List<Path> jars(String folder, String version) {

@@ -104,14 +104,6 @@ final class VersionMatrix {
         .toList();
   }
 
-  /** The module that claims {@code release} of {@code client}. */
-  static Line lineOf(Client client, String release) {
-    return LINES.stream()
-        .filter(l -> l.client() == client && l.releases().contains(release))
-        .findFirst()
-        .orElseThrow(() -> new IllegalArgumentException(client + " " + release + " not claimed"));
-  }
-
   static Set<String> lineNames(Client client) {
     TreeSet<String> names = new TreeSet<>();
     LINES.stream().filter(l -> l.client() == client).forEach(l -> names.add(l.line()));

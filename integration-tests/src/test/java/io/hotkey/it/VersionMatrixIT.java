@@ -11,6 +11,7 @@ import io.hotkey.it.app.results.LettuceScenarioResults;
 import io.hotkey.it.app.results.ResultName;
 import io.hotkey.it.app.results.RunResults;
 import java.util.List;
+import java.util.Optional;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.function.Executable;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -35,9 +36,18 @@ class VersionMatrixIT extends RedisTestBase {
   static final String JEDIS_HOT_KEY = "j3:str";
   static final String LETTUCE_HOT_LIST = "lt:list";
 
+  /**
+   * The lines to run, {@code -Dhotkey.it.matrix="lettuce 6.7,jedis 4.0"} for a few (every line
+   * without it).
+   */
+  private static final Optional<List<String>> ONLY =
+      Optional.ofNullable(System.getProperty("hotkey.it.matrix"))
+          .map(only -> List.of(only.split(",\\s*")));
+
   static Stream<Arguments> releases(Client client) {
     return VersionMatrix.LINES.stream()
         .filter(l -> l.client() == client)
+        .filter(l -> ONLY.map(only -> only.contains(client.folder + " " + l.line())).orElse(true))
         .flatMap(l -> l.releases().stream().map(r -> Arguments.of(l.module(), r)));
   }
 
