@@ -25,7 +25,7 @@ import redis.clients.jedis.Transaction;
  * … 8.x (anything else goes through {@link Ops}); the JedisPooled path lives in {@link PooledReads}
  * and runs only on Jedis 4+.
  *
- * <p>Usage: {@code --scenario core|basic|smoke3|databases|ryw|external --redis host:port --jedis
+ * <p>Usage: {@code --scenario core|basic|smoke|databases|ryw|external --redis host:port --jedis
  * <version> [...]}. It never asserts: it reports what it saw as {@code RESULT} lines and the test
  * decides.
  */
