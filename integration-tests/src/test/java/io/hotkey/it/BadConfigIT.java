@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.hotkey.it.app.results.BasicResults;
-import io.hotkey.it.app.results.RunResults;
 import java.util.List;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -20,55 +19,49 @@ class BadConfigIT extends RedisTestBase {
   @ParameterizedTest(name = "jedis {0}")
   @ValueSource(strings = {Clients.JEDIS_4, Clients.JEDIS_8})
   void badValueLeavesTheApplicationUnchanged(String version) {
-    CommandStats before = redis.stats();
-    ChildRun c =
-        AgentJvm.jedisApp(version)
-            .hotkeyTestDefaults()
-            .prop("hotkey.detect.window", "banana")
-            .name("badconfig-" + version)
-            .args("--scenario", "basic", "--redis", redis.address(), "--millis", "1500")
-            .run();
-    CommandStats used = redis.stats().minus(before);
+    BasicRun run =
+        BasicRun.run(
+            AgentJvm.jedisApp(version).hotkeyTestDefaults().prop("hotkey.detect.window", "banana"),
+            redis,
+            "badconfig-" + version,
+            1500);
+    ChildRun c = run.child();
+    CommandStats used = run.used();
     List<String> err = c.stderr();
     int errorLine = c.stderrIndexOf("^\\[hotkey\\] configuration error, agent inactive:");
     Check.all(
         c,
         "bad configuration",
-        () -> assertFalse(c.timedOut(), () -> "timed out"),
-        () -> assertEquals(0, c.exitCode(), () -> "exit code"),
-        () -> assertTrue(c.result(RunResults.DONE), () -> "not done"),
-        () ->
-            assertEquals(
-                0,
-                c.result(BasicResults.ERRORS),
-                () -> "wrong values: " + c.result(BasicResults.ERROR_SAMPLES)),
-        () ->
-            assertTrue(
-                errorLine >= 0, () -> "no '[hotkey] configuration error, agent inactive:' line"),
-        () ->
-            assertTrue(
-                errorLine >= 0
-                    && err.stream()
-                        .skip(errorLine)
-                        .anyMatch(l -> l.contains("hotkey.detect.window")),
-                () -> "the configuration error does not name hotkey.detect.window"),
-        () ->
-            assertTrue(
-                errorLine >= 0
-                    && errorLine + 1 < err.size()
-                    && err.get(errorLine + 1).matches("^\\s+\\S.*"),
-                () -> "the problems are not listed on indented lines after the header"),
-        () -> assertFalse(c.agentActiveLine(), () -> "agent says active"),
-        () ->
-            assertFalse(
-                c.stderrContains("[hotkey] hot key promoted"),
-                () -> "inactive agent promoted a key"),
-        () ->
-            assertEquals(
-                c.result(BasicResults.GETS),
-                used.calls("get"),
-                () ->
-                    "every GET must reach Redis when the agent is inactive; commandstats " + used));
+        run.ranWithRedisValuesAnd(
+            () ->
+                assertTrue(
+                    errorLine >= 0,
+                    () -> "no '[hotkey] configuration error, agent inactive:' line"),
+            () ->
+                assertTrue(
+                    errorLine >= 0
+                        && err.stream()
+                            .skip(errorLine)
+                            .anyMatch(l -> l.contains("hotkey.detect.window")),
+                    () -> "the configuration error does not name hotkey.detect.window"),
+            () ->
+                assertTrue(
+                    errorLine >= 0
+                        && errorLine + 1 < err.size()
+                        && err.get(errorLine + 1).matches("^\\s+\\S.*"),
+                    () -> "the problems are not listed on indented lines after the header"),
+            () -> assertFalse(c.agentActiveLine(), () -> "agent says active"),
+            () ->
+                assertFalse(
+                    c.stderrContains("[hotkey] hot key promoted"),
+                    () -> "inactive agent promoted a key"),
+            () ->
+                assertEquals(
+                    c.result(BasicResults.GETS),
+                    used.calls("get"),
+                    () ->
+                        "every GET must reach Redis when the agent is inactive; commandstats "
+                            + used)));
   }
 
   @ParameterizedTest(name = "jedis {0}")

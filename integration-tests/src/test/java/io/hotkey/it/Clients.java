@@ -5,6 +5,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
+import java.util.stream.Collectors;
 import java.util.stream.Stream;
 
 /**
@@ -18,11 +20,8 @@ public final class Clients {
   public static final String JEDIS_7 = "7.2.0";
   public static final String JEDIS_8 = "8.0.2";
 
-  /** The oldest and newest release of every Jedis 3 minor line (Jedis3IT). */
-  public static final List<String> JEDIS_3_MATRIX =
-      List.of(
-          "3.0.0", "3.0.1", "3.1.0", "3.2.0", "3.3.0", "3.4.0", "3.4.1", "3.5.0", "3.5.2", "3.6.0",
-          "3.6.3", "3.7.0", "3.7.1", "3.8.0", "3.9.0", JEDIS_3);
+  /** The oldest and newest release of every Jedis 3 minor line. */
+  public static final List<String> JEDIS_3_MATRIX = VersionMatrix.releases(VersionMatrix.JEDIS_3);
 
   /** Versions whose hook point (Connection.executeCommand) supports local serving. */
   public static final List<String> MODERN = List.of(JEDIS_4, JEDIS_5, JEDIS_6, JEDIS_7, JEDIS_8);
@@ -33,17 +32,9 @@ public final class Clients {
   /** The newest Lettuce 5 release. */
   public static final String LETTUCE_5 = "5.3.7.RELEASE";
 
-  /** The oldest and newest release of every Lettuce 5 minor line (Lettuce5IT). */
+  /** The oldest and newest release of every Lettuce 5 minor line. */
   public static final List<String> LETTUCE_5_MATRIX =
-      List.of(
-          "5.0.0.RELEASE",
-          "5.0.5.RELEASE",
-          "5.1.0.RELEASE",
-          "5.1.8.RELEASE",
-          "5.2.0.RELEASE",
-          "5.2.2.RELEASE",
-          "5.3.0.RELEASE",
-          LETTUCE_5);
+      VersionMatrix.releases(VersionMatrix.LETTUCE_5);
 
   /**
    * The last Lettuce line whose {@code ConnectionState} keeps the login itself, before credentials
@@ -72,13 +63,46 @@ public final class Clients {
 
   private static String classpath(String client, String version) {
     String folder = client.equals("jedis") ? "jedis" : "lettuce";
-    Path dir = ItConfig.clientsDir().resolve(folder + "-" + version);
     List<String> entries = new ArrayList<>();
     entries.add(ItConfig.appClasses().toString());
+    List<Path> jars = jars(folder, version);
+    jars.forEach(p -> entries.add(p.toString()));
+    if (entries.stream().noneMatch(e -> e.contains(client + "-" + version + ".jar"))) {
+      throw new IllegalStateException(client + "-" + version + ".jar missing for " + version);
+    }
+    VersionMatrix.Client matrixClient =
+        folder.equals("jedis") ? VersionMatrix.Client.JEDIS : VersionMatrix.Client.LETTUCE;
+    String donor =
+        VersionMatrix.LINES.stream()
+            .filter(l -> l.client() == matrixClient && l.releases().contains(version))
+            .map(VersionMatrix.Line::dependenciesOf)
+            .filter(d -> d != null && !d.equals(version))
+            .findFirst()
+            .orElse(null);
+    if (donor != null) {
+      // a matrix release copied without its line's dependencies borrows them from the donor's
+      // folder
+      List<Path> dependencies =
+          jars(folder, donor).stream()
+              .filter(p -> !p.getFileName().toString().startsWith(client + "-"))
+              .toList();
+      Set<String> own = jars.stream().map(Clients::artifact).collect(Collectors.toSet());
+      if (dependencies.stream().map(Clients::artifact).noneMatch(own::contains)) {
+        dependencies.forEach(p -> entries.add(p.toString()));
+      }
+    }
+    return String.join(File.pathSeparator, entries);
+  }
+
+  /** {@code netty-common} of {@code netty-common-4.1.118.Final.jar}. */
+  private static String artifact(Path jar) {
+    return jar.getFileName().toString().replaceFirst("-[0-9][^-]*(-[^-]*)?\\.jar$", "");
+  }
+
+  private static List<Path> jars(String folder, String version) {
+    Path dir = ItConfig.clientsDir().resolve(folder + "-" + version);
     try (Stream<Path> jars = Files.list(dir)) {
-      jars.filter(p -> p.toString().endsWith(".jar"))
-          .sorted()
-          .forEach(p -> entries.add(p.toString()));
+      return jars.filter(p -> p.toString().endsWith(".jar")).sorted().toList();
     } catch (Exception e) {
       throw new IllegalStateException(
           "no client jars in "
@@ -86,9 +110,5 @@ public final class Clients {
               + " (they are copied by maven-dependency-plugin in process-test-resources)",
           e);
     }
-    if (entries.stream().noneMatch(e -> e.contains(client + "-" + version + ".jar"))) {
-      throw new IllegalStateException(client + "-" + version + ".jar missing from " + dir);
-    }
-    return String.join(File.pathSeparator, entries);
   }
 }

@@ -57,18 +57,21 @@ class HookReferencesIT {
           "LettuceHandshakeAdvice", "io.lettuce.core.RedisHandshake",
           "LettuceTlsChannelAdvice", "io.lettuce.core.SslConnectionBuilder$SslChannelInitializer");
 
+  /**
+   * The oldest and newest release of every line the Jedis 3, Jedis 4+ and Lettuce 6+ modules claim.
+   */
   static Stream<Arguments> clients() {
-    List<Arguments> a = new ArrayList<>();
-    for (String v : Clients.JEDIS_3_MATRIX) {
-      a.add(Arguments.of("jedis", v, List.of("jedis/v3_0/", "jedis/common/")));
-    }
-    for (String v : Clients.MODERN) {
-      a.add(Arguments.of("jedis", v, List.of("jedis/v4_0/", "jedis/common/")));
-    }
-    for (String v : Clients.LETTUCE) {
-      a.add(Arguments.of("lettuce", v, List.of("lettuce/v6_0/")));
-    }
-    return a.stream();
+    Map<String, List<String>> packages =
+        Map.of(
+            VersionMatrix.JEDIS_3, List.of("jedis/v3_0/", "jedis/common/"),
+            VersionMatrix.JEDIS_4, List.of("jedis/v4_0/", "jedis/common/"),
+            VersionMatrix.LETTUCE_6, List.of("lettuce/v6_0/"));
+    return VersionMatrix.LINES.stream()
+        .filter(l -> packages.containsKey(l.module()))
+        .flatMap(
+            l ->
+                l.releases().stream()
+                    .map(r -> Arguments.of(l.client().folder, r, packages.get(l.module()))));
   }
 
   @ParameterizedTest(name = "{0} {1}")
@@ -78,10 +81,36 @@ class HookReferencesIT {
     TreeSet<String> missing = new TreeSet<>();
     int checked = check(client, version, packages, missing);
     assertTrue(checked >= 3, "too few references checked: " + checked);
+    if (client.equals("lettuce")) {
+      missing.removeIf(reference -> unreachedOnLettuce6(version, reference));
+    }
     assertEquals(
         new TreeSet<>(),
         missing,
         client + " " + version + ": references of the agent that do not resolve");
+  }
+
+  /**
+   * What the Lettuce 6 module references that an older 6.x release lacks, each never reached there:
+   * the credentials provider of Lettuce 6.2 ({@code LettuceLogins} falls back to {@code
+   * ConnectionState}'s own login when {@code getCredentialsProvider} is missing), and {@code
+   * VoidOutput} of 6.0.2 ({@code LettuceStaleAnswers} then fails to initialize, and no read is
+   * answered stale after it was sent).
+   */
+  private static boolean unreachedOnLettuce6(String version, String reference) {
+    boolean before62 = version.startsWith("6.0.") || version.startsWith("6.1.");
+    boolean before602 = version.equals("6.0.0.RELEASE") || version.equals("6.0.1.RELEASE");
+    return (before62
+            && List.of(
+                    "LettuceLogins: class io/lettuce/core/RedisCredentials",
+                    "LettuceLogins: class io/lettuce/core/RedisCredentialsProvider",
+                    "LettuceLogins: class"
+                        + " io/lettuce/core/RedisCredentialsProvider$ImmediateRedisCredentialsProvider",
+                    "LettuceLogins: method io/lettuce/core/ConnectionState.getCredentialsProvider()"
+                        + "Lio/lettuce/core/RedisCredentialsProvider;")
+                .contains(reference))
+        || (before602
+            && reference.equals("LettuceStaleAnswers: class io/lettuce/core/output/VoidOutput"));
   }
 
   /**
@@ -392,7 +421,10 @@ class HookReferencesIT {
     }
 
     private static boolean hasMethod(TypeDescription type, String name, String descriptor) {
-      for (TypeDescription t : hierarchy(type)) {
+      List<TypeDescription> owners = hierarchy(type);
+      // an interface's method resolution ends at Object's public methods, as the JVM's does
+      owners.add(TypeDescription.ForLoadedType.of(Object.class));
+      for (TypeDescription t : owners) {
         for (MethodDescription.InDefinedShape m : t.getDeclaredMethods()) {
           if (m.getInternalName().equals(name) && m.getDescriptor().equals(descriptor)) {
             return true;

@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.hotkey.it.app.results.BasicResults;
-import io.hotkey.it.app.results.RunResults;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -27,29 +26,20 @@ class ScenarioBaselineIT extends RedisTestBase {
         Clients.JEDIS_8
       })
   void scenarioRunsWithoutAgent(String version) {
-    CommandStats before = redis.stats();
-    ChildRun c =
-        AgentJvm.jedisApp(version)
-            .withoutAgent()
-            .name("baseline-" + version)
-            .args("--scenario", "basic", "--redis", redis.address(), "--millis", "200")
-            .run();
-    CommandStats used = redis.stats().minus(before);
+    BasicRun run =
+        BasicRun.run(AgentJvm.jedisApp(version).withoutAgent(), redis, "baseline-" + version, 200);
+    ChildRun c = run.child();
+    CommandStats used = run.used();
     Check.all(
         c,
         "baseline",
-        () -> assertFalse(c.timedOut(), () -> "timed out"),
-        () -> assertEquals(0, c.exitCode(), () -> "exit code"),
-        () -> assertTrue(c.result(RunResults.DONE), () -> "not done"),
-        () ->
-            assertEquals(
-                0,
-                c.result(BasicResults.ERRORS),
-                () -> "wrong values: " + c.result(BasicResults.ERROR_SAMPLES)),
-        () -> assertTrue(c.hotkeyLines().isEmpty(), () -> "[hotkey] lines without agent"),
-        () -> assertFalse(c.result(BasicResults.JMX.registered()), () -> "MBean without agent"),
-        () ->
-            assertEquals(
-                c.result(BasicResults.GETS), used.calls("get"), () -> "GET accounting " + used));
+        run.ranWithRedisValuesAnd(
+            () -> assertTrue(c.hotkeyLines().isEmpty(), () -> "[hotkey] lines without agent"),
+            () -> assertFalse(c.result(BasicResults.JMX.registered()), () -> "MBean without agent"),
+            () ->
+                assertEquals(
+                    c.result(BasicResults.GETS),
+                    used.calls("get"),
+                    () -> "GET accounting " + used)));
   }
 }

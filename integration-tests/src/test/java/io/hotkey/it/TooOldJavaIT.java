@@ -7,7 +7,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.hotkey.it.app.PretendJava8;
 import io.hotkey.it.app.results.AttachResults;
 import io.hotkey.it.app.results.BasicResults;
-import io.hotkey.it.app.results.RunResults;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -60,35 +59,29 @@ class TooOldJavaIT extends RedisTestBase {
   @ParameterizedTest(name = "{0}")
   @EnumSource(Jdk.class)
   void theApplicationRunsUntouchedAndTheAgentSaysWhyOnce(Jdk jdk) {
-    CommandStats before = redis.stats();
-    ChildRun c =
-        AgentJvm.jedisApp(Clients.JEDIS_8)
-            .jdk(jdk)
-            .jvmOption("-javaagent:" + pretendJava8Jar)
-            .hotkeyTestDefaults()
-            .name("too-old-java")
-            .args("--scenario", "basic", "--redis", redis.address(), "--millis", "1200")
-            .run();
-    CommandStats used = redis.stats().minus(before);
+    BasicRun run =
+        BasicRun.run(
+            AgentJvm.jedisApp(Clients.JEDIS_8)
+                .jdk(jdk)
+                .jvmOption("-javaagent:" + pretendJava8Jar)
+                .hotkeyTestDefaults(),
+            redis,
+            "too-old-java",
+            1200);
+    ChildRun c = run.child();
+    CommandStats used = run.used();
     Check.all(
         c,
         "too old java",
-        () -> assertFalse(c.timedOut(), () -> "timed out"),
-        () -> assertEquals(0, c.exitCode(), () -> "exit code"),
-        () -> assertTrue(c.result(RunResults.DONE), () -> "not done"),
-        () ->
-            assertEquals(
-                0,
-                c.result(BasicResults.ERRORS),
-                () -> "wrong values: " + c.result(BasicResults.ERROR_SAMPLES)),
-        () -> assertEquals(List.of(TOO_OLD_LINE), c.hotkeyLines(), () -> "the agent's lines"),
-        () ->
-            assertEquals(
-                c.result(BasicResults.GETS),
-                used.calls("get"),
-                () -> "every GET the application sent reaches Redis: " + used),
-        () -> assertEquals(0, used.calls("client|tracking"), () -> "tracking was turned on"),
-        () -> assertFalse(c.result(BasicResults.JMX.registered()), () -> "the MXBean"));
+        run.ranWithRedisValuesAnd(
+            () -> assertEquals(List.of(TOO_OLD_LINE), c.hotkeyLines(), () -> "the agent's lines"),
+            () ->
+                assertEquals(
+                    c.result(BasicResults.GETS),
+                    used.calls("get"),
+                    () -> "every GET the application sent reaches Redis: " + used),
+            () -> assertEquals(0, used.calls("client|tracking"), () -> "tracking was turned on"),
+            () -> assertFalse(c.result(BasicResults.JMX.registered()), () -> "the MXBean")));
   }
 
   @Test

@@ -25,7 +25,7 @@ import redis.clients.jedis.Transaction;
  * … 8.x (anything else goes through {@link Ops}); the JedisPooled path lives in {@link PooledReads}
  * and runs only on Jedis 4+.
  *
- * <p>Usage: {@code --scenario core|basic|smoke3|databases|ryw|external --redis host:port --jedis
+ * <p>Usage: {@code --scenario core|basic|smoke|databases|ryw|external --redis host:port --jedis
  * <version> [...]}. It never asserts: it reports what it saw as {@code RESULT} lines and the test
  * decides.
  */
@@ -55,9 +55,9 @@ public final class JedisScenarioApp {
                 JedisCoreScenario.run(
                     host, port, major, Integer.parseInt(a.getOrDefault("n", "2000")));
             case "basic" -> basic(host, port, Long.parseLong(a.getOrDefault("millis", "1500")));
-            case "databases" -> Jedis3SmokeScenario.databases(host, port);
-            case "smoke3" ->
-                Jedis3SmokeScenario.run(host, port, Integer.parseInt(a.getOrDefault("n", "1000")));
+            case "databases" -> JedisSmokeScenario.databases(host, port);
+            case "smoke" ->
+                JedisSmokeScenario.run(host, port, Integer.parseInt(a.getOrDefault("n", "1000")));
             case "ryw" ->
                 JedisReadYourWritesScenario.run(
                     host,

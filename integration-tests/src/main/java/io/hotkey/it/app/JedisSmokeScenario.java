@@ -4,7 +4,7 @@ import static io.hotkey.it.app.Child.result;
 import static io.hotkey.it.app.Child.sync;
 
 import io.hotkey.it.app.results.DatabasesResults;
-import io.hotkey.it.app.results.Jedis3SmokeResults;
+import io.hotkey.it.app.results.JedisSmokeResults;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -20,13 +20,13 @@ import redis.clients.jedis.Response;
 import redis.clients.jedis.Transaction;
 
 /**
- * The {@code smoke} scenario of {@link JedisScenarioApp} for Jedis 3.0 to 3.10: only API whose
- * binary signature every 3.x release shares with the Jedis the app is compiled against ({@code
- * ShardedJedis}, gone in 4.0, through reflection). Every answer is checked against the value
+ * The {@code smoke} scenario of {@link JedisScenarioApp} for every Jedis from 3.0: only API whose
+ * binary signature every release shares with the Jedis the app is compiled against ({@code
+ * ShardedJedis}, Jedis 3's alone, through reflection). Every answer is checked against the value
  * written, and every answer the app gets is scribbled over, as an application may: a shared object
  * would spoil later reads.
  */
-final class Jedis3SmokeScenario {
+final class JedisSmokeScenario {
   static final String STR = "j3:str";
   static final byte[] STR_BYTES = STR.getBytes(StandardCharsets.UTF_8);
   static final String HASH = "j3:hash";
@@ -36,7 +36,7 @@ final class Jedis3SmokeScenario {
   static final int SERVED = 200;
   static final int WRITES = 100;
 
-  private Jedis3SmokeScenario() {}
+  private JedisSmokeScenario() {}
 
   /** Answers unlike the expected ones, with the first few described. */
   static final class Mismatches {
@@ -65,7 +65,7 @@ final class Jedis3SmokeScenario {
       Ops.hset(j, HASH, "f2", "b");
       Ops.rpush(j, LIST, "l1", "l2", "l3");
       Child.warmUp(
-          Jedis3SmokeResults.WARMUP,
+          JedisSmokeResults.WARMUP,
           List.of(STR, HASH, LIST),
           () -> reads(m, j, other, "v0"),
           8000,
@@ -75,7 +75,7 @@ final class Jedis3SmokeScenario {
         reads(m, i % 2 == 0 ? j : other, i % 2 == 0 ? other : j, "v0");
       }
       sync("smoke-done");
-      result(Jedis3SmokeResults.READS, 4L * n);
+      result(JedisSmokeResults.READS, 4L * n);
       sharded(m, host, port, n);
       for (int w = 1; w <= WRITES; w++) {
         String value = "w" + w;
@@ -86,15 +86,15 @@ final class Jedis3SmokeScenario {
         Ops.hset(other, HASH, "f1", value);
         m.check("hgetall after hset", "{f1=" + value + ", f2=b}", sorted(j.hgetAll(HASH)));
       }
-      result(Jedis3SmokeResults.WRITES, (long) WRITES * 2);
+      result(JedisSmokeResults.WRITES, (long) WRITES * 2);
       String last = "w" + WRITES;
       otherDatabase(m, host, port, j, last);
       pipelineAndTransaction(m, j, last);
       foreignWrite(m, j, other, last);
     }
-    result(Jedis3SmokeResults.MISMATCHES, m.count);
-    result(Jedis3SmokeResults.EXAMPLES, m.examples);
-    Child.reportJmx(Jedis3SmokeResults.JMX);
+    result(JedisSmokeResults.MISMATCHES, m.count);
+    result(JedisSmokeResults.EXAMPLES, m.examples);
+    Child.reportJmx(JedisSmokeResults.JMX);
   }
 
   /** One round of reads of the hot keys, each answer scribbled over once checked. */
@@ -162,11 +162,20 @@ final class Jedis3SmokeScenario {
     Child.reportJmx(DatabasesResults.JMX);
   }
 
-  /** GETs of the hot key through {@code ShardedJedis} (one shard), which reads through a Jedis. */
+  /**
+   * GETs of the hot key through {@code ShardedJedis} (one shard), which reads through a Jedis; none
+   * from Jedis 4, which has no {@code ShardedJedis}.
+   */
   static void sharded(Mismatches m, String host, int port, int n) throws Exception {
+    Class<?> shardedType;
+    try {
+      shardedType = Class.forName("redis.clients.jedis.ShardedJedis");
+    } catch (ClassNotFoundException jedis4OrLater) {
+      result(JedisSmokeResults.SHARDED_GETS, 0L);
+      return;
+    }
     Class<?> shardInfo = Class.forName("redis.clients.jedis.JedisShardInfo");
     Object info = shardInfo.getConstructor(String.class, int.class).newInstance(host, port);
-    Class<?> shardedType = Class.forName("redis.clients.jedis.ShardedJedis");
     try (AutoCloseable sharded =
         (AutoCloseable) shardedType.getConstructor(List.class).newInstance(List.of(info))) {
       java.lang.reflect.Method get = shardedType.getMethod("get", String.class);
@@ -177,7 +186,7 @@ final class Jedis3SmokeScenario {
       }
       sync("sharded-done");
     }
-    result(Jedis3SmokeResults.SHARDED_GETS, (long) n);
+    result(JedisSmokeResults.SHARDED_GETS, (long) n);
   }
 
   static void pipelineAndTransaction(Mismatches m, Jedis j, String value) {
@@ -192,7 +201,7 @@ final class Jedis3SmokeScenario {
       m.check("pipelined get", value, get.get());
     }
     sync("pipeline-done");
-    result(Jedis3SmokeResults.PIPELINED_GETS, (long) PIPELINED);
+    result(JedisSmokeResults.PIPELINED_GETS, (long) PIPELINED);
     sync("multi");
     Transaction t = j.multi();
     for (int i = 0; i < IN_TRANSACTION; i++) {
@@ -201,7 +210,7 @@ final class Jedis3SmokeScenario {
     List<Object> replies = t.exec();
     m.check("transaction gets", Arrays.toString(nCopies(value)), String.valueOf(replies));
     sync("multi-done");
-    result(Jedis3SmokeResults.TRANSACTION_GETS, (long) IN_TRANSACTION);
+    result(JedisSmokeResults.TRANSACTION_GETS, (long) IN_TRANSACTION);
   }
 
   private static String[] nCopies(String value) {
@@ -220,7 +229,7 @@ final class Jedis3SmokeScenario {
     for (int i = 0; i < SERVED; i++) {
       m.check("served get", value, (i % 2 == 0 ? j : other).get(STR));
     }
-    result(Jedis3SmokeResults.SERVED_GETS, (long) SERVED);
+    result(JedisSmokeResults.SERVED_GETS, (long) SERVED);
     String written = sync("foreign");
     long start = System.nanoTime();
     long seenMillis = -1;
@@ -238,7 +247,7 @@ final class Jedis3SmokeScenario {
     for (int i = 0; seenMillis >= 0 && i < SERVED; i++) {
       m.check("get after the foreign write showed", written, (i % 2 == 0 ? j : other).get(STR));
     }
-    result(Jedis3SmokeResults.FOREIGN_WRITE_MILLIS, seenMillis);
+    result(JedisSmokeResults.FOREIGN_WRITE_MILLIS, seenMillis);
   }
 
   /**
