@@ -24,6 +24,8 @@ class StalenessIT extends RedisTestBase {
   static final long TRACKING_P99_US = 10_000;
   static final long TRACKING_MAX_US = 100_000;
   static final String LONG_TTL = "30s";
+  static final long FULL_CPU_P99_US = 5_000;
+  static final long FULL_CPU_MAX_US = 50_000;
 
   private static AgentJvm app(String client, String key, String... extra) {
     List<String> args = new ArrayList<>(List.of("--client", client));
@@ -115,6 +117,23 @@ class StalenessIT extends RedisTestBase {
                     .anyMatch(server -> server.contains(" tracking")),
                 () -> "tracking state: " + c.result(StalenessResults.TRACKING_SERVERS)));
     Check.all(c, "staleness with tracking", checks.stream());
+  }
+
+  /**
+   * Every core busy: as many threads as cores compute, four more read the hot key as fast as the
+   * local cache answers, so the agent's tracking reader waits for a core like any other thread. The
+   * threads serving hits apply the reports instead, so the bound holds whatever the scheduler does.
+   */
+  @ParameterizedTest(name = "{0}")
+  @ValueSource(strings = {"jedis-pooled", "lettuce"})
+  void atFullCpuAnotherInstancesWriteIsSeenWithinMilliseconds(String client) {
+    ChildRun c =
+        run(
+            app(client, "stale:busy:" + client, "--readers", "4", "--busy-threads", "cores")
+                .prop("hotkey.cache.ttl", LONG_TTL));
+    List<Executable> checks = servedAndCorrect(c);
+    checks.add(bounded(c, FULL_CPU_P99_US, FULL_CPU_MAX_US));
+    Check.all(c, "staleness at full CPU", checks.stream());
   }
 
   @Test

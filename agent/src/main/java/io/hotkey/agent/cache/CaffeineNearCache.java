@@ -136,6 +136,10 @@ public final class CaffeineNearCache implements NearCache {
 
   @Override
   public Object lookup(CacheKey key, int[] keyHashes) {
+    if (!gate.caughtUp()) {
+      misses.increment();
+      return null;
+    }
     CachedReply cached = current(key, keyHashes);
     if (cached != null
         && cached.ttlState() == CachedReply.TTL_UNKNOWN
@@ -176,6 +180,10 @@ public final class CaffeineNearCache implements NearCache {
    */
   @Override
   public Object lookupNoWait(CacheKey key, int[] keyHashes) {
+    if (!gate.caughtUp()) {
+      misses.increment();
+      return null;
+    }
     CachedReply cached = current(key, keyHashes);
     Object held = cached == null ? FILL_AGAIN : answerHeld(cached, key, keyHashes);
     if (held != FILL_AGAIN) {

@@ -4,7 +4,8 @@ import io.hotkey.agent.redis.resp.RedisEndpoint;
 
 /**
  * Decides whether a reply read from Redis may become a local entry, beyond its stamp being current:
- * with server-assisted invalidation, only a reply of a server that reports its keys' changes.
+ * with server-assisted invalidation, only a reply of a server that reports its keys' changes; and
+ * whether entries may be served now: only once the changes reported so far have been applied.
  */
 public interface FillGate {
   /** Every current reply may be stored: other processes' writes are bounded by the TTL alone. */
@@ -34,4 +35,13 @@ public interface FillGate {
    * to be sent to {@code node}: the expectation of its report, or null when none is needed.
    */
   OwnWriteEcho expectEcho(RedisEndpoint node, byte[] key);
+
+  /**
+   * Asked before an entry answers a read: whether the changes servers reported until just now have
+   * been applied, applying them on the caller's thread if it can without waiting. False sends the
+   * read to Redis, unfilled.
+   */
+  default boolean caughtUp() {
+    return true;
+  }
 }

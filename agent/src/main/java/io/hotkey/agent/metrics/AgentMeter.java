@@ -92,6 +92,16 @@ public final class AgentMeter {
             "hotkey.cache.invalidations.held",
             "reports of keys this JVM was writing, held while the write was in flight and applied with its own invalidation",
             AgentMeters::heldInvalidations));
+    all.add(
+        counter(
+            "hotkey.cache.invalidations.helped",
+            "messages of the tracking connection (reports, replies to its pings) read and applied by a thread about to serve a hit, the connection's reader not having run for 1 ms",
+            AgentMeters::helpedInvalidations));
+    all.add(
+        counter(
+            "hotkey.cache.invalidations.bypassed",
+            "reads of hot keys sent to Redis because another thread was reading an overdue tracking connection",
+            AgentMeters::invalidationBypasses));
     for (String reason : meters.cacheFlushes().keySet()) {
       all.add(
           counter(

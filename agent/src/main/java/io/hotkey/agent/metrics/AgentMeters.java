@@ -202,6 +202,22 @@ public final class AgentMeters {
     return tracking == null ? 0 : tracking.heldEchoes();
   }
 
+  /**
+   * Messages of the tracking connections read and applied by threads about to serve a hit; 0
+   * without tracking.
+   */
+  public long helpedInvalidations() {
+    return tracking == null ? 0 : tracking.helpedInvalidations();
+  }
+
+  /**
+   * Reads of hot keys sent to Redis because another thread was reading an overdue tracking
+   * connection; 0 without tracking.
+   */
+  public long invalidationBypasses() {
+    return tracking == null ? 0 : tracking.invalidationBypasses();
+  }
+
   /** Times every local entry was dropped at once, by reason; empty without tracking. */
   public Map<String, Long> cacheFlushes() {
     return tracking == null ? Map.of() : tracking.flushes();

@@ -51,6 +51,18 @@ public interface HotkeyAgentMXBean {
    */
   long getHeldInvalidations();
 
+  /**
+   * Messages of the tracking connections (reports, replies to its pings) read and applied by
+   * threads about to serve a hit, the connection's reader not having run for 1 ms.
+   */
+  long getHelpedInvalidations();
+
+  /**
+   * Reads of hot keys sent to Redis because another thread was reading an overdue tracking
+   * connection.
+   */
+  long getInvalidationBypasses();
+
   /** Times every local entry was dropped at once, by reason (tracking_lost, server_flush). */
   Map<String, Long> getCacheFlushes();
 

@@ -115,6 +115,16 @@ public final class JmxExporter implements HotkeyAgentMXBean {
   }
 
   @Override
+  public long getHelpedInvalidations() {
+    return meters.helpedInvalidations();
+  }
+
+  @Override
+  public long getInvalidationBypasses() {
+    return meters.invalidationBypasses();
+  }
+
+  @Override
   public Map<String, Long> getCacheFlushes() {
     return meters.cacheFlushes();
   }

@@ -41,17 +41,23 @@ public final class InvalidationTracking implements FillGate {
   private volatile List<byte[]> wanted = List.of();
   private volatile boolean stopped;
 
-  /** The clock that bounds how long a report waits for an own write ({@link ExpectedEchoes}). */
-  private final LongSupplier holdClock;
+  /**
+   * The clock that bounds how long a report waits for an own write ({@link ExpectedEchoes}) and how
+   * old a drain of the invalidation connections may be ({@link InvalidationDrains}).
+   */
+  private final LongSupplier clock;
+
+  private final InvalidationDrains drains;
 
   public InvalidationTracking(KeyVersions versions, RedisEndpoint override) {
     this(versions, override, System::nanoTime);
   }
 
-  InvalidationTracking(KeyVersions versions, RedisEndpoint override, LongSupplier holdClock) {
+  InvalidationTracking(KeyVersions versions, RedisEndpoint override, LongSupplier clock) {
     this.versions = versions;
     this.override = override;
-    this.holdClock = holdClock;
+    this.clock = clock;
+    this.drains = new InvalidationDrains(clock);
     for (FlushReason reason : FlushReason.values()) {
       flushes.put(reason, new LongAdder());
     }
@@ -134,8 +140,31 @@ public final class InvalidationTracking implements FillGate {
     };
   }
 
-  LongSupplier holdClock() {
-    return holdClock;
+  LongSupplier clock() {
+    return clock;
+  }
+
+  InvalidationDrains drains() {
+    return drains;
+  }
+
+  /**
+   * Every report received more than a millisecond ago is applied, by this thread if the
+   * connection's reader has not run since (see {@link InvalidationDrains}).
+   */
+  @Override
+  public boolean caughtUp() {
+    return drains.caughtUp();
+  }
+
+  /** Reports (and replies) read and applied by threads about to serve a hit. */
+  public long helpedInvalidations() {
+    return drains.helped();
+  }
+
+  /** Reads sent to Redis because another thread was draining an overdue connection. */
+  public long invalidationBypasses() {
+    return drains.notCaughtUp();
   }
 
   void invalidate(byte[] key) {

@@ -89,7 +89,7 @@ final class NodeTracker implements Runnable {
     this.node = node;
     this.endpoint = endpoint;
     this.owner = owner;
-    this.echoes = new ExpectedEchoes(owner::invalidate, owner.holdClock());
+    this.echoes = new ExpectedEchoes(owner::invalidate, owner.clock());
   }
 
   private final AtomicBoolean started = new AtomicBoolean();
@@ -220,7 +220,8 @@ final class NodeTracker implements Runnable {
 
   /** Runs sessions until the stream breaks; returns why. */
   private String track() throws IOException, TrackingRefused {
-    TrackingSession session = TrackingSession.open(endpoint, owner.listenerFor(this));
+    TrackingSession session =
+        TrackingSession.open(endpoint, owner.listenerFor(this), owner.drains());
     List<byte[]> registered = new ArrayList<>();
     List<byte[]> lastWanted = null;
     try {
@@ -239,7 +240,8 @@ final class NodeTracker implements Runnable {
         lastWanted = wanted;
         List<byte[]> minimal = Prefixes.minimal(wanted);
         if (needsFreshSession(registered, minimal, wanted)) {
-          TrackingSession fresh = TrackingSession.open(endpoint, owner.listenerFor(this));
+          TrackingSession fresh =
+              TrackingSession.open(endpoint, owner.listenerFor(this), owner.drains());
           try {
             if (!minimal.isEmpty()) {
               fresh.addPrefixes(minimal);

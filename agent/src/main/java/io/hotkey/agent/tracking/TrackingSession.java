@@ -14,9 +14,11 @@ import java.util.concurrent.TimeUnit;
  * The agent's own connection(s) to one server for {@code CLIENT TRACKING ... BCAST}: with RESP3 one
  * connection that receives both replies and {@code invalidate} pushes; without it (a server or
  * proxy that refuses {@code HELLO 3}) a second connection subscribed to {@code
- * __redis__:invalidate} that the first one's tracking is redirected to. A reader thread turns every
- * message into {@link Listener} calls; anything that breaks the stream marks the session broken,
- * and the {@link NodeTracker} that owns it treats that as a gap.
+ * __redis__:invalidate} that the first one's tracking is redirected to. Every message becomes
+ * {@link Listener} calls, on the thread that read it: the invalidation connection is read by an
+ * {@link InvalidationDrain} (its own reader thread, or a thread about to serve a hit), or, over
+ * TLS, by a reader thread blocking on the socket. Anything that breaks the stream marks the session
+ * broken, and the {@link NodeTracker} that owns it treats that as a gap.
  */
 final class TrackingSession implements AutoCloseable {
   static final String CLIENT_NAME = "hotkey-agent";
@@ -24,7 +26,9 @@ final class TrackingSession implements AutoCloseable {
   private static final byte[] INVALIDATE_CHANNEL = bytes("__redis__:invalidate");
   private static final Object BROKEN = new Object();
 
-  /** What the server reports; called on the session's reader thread. */
+  /**
+   * What the server reports; called on the thread that read it, one message at a time, in order.
+   */
   interface Listener {
     void onInvalidated(List<byte[]> keys);
 
@@ -33,7 +37,7 @@ final class TrackingSession implements AutoCloseable {
 
     /**
      * The stream broke (not closed by the agent): changes may go unreported from now on. Called on
-     * the reader's thread the moment it notices, not at the tracker's next look.
+     * the thread that noticed, the moment it does, not at the tracker's next look.
      */
     void onBroken(String reason);
   }
@@ -46,6 +50,11 @@ final class TrackingSession implements AutoCloseable {
   private final RespConnection invalidations;
 
   private final long redirectId;
+  private final InvalidationDrains drains;
+
+  /** Reads {@link #invalidations}; null over TLS, whose socket has no non-blocking channel. */
+  private InvalidationDrain drain;
+
   private final LinkedBlockingQueue<Object> replies = new LinkedBlockingQueue<>();
   private volatile String brokenBecause;
   private volatile long lastHeardNanos = System.nanoTime();
@@ -55,16 +64,21 @@ final class TrackingSession implements AutoCloseable {
       Listener listener,
       RespConnection tracking,
       RespConnection invalidations,
-      long redirectId) {
+      long redirectId,
+      InvalidationDrains drains) {
     this.node = node;
     this.listener = listener;
     this.tracking = tracking;
     this.invalidations = invalidations;
     this.redirectId = redirectId;
+    this.drains = drains;
   }
 
-  /** Connects and prepares tracking (nothing is tracked until {@link #addPrefixes}). */
-  static TrackingSession open(RedisEndpoint endpoint, Listener listener)
+  /**
+   * Connects and prepares tracking (nothing is tracked until {@link #addPrefixes}); the
+   * invalidation connection is drained through {@code drains} unless it is TLS.
+   */
+  static TrackingSession open(RedisEndpoint endpoint, Listener listener, InvalidationDrains drains)
       throws IOException, TrackingRefused {
     String node = endpoint.host() + ":" + endpoint.port();
     RespConnection main = connect(endpoint);
@@ -73,7 +87,7 @@ final class TrackingSession implements AutoCloseable {
       TrackingSession session;
       if (!(hello instanceof RespError)) {
         main.readTimeout(0);
-        session = new TrackingSession(node, listener, main, main, -1);
+        session = new TrackingSession(node, listener, main, main, -1, drains);
         session.startReader(main, node);
         return session;
       }
@@ -88,7 +102,7 @@ final class TrackingSession implements AutoCloseable {
           throw TrackingRefused.answered("SUBSCRIBE __redis__:invalidate", subscribed);
         }
         subscriber.readTimeout(0);
-        session = new TrackingSession(node, listener, main, subscriber, (Long) id);
+        session = new TrackingSession(node, listener, main, subscriber, (Long) id, drains);
         session.startReader(subscriber, node);
         return session;
       } catch (IOException | TrackingRefused | RuntimeException e) {
@@ -105,7 +119,7 @@ final class TrackingSession implements AutoCloseable {
       throws IOException, TrackingRefused {
     RespConnection connection;
     try {
-      connection = new RespConnection(endpoint, TIMEOUT_MILLIS, TIMEOUT_MILLIS);
+      connection = new RespConnection(endpoint, TIMEOUT_MILLIS, TIMEOUT_MILLIS, true);
     } catch (IOException e) {
       if (e.getMessage() != null && e.getMessage().startsWith("Redis AUTH failed")) {
         throw TrackingRefused.login(e.getMessage());
@@ -198,37 +212,63 @@ final class TrackingSession implements AutoCloseable {
     return brokenBecause;
   }
 
-  private void startReader(RespConnection connection, String name) {
-    Thread reader = new Thread(() -> read(connection), "hotkey-tracking-reader-" + name);
-    reader.setDaemon(true);
-    reader.start();
+  private void startReader(RespConnection connection, String name) throws IOException {
+    String threadName = "hotkey-tracking-reader-" + name;
+    if (connection.channel() == null) {
+      Thread reader = new Thread(() -> readBlocking(connection), threadName);
+      reader.setDaemon(true);
+      reader.start();
+      return;
+    }
+    drain =
+        drains.open(
+            connection,
+            new InvalidationDrain.Messages() {
+              @Override
+              public void onMessage(Object message) {
+                TrackingSession.this.onMessage(message);
+              }
+
+              @Override
+              public void onFailed(Exception failure) {
+                onReadFailed(failure);
+              }
+            });
+    drain.startReader(threadName);
   }
 
-  private void read(RespConnection connection) {
+  private void readBlocking(RespConnection connection) {
     try {
       while (true) {
-        Object message = connection.read();
-        lastHeardNanos = System.nanoTime();
-        if (message instanceof RespPush) {
-          onPush(((RespPush) message).kind(), ((RespPush) message).items());
-        } else if (resp3()) {
-          replies.offer(message);
-        } else if (message instanceof List) {
-          onSubscriberMessage((List<?>) message);
-        }
+        onMessage(connection.read());
       }
     } catch (IOException | RuntimeException e) {
-      boolean closedByTheAgent;
-      synchronized (this) {
-        closedByTheAgent = brokenBecause != null;
-        if (!closedByTheAgent) {
-          brokenBecause = e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
-        }
-      }
-      replies.offer(BROKEN);
+      onReadFailed(e);
+    }
+  }
+
+  private void onMessage(Object message) {
+    lastHeardNanos = System.nanoTime();
+    if (message instanceof RespPush) {
+      onPush(((RespPush) message).kind(), ((RespPush) message).items());
+    } else if (resp3()) {
+      replies.offer(message);
+    } else if (message instanceof List) {
+      onSubscriberMessage((List<?>) message);
+    }
+  }
+
+  private void onReadFailed(Exception e) {
+    boolean closedByTheAgent;
+    synchronized (this) {
+      closedByTheAgent = brokenBecause != null;
       if (!closedByTheAgent) {
-        listener.onBroken(brokenBecause);
+        brokenBecause = e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
       }
+    }
+    replies.offer(BROKEN);
+    if (!closedByTheAgent) {
+      listener.onBroken(brokenBecause);
     }
   }
 
@@ -274,6 +314,9 @@ final class TrackingSession implements AutoCloseable {
       if (brokenBecause == null) {
         brokenBecause = "closed by the agent";
       }
+    }
+    if (drain != null) {
+      drains.close(drain);
     }
     tracking.close();
     invalidations.close();

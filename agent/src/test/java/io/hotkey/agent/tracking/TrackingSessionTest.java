@@ -24,6 +24,7 @@ import org.junit.jupiter.params.provider.MethodSource;
 class TrackingSessionTest {
   private static final String FLUSHED = "<flushed>";
   private static final String BROKEN = "broken: ";
+  private static final InvalidationDrains DRAINS = new InvalidationDrains(System::nanoTime);
 
   static Stream<Arguments> servers() {
     return Stream.of(
@@ -41,7 +42,7 @@ class TrackingSessionTest {
         RespConnection writer = TrackingServers.connect(redis)) {
       BlockingQueue<String> heard = new LinkedBlockingQueue<>();
       try (TrackingSession session =
-          TrackingSession.open(TrackingServers.endpoint(redis), recorder(heard))) {
+          TrackingSession.open(TrackingServers.endpoint(redis), recorder(heard), DRAINS)) {
         assertEquals(!withoutHello, session.resp3(), session.toString());
         session.addPrefixes(List.of(bytes("product:")));
 
@@ -66,7 +67,7 @@ class TrackingSessionTest {
         RespConnection writer = TrackingServers.connect(redis)) {
       BlockingQueue<String> heard = new LinkedBlockingQueue<>();
       try (TrackingSession session =
-          TrackingSession.open(TrackingServers.endpoint(redis), recorder(heard))) {
+          TrackingSession.open(TrackingServers.endpoint(redis), recorder(heard), DRAINS)) {
         session.addPrefixes(List.of(bytes("session:7")));
         writer.call(bytes("SET"), bytes("session:7"), bytes("v"), bytes("PX"), bytes("50"));
         assertEquals("session:7", heard.poll(5, TimeUnit.SECONDS), "the SET itself");
@@ -83,7 +84,7 @@ class TrackingSessionTest {
     try (RedisProcess redis = TrackingServers.start(build, withoutHello);
         RespConnection admin = TrackingServers.connect(redis);
         TrackingSession session =
-            TrackingSession.open(TrackingServers.endpoint(redis), recorder(heard))) {
+            TrackingSession.open(TrackingServers.endpoint(redis), recorder(heard), DRAINS)) {
       session.addPrefixes(List.of(bytes("k")));
       TrackingServers.killAgentConnections(admin);
       String told = heard.poll(5, TimeUnit.SECONDS);
@@ -102,7 +103,7 @@ class TrackingSessionTest {
         RespConnection admin = TrackingServers.connect(redis);
         TrackingSession session =
             TrackingSession.open(
-                TrackingServers.endpoint(redis), recorder(new LinkedBlockingQueue<>()))) {
+                TrackingServers.endpoint(redis), recorder(new LinkedBlockingQueue<>()), DRAINS)) {
       session.addPrefixes(List.of(bytes("k")));
       List<String> agents = TrackingServers.agentClients(admin);
       assertEquals(withoutHello ? 2 : 1, agents.size(), agents.toString());
@@ -136,7 +137,9 @@ class TrackingSessionTest {
     TrackingRefused refused =
         assertThrows(
             TrackingRefused.class,
-            () -> TrackingSession.open(endpoint, recorder(new LinkedBlockingQueue<>())).close());
+            () ->
+                TrackingSession.open(endpoint, recorder(new LinkedBlockingQueue<>()), DRAINS)
+                    .close());
     assertTrue(refused.remedy().contains(remedy), refused.getMessage() + ": " + refused.remedy());
   }
 

@@ -4,6 +4,7 @@ import java.util.List;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
 import redis.clients.jedis.Jedis;
+import redis.clients.jedis.UnifiedJedis;
 import redis.clients.jedis.exceptions.JedisConnectionException;
 
 /** One classic Jedis connection reading one key ({@link StalenessApp}). */
@@ -14,6 +15,14 @@ final class JedisGets {
     Jedis jedis = new Jedis(host, port);
     closeables.add(jedis);
     return () -> jedis.get(key);
+  }
+
+  /** A pooled client ({@code RedisClient} or {@code JedisPooled}) reading one key, thread-safe. */
+  static Supplier<String> pooled(
+      String host, int port, String key, List<AutoCloseable> closeables) {
+    UnifiedJedis client = PooledReads.open(host, port);
+    closeables.add(client);
+    return () -> client.get(key);
   }
 
   /** One classic Jedis connection setting one key, as the application writes it. */

@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
 
@@ -30,10 +31,11 @@ import java.util.function.Supplier;
  * RedisClusterClient}; {@code --auth user:password} (empty user: the default user) logs in the
  * writer and the admin connection at {@code --redis}; {@code --rotate-password user:password}
  * changes a user's password on the server once the readers are connected (open connections stay
- * logged in, new ones need the new password).
+ * logged in, new ones need the new password). At full CPU: {@code --readers n} reader threads
+ * (default 2; {@code --client jedis-pooled} shares one pooled {@code UnifiedJedis} among them), and
+ * {@code --busy-threads n} (or {@code cores}) threads that only compute while the steps run.
  */
 public final class StalenessApp {
-  private static final int READERS = 2;
 
   private StalenessApp() {}
 
@@ -50,22 +52,30 @@ public final class StalenessApp {
     String client = a.get("client");
     String uri = a.get("uri");
     boolean ownWrites = Boolean.parseBoolean(a.get("own-writes"));
+    int readerCount = Integer.parseInt(a.getOrDefault("readers", "2"));
+    String busy = a.getOrDefault("busy-threads", "0");
+    int busyThreads =
+        busy.equals("cores") ? Runtime.getRuntime().availableProcessors() : Integer.parseInt(busy);
     Child.runAndExit(
         () -> {
           List<Supplier<String>> readers = new ArrayList<>();
           List<AutoCloseable> closeables = new ArrayList<>();
-          for (int r = 0; r < READERS; r++) {
+          Supplier<String> pooled =
+              "jedis-pooled".equals(client) ? JedisGets.pooled(host, port, key, closeables) : null;
+          for (int r = 0; r < readerCount; r++) {
             readers.add(
-                uri != null
-                    ? LettuceGets.open(
-                        uri,
-                        a.get("truststore"),
-                        Boolean.parseBoolean(a.get("cluster")),
-                        key,
-                        closeables)
-                    : "lettuce".equals(client)
-                        ? LettuceGets.open(host, port, key, closeables)
-                        : JedisGets.open(host, port, key, closeables));
+                pooled != null
+                    ? pooled
+                    : uri != null
+                        ? LettuceGets.open(
+                            uri,
+                            a.get("truststore"),
+                            Boolean.parseBoolean(a.get("cluster")),
+                            key,
+                            closeables)
+                        : "lettuce".equals(client)
+                            ? LettuceGets.open(host, port, key, closeables)
+                            : JedisGets.open(host, port, key, closeables));
           }
           Consumer<String> ownWriter =
               !ownWrites
@@ -83,7 +93,9 @@ public final class StalenessApp {
             }
             writer.call("SET", key, "0");
             warmUp(readers.get(0), key, Long.parseLong(a.getOrDefault("warmup-seconds", "20")));
-            run(readers, writer, ownWriter, admin, key, steps, writeEveryMs, killAt, flushAt);
+            try (BusyThreads unused = new BusyThreads(busyThreads)) {
+              run(readers, writer, ownWriter, admin, key, steps, writeEveryMs, killAt, flushAt);
+            }
             result(StalenessResults.AGENT_USERS, agentUsers(admin));
           } finally {
             for (AutoCloseable c : closeables) {
@@ -188,6 +200,42 @@ public final class StalenessApp {
     }
     result(StalenessResults.TRACKING_SERVERS, Child.jmxTexts("TrackingServers"));
     result(StalenessResults.HELD_INVALIDATIONS, Child.counter("HeldInvalidations"));
+    result(StalenessResults.HELPED_INVALIDATIONS, Child.counter("HelpedInvalidations"));
+  }
+
+  /** Threads that only compute, as an application's other work keeps every core busy. */
+  private static final class BusyThreads implements AutoCloseable {
+    private final AtomicBoolean running = new AtomicBoolean(true);
+    private final List<Thread> threads = new ArrayList<>();
+
+    BusyThreads(int count) {
+      for (int i = 0; i < count; i++) {
+        Thread thread = new Thread(this::compute, "busy-" + i);
+        thread.setDaemon(true);
+        threads.add(thread);
+        thread.start();
+      }
+    }
+
+    private void compute() {
+      long x = 1;
+      while (running.get()) {
+        for (int i = 0; i < 10_000; i++) {
+          x = x * 6364136223846793005L + 1442695040888963407L;
+        }
+      }
+      if (x == 42) {
+        System.out.println(x); // keeps the loop from being optimised away
+      }
+    }
+
+    @Override
+    public void close() throws InterruptedException {
+      running.set(false);
+      for (Thread thread : threads) {
+        thread.join();
+      }
+    }
   }
 
   private static long killAgentConnections(RawRedis admin) {

@@ -2,18 +2,19 @@ package io.hotkey.agent.redis.resp;
 
 import java.io.BufferedInputStream;
 import java.io.BufferedOutputStream;
-import java.io.EOFException;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.InetSocketAddress;
 import java.net.PasswordAuthentication;
 import java.net.Socket;
+import java.net.SocketTimeoutException;
 import java.nio.ByteBuffer;
 import java.nio.CharBuffer;
+import java.nio.channels.SocketChannel;
 import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
-import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
 import javax.net.ssl.SSLParameters;
 import javax.net.ssl.SSLSocket;
 
@@ -28,11 +29,11 @@ import javax.net.ssl.SSLSocket;
  */
 public final class RespConnection implements AutoCloseable {
   private static final byte[] CRLF = {'\r', '\n'};
-  private static final int MAX_BULK = 512 * 1024 * 1024;
 
   private final Socket socket;
   private final InputStream in;
-  private final OutputStream out;
+  private final RespDecoder decoder;
+  private OutputStream out;
   private boolean broken;
 
   /**
@@ -41,7 +42,17 @@ public final class RespConnection implements AutoCloseable {
    */
   public RespConnection(RedisEndpoint endpoint, int connectTimeoutMillis, int readTimeoutMillis)
       throws IOException {
-    Socket s = new Socket();
+    this(endpoint, connectTimeoutMillis, readTimeoutMillis, false);
+  }
+
+  /**
+   * @param overChannel whether a plain (not TLS) connection's socket is a {@link SocketChannel}'s,
+   *     which {@link #switchToNonBlocking} can then hand to a non-blocking reader
+   */
+  public RespConnection(
+      RedisEndpoint endpoint, int connectTimeoutMillis, int readTimeoutMillis, boolean overChannel)
+      throws IOException {
+    Socket s = overChannel && !endpoint.tls ? SocketChannel.open().socket() : new Socket();
     try {
       s.setTcpNoDelay(true);
       s.setKeepAlive(true);
@@ -52,6 +63,7 @@ public final class RespConnection implements AutoCloseable {
       }
       this.socket = s;
       this.in = new BufferedInputStream(s.getInputStream(), 8192);
+      this.decoder = new RespDecoder(in);
       this.out = new BufferedOutputStream(s.getOutputStream(), 8192);
       authenticate(endpoint);
       if (endpoint.database != 0) {
@@ -134,7 +146,7 @@ public final class RespConnection implements AutoCloseable {
   /** Reads the next reply or push message. */
   public Object read() throws IOException {
     try {
-      return readReply();
+      return decoder.next();
     } catch (IOException | RuntimeException e) {
       broken = true;
       throw e;
@@ -147,6 +159,58 @@ public final class RespConnection implements AutoCloseable {
    */
   public void readTimeout(int millis) throws IOException {
     socket.setSoTimeout(millis);
+  }
+
+  /** The socket's channel, or null when it has none (TLS, or not opened over a channel). */
+  public SocketChannel channel() {
+    return socket.getChannel();
+  }
+
+  /**
+   * Puts the channel in non-blocking mode, for a reader that takes replies from the channel itself
+   * from now on; returns the bytes already received and buffered here, which come first. {@link
+   * #send} keeps working (waiting, if the socket's send buffer is full, up to {@code
+   * timeoutMillis}); {@link #read} must not be called again.
+   */
+  public byte[] switchToNonBlocking(int timeoutMillis) throws IOException {
+    SocketChannel channel = socket.getChannel();
+    byte[] received = in.readNBytes(in.available());
+    out.flush();
+    channel.configureBlocking(false);
+    out = new BufferedOutputStream(new NonBlockingOutput(channel, timeoutMillis), 8192);
+    return received;
+  }
+
+  /** Writes all of each buffer to a non-blocking channel, pausing while its send buffer is full. */
+  private static final class NonBlockingOutput extends OutputStream {
+    private static final long PAUSE_NANOS = 100_000;
+    private final SocketChannel channel;
+    private final long timeoutNanos;
+
+    NonBlockingOutput(SocketChannel channel, int timeoutMillis) {
+      this.channel = channel;
+      this.timeoutNanos = TimeUnit.MILLISECONDS.toNanos(timeoutMillis);
+    }
+
+    @Override
+    public void write(int b) throws IOException {
+      write(new byte[] {(byte) b}, 0, 1);
+    }
+
+    @Override
+    public void write(byte[] b, int off, int len) throws IOException {
+      ByteBuffer buffer = ByteBuffer.wrap(b, off, len);
+      long deadline = System.nanoTime() + timeoutNanos;
+      while (buffer.hasRemaining()) {
+        if (channel.write(buffer) == 0) {
+          if (System.nanoTime() - deadline > 0) {
+            throw new SocketTimeoutException(
+                "Redis took no bytes for " + timeoutNanos / 1_000_000 + " ms");
+          }
+          LockSupport.parkNanos(PAUSE_NANOS);
+        }
+      }
+    }
   }
 
   public boolean isBroken() {
@@ -163,123 +227,6 @@ public final class RespConnection implements AutoCloseable {
       out.write(CRLF);
       out.write(arg);
       out.write(CRLF);
-    }
-  }
-
-  private Object readReply() throws IOException {
-    int type = in.read();
-    if (type == -1) {
-      throw new EOFException("Redis closed the connection");
-    }
-    switch (type) {
-      case '+':
-        return readLine();
-      case '_':
-        readLine();
-        return null;
-      case '#':
-        return "t".equals(readLine());
-      case ',':
-        return parseDouble(readLine());
-      case '(':
-        return bytes(readLine());
-      case '=':
-        {
-          byte[] verbatim = readBulk();
-          // "txt:" or "mkd:" before the text
-          return verbatim == null
-              ? null
-              : new String(verbatim, 4, Math.max(0, verbatim.length - 4), StandardCharsets.UTF_8);
-        }
-      case '>':
-        return new RespPush(readAggregate(1));
-      case '~':
-        return readAggregate(1);
-      case '%':
-        return readAggregate(2);
-      case '|':
-        // attributes annotate the reply that follows; nothing the agent reads uses them
-        readAggregate(2);
-        return readReply();
-      case '-':
-        return new RespError(readLine());
-      case ':':
-        return parseLong(readLine());
-      case '$':
-        return readBulk();
-      case '*':
-        return readAggregate(1);
-      default:
-        throw new IOException("unexpected RESP type byte " + type);
-    }
-  }
-
-  private byte[] readBulk() throws IOException {
-    long length = parseLong(readLine());
-    if (length < 0) {
-      return null;
-    }
-    if (length > MAX_BULK) {
-      throw new IOException("Redis bulk reply of " + length + " bytes");
-    }
-    byte[] data = in.readNBytes((int) length);
-    if (data.length != length || in.read() != '\r' || in.read() != '\n') {
-      throw new EOFException("truncated Redis bulk reply");
-    }
-    return data;
-  }
-
-  /** An array, set or push ({@code perEntry} 1) or a map or attribute (2, flattened). */
-  private List<Object> readAggregate(int perEntry) throws IOException {
-    long count = parseLong(readLine());
-    if (count < 0) {
-      return null;
-    }
-    long elements = count * perEntry;
-    List<Object> items = new ArrayList<>((int) Math.min(elements, 1024));
-    for (long i = 0; i < elements; i++) {
-      items.add(readReply());
-    }
-    return items;
-  }
-
-  private String readLine() throws IOException {
-    StringBuilder line = new StringBuilder(16);
-    while (true) {
-      int c = in.read();
-      if (c == -1) {
-        throw new EOFException("Redis closed the connection");
-      }
-      if (c == '\r') {
-        if (in.read() != '\n') {
-          throw new IOException("malformed RESP line");
-        }
-        return line.toString();
-      }
-      line.append((char) c);
-    }
-  }
-
-  private static long parseLong(String text) throws IOException {
-    try {
-      return Long.parseLong(text);
-    } catch (NumberFormatException e) {
-      throw new IOException("malformed RESP integer " + text);
-    }
-  }
-
-  private static double parseDouble(String text) throws IOException {
-    switch (text) {
-      case "inf":
-        return Double.POSITIVE_INFINITY;
-      case "-inf":
-        return Double.NEGATIVE_INFINITY;
-      default:
-        try {
-          return Double.parseDouble(text);
-        } catch (NumberFormatException e) {
-          throw new IOException("malformed RESP double " + text);
-        }
     }
   }
 

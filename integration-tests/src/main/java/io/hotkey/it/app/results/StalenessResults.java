@@ -47,6 +47,12 @@ public final class StalenessResults {
    */
   public static final ResultName<Long> HELD_INVALIDATIONS = number("heldInvalidations");
 
+  /**
+   * Reports read and applied by threads about to serve a hit, the tracking reader having not run
+   * for the budget (JMX {@code HelpedInvalidations}).
+   */
+  public static final ResultName<Long> HELPED_INVALIDATIONS = number("helpedInvalidations");
+
   /** The users the agent's own connections are logged in as, each once, sorted. */
   public static final ResultName<List<String>> AGENT_USERS = texts("agentUsers");
 
