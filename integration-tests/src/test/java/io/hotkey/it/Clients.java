@@ -1,6 +1,7 @@
 package io.hotkey.it;
 
 import java.io.File;
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -59,6 +60,22 @@ public final class Clients {
 
   public static String lettuceClasspath(String version) {
     return classpath("lettuce-core", version);
+  }
+
+  /**
+   * Lettuce {@code version} with Micrometer's observation API, for its {@code MicrometerTracing}.
+   */
+  public static String lettuceWithMicrometerClasspath(String version) {
+    Path dir = ItConfig.clientsDir().resolve("micrometer-observation");
+    try (Stream<Path> jars = Files.list(dir)) {
+      List<String> entries = new ArrayList<>(List.of(lettuceClasspath(version)));
+      jars.filter(p -> p.toString().endsWith(".jar"))
+          .sorted()
+          .forEach(p -> entries.add(p.toString()));
+      return String.join(File.pathSeparator, entries);
+    } catch (IOException e) {
+      throw new IllegalStateException("no Micrometer jars in " + dir, e);
+    }
   }
 
   private static String classpath(String client, String version) {

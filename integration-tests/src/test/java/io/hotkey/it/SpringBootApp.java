@@ -32,7 +32,9 @@ import java.util.stream.Collectors;
  * like).
  */
 final class SpringBootApp implements AutoCloseable {
-  private static final Pattern PORT = Pattern.compile("(?:Tomcat|Jetty) started on port (\\d+)");
+  /** Boot 3 and 4 say "Tomcat started on port 8080", Boot 2 "Tomcat started on port(s): 8080". */
+  private static final Pattern PORT =
+      Pattern.compile("(?:Tomcat|Jetty|Undertow) started on port(?:\\(s\\):?)? (\\d+)");
 
   private final String name;
   private final List<String> command;
@@ -94,6 +96,18 @@ final class SpringBootApp implements AutoCloseable {
         dir.resolve("boot-app-" + flavour + ".jar"), "spring-boot-4-app", "boot4-build");
   }
 
+  /**
+   * The Boot 2.7 application's fat jar {@code boot-app-<flavour>.jar} ({@code -Dhotkey.it.boot2Dir}
+   * overrides where).
+   */
+  static Path boot2Jar(String flavour) {
+    Path dir =
+        ItConfig.prop(
+            "hotkey.it.boot2Dir", ItConfig.workDir().getParent().resolve("boot2-build/target"));
+    return existing(
+        dir.resolve("boot-app-" + flavour + ".jar"), "spring-boot-2-app", "boot2-build");
+  }
+
   private static Path existing(Path jar, String execution, String buildDir) {
     if (!Files.isRegularFile(jar)) {
       throw new IllegalStateException(
@@ -146,8 +160,8 @@ final class SpringBootApp implements AutoCloseable {
   }
 
   /**
-   * Waits for the server's port (Tomcat's or Jetty's) and then for {@code /actuator/health} to
-   * answer 200.
+   * Waits for the server's port (Tomcat's, Jetty's or Undertow's) and then for {@code
+   * /actuator/health} to answer 200.
    */
   SpringBootApp awaitReady(Duration timeout) throws Exception {
     long deadline = System.nanoTime() + timeout.toNanos();

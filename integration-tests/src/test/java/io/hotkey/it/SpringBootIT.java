@@ -244,9 +244,14 @@ class SpringBootIT extends RedisTestBase {
     assertTrue(end.misprefixedHotkeyLines().isEmpty(), () -> "misprefixed lines" + end.describe());
   }
 
-  /** The value of one Prometheus sample line {@code name{labels} value}; NaN when absent. */
+  /**
+   * The value of one Prometheus sample line {@code name{labels} value}; NaN when absent. Micrometer
+   * before 1.13 (Boot 2.7's) writes a comma after the last label, {@code name{a="b",} value}.
+   */
   static double sample(String exposition, String nameAndLabelsRegex) {
-    Matcher m = Pattern.compile("(?m)^" + nameAndLabelsRegex + " (\\S+)$").matcher(exposition);
+    Matcher m =
+        Pattern.compile("(?m)^" + nameAndLabelsRegex + " (\\S+)$")
+            .matcher(exposition.replace(",} ", "} "));
     return m.find() ? Double.parseDouble(m.group(1)) : Double.NaN;
   }
 

@@ -189,6 +189,17 @@ public final class RedisHooks {
   // Multiplexed clients (Lettuce): see MultiplexedGateway.
 
   /**
+   * The application's tracing refused the span of a read the agent answered locally; the read is
+   * answered all the same, without its span.
+   */
+  public static void localAnswerSpanFailed(Throwable cause) {
+    MultiplexedGateway g = multiplexed;
+    if (g != null) {
+      g.errors().record("tracing a locally answered read", cause);
+    }
+  }
+
+  /**
    * A multiplexed connection lost its channel or got a new one (a reconnect, whose handshake may
    * authenticate otherwise): its reads start a namespace of their own.
    */

@@ -29,7 +29,13 @@ import java.util.concurrent.TimeUnit;
  * reactive APIs. The reactive reads each carry a trace context of their own in the Reactor context,
  * as an instrumented web request would.
  *
- * <p>Usage: {@code --redis host:port [--n N]}. Results: {@link LettuceTracingResults}.
+ * <p>With {@code --tracing micrometer} the tracing is Lettuce's own {@code MicrometerTracing} on a
+ * Micrometer {@code ObservationRegistry} that records every observation ({@link ObservedCommands}),
+ * as Spring Boot's Lettuce observation configures it; the reactive reads then carry no trace
+ * context of their own.
+ *
+ * <p>Usage: {@code --redis host:port [--n N] [--tracing recording|micrometer]}. Results: {@link
+ * LettuceTracingResults}.
  */
 public final class LettuceTracingApp {
   static final String KEY = "lt:traced";
@@ -42,7 +48,10 @@ public final class LettuceTracingApp {
     Map<String, String> a = Child.parseArgs(args);
     int n = Integer.parseInt(a.getOrDefault("n", "300"));
     String[] hp = a.get("redis").split(":");
-    RecordingTracing tracing = new RecordingTracing();
+    boolean micrometer = "micrometer".equals(a.getOrDefault("tracing", "recording"));
+    ConcurrentLinkedQueue<RecordedSpan> recorded = new ConcurrentLinkedQueue<>();
+    Tracing tracing =
+        micrometer ? ObservedCommands.tracing(recorded) : new RecordingTracing(recorded);
     ClientResources resources = ClientResources.builder().tracing(tracing).build();
     RedisClient client =
         RedisClient.create(resources, RedisURI.create(hp[0], Integer.parseInt(hp[1])));
@@ -53,25 +62,27 @@ public final class LettuceTracingApp {
       Child.warmUp(
           LettuceTracingResults.WARMUP, List.of(KEY), () -> conn.sync().get(KEY), 8000, 3000);
       sync("tracing");
-      tracing.spans.clear();
+      recorded.clear();
       for (int i = 0; i < n; i++) {
         mismatches += VALUE.equals(conn.sync().get(KEY)) ? 0 : 1;
         mismatches += VALUE.equals(conn.async().get(KEY).get(5, TimeUnit.SECONDS)) ? 0 : 1;
         RecordingContext parent = new RecordingContext();
         String reactive =
-            conn.reactive()
-                .get(KEY)
-                .contextWrite(Tracing.withTraceContextProvider(() -> parent))
-                .block();
+            micrometer
+                ? conn.reactive().get(KEY).block()
+                : conn.reactive()
+                    .get(KEY)
+                    .contextWrite(Tracing.withTraceContextProvider(() -> parent))
+                    .block();
         mismatches += VALUE.equals(reactive) ? 0 : 1;
-        reactiveWithOwnParent += tracing.spans.stream().filter(s -> s.parent == parent).count();
+        reactiveWithOwnParent += recorded.stream().filter(s -> s.parent == parent).count();
       }
       sync("tracing-done");
     } finally {
       client.shutdown();
       resources.shutdown().get(10, TimeUnit.SECONDS);
     }
-    List<RecordedSpan> spans = List.copyOf(tracing.spans);
+    List<RecordedSpan> spans = List.copyOf(recorded);
     result(LettuceTracingResults.READS, 3L * n);
     result(LettuceTracingResults.REACTIVE_READS, (long) n);
     result(LettuceTracingResults.MISMATCHES, mismatches);
@@ -139,7 +150,7 @@ public final class LettuceTracingApp {
   }
 
   static final class RecordingTracing implements Tracing, TracerProvider {
-    final ConcurrentLinkedQueue<RecordedSpan> spans = new ConcurrentLinkedQueue<>();
+    private final ConcurrentLinkedQueue<RecordedSpan> spans;
     private final TraceContext root = new RecordingContext();
     private final Tracer tracer =
         new Tracer() {
@@ -155,6 +166,10 @@ public final class LettuceTracingApp {
             return span;
           }
         };
+
+    RecordingTracing(ConcurrentLinkedQueue<RecordedSpan> spans) {
+      this.spans = spans;
+    }
 
     @Override
     public Tracer getTracer() {

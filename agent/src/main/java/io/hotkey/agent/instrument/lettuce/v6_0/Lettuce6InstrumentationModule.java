@@ -84,8 +84,8 @@ public final class Lettuce6InstrumentationModule implements InstrumentationModul
   private static final class Helpers {
     /**
      * {@link LettuceLogins}, {@link LettuceArgumentsBuffer}, {@link LettuceArguments}, {@link
-     * LocalAnswerSpan}, {@link LettuceReplay} and {@link LettuceStaleAnswers}, defined next to
-     * Lettuce's {@code ProtocolKeyword}.
+     * LocalAnswerSpan}, {@link LocalAnswerEndpoint}, {@link LettuceReplay} and {@link
+     * LettuceStaleAnswers}, defined next to Lettuce's {@code ProtocolKeyword}.
      */
     static final HelperClasses LETTUCE_ARGUMENTS =
         new HelperClasses(
@@ -97,6 +97,7 @@ public final class Lettuce6InstrumentationModule implements InstrumentationModul
                 "LettuceArgumentsBuffer",
                 "LettuceArguments",
                 "LocalAnswerSpan",
+                "LocalAnswerEndpoint",
                 "LettuceReplay",
                 "LettuceStaleAnswers"));
   }

@@ -100,7 +100,13 @@ public final class LettuceDispatchAdvice {
       return command;
     }
     ReplyTape.Cursor tape = outcome.replay();
-    LocalAnswerSpan.start(connection, command);
+    // the read is answered here whatever the tracing does: were this advice to fail now, the
+    // suppressed failure would send a read already counted as answered to Redis
+    try {
+      LocalAnswerSpan.start(connection, command);
+    } catch (Throwable tracingFailure) {
+      RedisHooks.localAnswerSpanFailed(tracingFailure);
+    }
     try {
       LettuceReplay.into(output, tape);
     } catch (Throwable e) {

@@ -11,14 +11,18 @@ import io.lettuce.core.tracing.Tracing;
 /**
  * The client span Lettuce's own tracing would have given a command that the agent answers in
  * dispatch, so a trace still shows the read: same name, same parent, finished when the command
- * completes, tagged {@value #TAG}={@value #LOCAL} and without a remote endpoint, as no server was
- * asked. A helper class, defined next to Lettuce like {@link LettuceArguments}.
+ * completes, tagged {@value #TAG}={@value #LOCAL} and without a server's address, as no server was
+ * asked (Lettuce's Micrometer tracing, which requires an endpoint, gets {@link
+ * LocalAnswerEndpoint}, which has none). A helper class, defined next to Lettuce like {@link
+ * LettuceArguments}.
  */
 public final class LocalAnswerSpan {
   /** The tag that tells a span of a locally answered command from one that went to Redis. */
   public static final String TAG = "hotkey.answer";
 
   public static final String LOCAL = "local";
+
+  private static final String MICROMETER_TRACING = "io.lettuce.core.tracing.MicrometerTracing";
 
   /**
    * Lettuce 6's tracing API ({@code Span.start(RedisCommand)}); Lettuce 5's differs (5.0 has none),
@@ -62,6 +66,11 @@ public final class LocalAnswerSpan {
     Tracer.Span span = tracing.getTracerProvider().getTracer().nextSpan(provider.getTraceContext());
     span.name(command.getType().toString());
     span.tag(TAG, LOCAL);
+    if (tracing.getClass().getName().equals(MICROMETER_TRACING)) {
+      // its observation convention refuses to start a span without an endpoint (Brave's, which
+      // casts the endpoint to its own type, gets none)
+      span.remoteEndpoint(LocalAnswerEndpoint.INSTANCE);
+    }
     span.start(command);
   }
 }

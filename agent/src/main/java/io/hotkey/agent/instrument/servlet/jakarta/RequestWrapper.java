@@ -28,10 +28,30 @@ public final class RequestWrapper extends HttpServletRequestWrapper {
   private ServletInputStream stream;
   private BufferedReader reader;
   private Map<String, String[]> parameters;
+  private String characterEncoding;
 
   RequestWrapper(HttpServletRequest request, RequestBody body) {
     super(request);
     this.body = body;
+  }
+
+  /**
+   * Also kept here: the agent has read the body from the container's stream, after which a
+   * container may ignore the encoding (Undertow does), while the application still decodes the body
+   * it reads from this wrapper with it (Spring's {@code CharacterEncodingFilter} sets UTF-8).
+   */
+  @Override
+  public void setCharacterEncoding(String encoding) throws UnsupportedEncodingException {
+    if (reader != null) {
+      return;
+    }
+    super.setCharacterEncoding(encoding);
+    characterEncoding = encoding;
+  }
+
+  @Override
+  public String getCharacterEncoding() {
+    return characterEncoding != null ? characterEncoding : super.getCharacterEncoding();
   }
 
   @Override
