@@ -51,6 +51,14 @@ class VersionMatrixIT extends RedisTestBase {
         .flatMap(l -> l.releases().stream().map(r -> Arguments.of(l.module(), r)));
   }
 
+  /**
+   * One short JVM per release: C1 alone and the serial collector start it with less CPU, and these
+   * checks are of correctness, not speed.
+   */
+  private static AgentJvm shortLived(AgentJvm jvm) {
+    return jvm.jvmOption("-XX:TieredStopAtLevel=1").jvmOption("-XX:+UseSerialGC");
+  }
+
   static Stream<Arguments> jedisReleases() {
     return releases(Client.JEDIS);
   }
@@ -72,7 +80,7 @@ class VersionMatrixIT extends RedisTestBase {
         new Snapshots(redis::stats)
             .on("foreign", sync -> foreignWrite(other -> other.set(JEDIS_HOT_KEY, "foreign")));
     ChildRun c =
-        AgentJvm.jedisApp(version)
+        shortLived(AgentJvm.jedisApp(version))
             .hotkeyTestDefaults()
             .name("matrix-jedis-" + version)
             .args(
@@ -179,7 +187,7 @@ class VersionMatrixIT extends RedisTestBase {
                 "compat-foreign",
                 sync -> foreignWrite(other -> other.rpush(LETTUCE_HOT_LIST, "foreign")));
     ChildRun c =
-        AgentJvm.lettuceApp(version)
+        shortLived(AgentJvm.lettuceApp(version))
             .hotkeyTestDefaults()
             .name("matrix-lettuce-" + version)
             .args(
