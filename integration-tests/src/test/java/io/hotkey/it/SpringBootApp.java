@@ -32,7 +32,8 @@ import java.util.stream.Collectors;
  * like).
  */
 final class SpringBootApp implements AutoCloseable {
-  private static final Pattern PORT = Pattern.compile("(?:Tomcat|Jetty) started on port (\\d+)");
+  private static final Pattern PORT =
+      Pattern.compile("(?:Tomcat|Jetty|Netty) started on port (\\d+)");
 
   private final String name;
   private final List<String> command;
@@ -92,6 +93,17 @@ final class SpringBootApp implements AutoCloseable {
             "hotkey.it.boot4Dir", ItConfig.workDir().getParent().resolve("boot4-build/target"));
     return existing(
         dir.resolve("boot-app-" + flavour + ".jar"), "spring-boot-4-app", "boot4-build");
+  }
+
+  /**
+   * The Spring WebFlux application's fat jar ({@code spring-webflux-app/}; {@code
+   * -Dhotkey.it.webfluxDir} overrides where).
+   */
+  static Path webfluxJar() {
+    Path dir =
+        ItConfig.prop(
+            "hotkey.it.webfluxDir", ItConfig.workDir().getParent().resolve("webflux-build/target"));
+    return existing(dir.resolve("webflux-app.jar"), "spring-webflux-app", "webflux-build");
   }
 
   private static Path existing(Path jar, String execution, String buildDir) {
