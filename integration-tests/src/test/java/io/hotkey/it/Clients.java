@@ -55,6 +55,11 @@ public final class Clients {
   public static final String LETTUCE_7 = "7.7.0.RELEASE";
   public static final List<String> LETTUCE = List.of(LETTUCE_6, LETTUCE_7);
 
+  /**
+   * The Spring lines whose spring-web (with its Reactor) the WebFlux helpers are checked against.
+   */
+  public static final List<String> SPRING_WEB = List.of("5.3.31", "6.2.12", "7.0.8");
+
   private Clients() {}
 
   /** The newest release's classpath of {@code client}: {@code jedis} or {@code lettuce}. */
@@ -70,8 +75,12 @@ public final class Clients {
     return classpath("lettuce-core", version);
   }
 
+  public static String springWebClasspath(String version) {
+    return classpath("spring-web", version);
+  }
+
   private static String classpath(String client, String version) {
-    String folder = client.equals("jedis") ? "jedis" : "lettuce";
+    String folder = client.equals("lettuce-core") ? "lettuce" : client;
     Path dir = ItConfig.clientsDir().resolve(folder + "-" + version);
     List<String> entries = new ArrayList<>();
     entries.add(ItConfig.appClasses().toString());

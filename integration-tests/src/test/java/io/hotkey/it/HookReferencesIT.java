@@ -41,7 +41,13 @@ import org.junit.jupiter.params.provider.MethodSource;
  */
 class HookReferencesIT {
   private static final String[] CLIENT_PACKAGES = {
-    "redis/clients/", "io/lettuce/", "io/netty/", "reactor/", "jakarta/servlet/", "javax/servlet/"
+    "redis/clients/",
+    "io/lettuce/",
+    "io/netty/",
+    "reactor/",
+    "jakarta/servlet/",
+    "javax/servlet/",
+    "org/springframework/"
   };
 
   /** Where each advice that reads a field is woven, for its {@code @Advice.FieldValue} names. */
@@ -67,6 +73,9 @@ class HookReferencesIT {
     }
     for (String v : Clients.LETTUCE) {
       a.add(Arguments.of("lettuce", v, List.of("lettuce/v6_0/")));
+    }
+    for (String v : Clients.SPRING_WEB) {
+      a.add(Arguments.of("spring-web", v, List.of("webflux/")));
     }
     return a.stream();
   }
@@ -198,7 +207,9 @@ class HookReferencesIT {
     String classpath =
         client.equals("jedis")
             ? Clients.jedisClasspath(version)
-            : Clients.lettuceClasspath(version);
+            : client.equals("spring-web")
+                ? Clients.springWebClasspath(version)
+                : Clients.lettuceClasspath(version);
     List<ClassFileLocator> jars = new ArrayList<>();
     for (String entry : classpath.split(File.pathSeparator)) {
       if (entry.endsWith(".jar")) {

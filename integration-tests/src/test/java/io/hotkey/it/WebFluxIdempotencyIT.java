@@ -35,11 +35,11 @@ import redis.clients.jedis.args.ClientPauseMode;
  * 3, functional routes and an annotated controller) run with {@code -javaagent:} and no code
  * change, once per store, each start serving every check: the proofs shared with the servlet
  * containers and the JDK server ({@link IdempotencyOverHttp}) on the functional route and on the
- * controller, a client that disconnects while its request runs, the rest of the playbook ({@link
- * PlaybookOverHttp}: session cookies, the keyless guard, tokens), and the agent's {@code
- * hotkey.idempotency.requests} counters in {@code /actuator/prometheus}, which must equal, outcome
- * by outcome, what the requests caused. With the redis store, the event loops must keep answering
- * while Redis holds every claim.
+ * controller, a client that disconnects while its request runs, an answer streamed in chunks, the
+ * rest of the playbook ({@link PlaybookOverHttp}: session cookies, the keyless guard, tokens), and
+ * the agent's {@code hotkey.idempotency.requests} counters in {@code /actuator/prometheus}, which
+ * must equal, outcome by outcome, what the requests caused. With the redis store, the event loops
+ * must keep answering while Redis holds every claim.
  */
 class WebFluxIdempotencyIT extends RedisTestBase {
   private static final Pattern OUTCOME =
@@ -72,7 +72,8 @@ class WebFluxIdempotencyIT extends RedisTestBase {
 
   private static SpringBootApp start(String name, Map<String, String> store) throws Exception {
     Map<String, String> properties = new TreeMap<>(PlaybookOverHttp.PROPERTIES);
-    properties.put("hotkey.idempotency.routes", "POST /orders, POST /annotated/orders");
+    properties.put(
+        "hotkey.idempotency.routes", "POST /orders, POST /annotated/orders, POST /orders/stream");
     properties.put("hotkey.report.interval", "0");
     properties.putAll(store);
     SpringBootApp app = SpringBootApp.start(name, SpringBootApp.webfluxJar(), properties);
@@ -99,6 +100,7 @@ class WebFluxIdempotencyIT extends RedisTestBase {
     annotated.expected().forEach(functional::expect);
 
     disconnectReleasesTheKey(app, functional);
+    streamedAnswerIsStoredOnceSent(app, functional);
     new PlaybookOverHttp(label, app.base(), functional).proveAll();
 
     String prometheus = get(app.base() + "/actuator/prometheus");
@@ -173,6 +175,38 @@ class WebFluxIdempotencyIT extends RedisTestBase {
     http.expect("released", 1);
     http.expect("conflict", conflicts);
     http.expect("stored", 1);
+    http.expect("replayed", 1);
+  }
+
+  /**
+   * An answer written as a stream of chunks passes through as written and is stored once sent (a
+   * retry at that instant may get 409): the retry then gets it byte for byte, marked.
+   */
+  private static void streamedAnswerIsStoredOnceSent(SpringBootApp app, IdempotencyOverHttp http)
+      throws Exception {
+    int before = http.runs();
+    String key = UUID.randomUUID().toString();
+    String url = app.base() + "/orders/stream";
+    HttpResponse<byte[]> first = send(IdempotencyOverHttp.post(url, key, PAYLOAD));
+    assertEquals(200, first.statusCode(), () -> text(first));
+    assertTrue(
+        first.headers().firstValue("Content-Length").isEmpty(), "the answer was sent chunked");
+    int conflicts = 0;
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+    HttpResponse<byte[]> retry = send(IdempotencyOverHttp.post(url, key, PAYLOAD));
+    while (retry.statusCode() == 409) {
+      conflicts++;
+      assertTrue(System.nanoTime() < deadline, "the streamed answer was never stored");
+      Thread.sleep(20);
+      retry = send(IdempotencyOverHttp.post(url, key, PAYLOAD));
+    }
+    HttpResponse<byte[]> replay = retry;
+    assertTrue(replayed(replay), () -> "the retry is the stored stream: " + text(replay));
+    assertEquals(text(first), text(replay));
+    assertEquals(before + 1, http.runs(), "the streamed order ran once");
+    http.expect("executed", 1);
+    http.expect("stored", 1);
+    http.expect("conflict", conflicts);
     http.expect("replayed", 1);
   }
 

@@ -8,6 +8,7 @@ import org.springframework.http.MediaType;
 import org.springframework.stereotype.Component;
 import org.springframework.web.reactive.function.server.ServerRequest;
 import org.springframework.web.reactive.function.server.ServerResponse;
+import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 
 /**
@@ -40,6 +41,22 @@ public class Orders {
                         .header(HttpHeaders.SET_COOKIE, "order=" + order.run)
                         .contentType(MediaType.APPLICATION_JSON)
                         .bodyValue(order.json));
+  }
+
+  /** The order as a stream of three chunks (a {@code Flux} body, written as it comes). */
+  Mono<ServerResponse> stream(ServerRequest request) {
+    return request
+        .bodyToMono(String.class)
+        .defaultIfEmpty("")
+        .flatMap(
+            body -> {
+              int run = runs.incrementAndGet();
+              return ServerResponse.ok()
+                  .contentType(MediaType.TEXT_PLAIN)
+                  .body(
+                      Flux.just("order " + run, " at " + System.nanoTime(), " of " + body),
+                      String.class);
+            });
   }
 
   /** One run of the handler: slow, failed, thrown or placed. */

@@ -9,7 +9,8 @@ import org.springframework.web.reactive.function.server.ServerResponse;
 
 /**
  * A plain Spring WebFlux application on Reactor Netty: the order handler as functional routes
- * ({@code POST /orders}, {@code /orders/checkout}, {@code /orders/pay}) and as an annotated
+ * ({@code POST /orders}, {@code /orders/checkout}, {@code /orders/pay}; {@code /orders/stream}
+ * answers in several chunks) and as an annotated
  * controller ({@code POST /annotated/orders}, {@link AnnotatedOrders}), both counting their runs
  * in {@link Orders}.
  */
@@ -25,6 +26,7 @@ public class WebFluxApp {
         .POST("/orders", orders::handle)
         .POST("/orders/checkout", orders::handle)
         .POST("/orders/pay", orders::handle)
+        .POST("/orders/stream", orders::stream)
         .GET("/orders/runs", request -> ServerResponse.ok().bodyValue(orders.runs() + "\n"))
         .build();
   }

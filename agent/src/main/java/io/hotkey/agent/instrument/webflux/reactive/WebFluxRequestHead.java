@@ -1,6 +1,7 @@
 package io.hotkey.agent.instrument.webflux.reactive;
 
 import io.hotkey.agent.idempotency.RequestHead;
+import java.util.ArrayList;
 import java.util.List;
 import org.springframework.http.server.reactive.ServerHttpRequest;
 
@@ -41,9 +42,22 @@ public final class WebFluxRequestHead implements RequestHead {
     return request.getURI().getRawQuery();
   }
 
+  /**
+   * Walks the headers rather than asking for one: {@code forEach} is the lookup Spring 5.3, 6 and 7
+   * all have with one signature ({@code get} takes an {@code Object} before 7, a {@code String}
+   * since).
+   */
   @Override
   public List<String> headerValues(String name) {
-    List<String> values = request.getHeaders().get(name);
-    return values == null ? List.of() : values;
+    List<String> values = new ArrayList<>(1);
+    request
+        .getHeaders()
+        .forEach(
+            (header, list) -> {
+              if (header.equalsIgnoreCase(name)) {
+                values.addAll(list);
+              }
+            });
+    return values;
   }
 }
