@@ -31,6 +31,8 @@ import io.hotkey.agent.instrument.lettuce.v5_0.Lettuce5InstrumentationModule;
 import io.hotkey.agent.instrument.lettuce.v6_0.Lettuce6InstrumentationModule;
 import io.hotkey.agent.instrument.servlet.ServletBridge;
 import io.hotkey.agent.instrument.servlet.ServletInstrumentationModule;
+import io.hotkey.agent.instrument.webflux.WebFluxBridge;
+import io.hotkey.agent.instrument.webflux.WebFluxInstrumentationModule;
 import io.hotkey.agent.metrics.AgentMeters;
 import io.hotkey.agent.metrics.JmxExporter;
 import io.hotkey.agent.metrics.MicrometerBridge;
@@ -85,6 +87,7 @@ final class AgentInstaller {
     if (!config.idempotencyRoutes().patterns().isEmpty()) {
       modules.add(new JdkHttpServerInstrumentationModule());
       modules.add(new ServletInstrumentationModule());
+      modules.add(new WebFluxInstrumentationModule());
     }
     ModuleHealth health = new ModuleHealth(clients);
     MicrometerSighting micrometer = new MicrometerSighting();
@@ -209,6 +212,7 @@ final class AgentInstaller {
     if (idempotency != null) {
       IdempotencyFilters.activate(idempotency, errors);
       ServletBridge.activate(idempotency, errors);
+      WebFluxBridge.activate(idempotency, errors);
     }
     if (fleet != null) {
       fleet.setThreshold(config.detectFleetThreshold());

@@ -47,6 +47,11 @@ public final class Clients {
   public static final String LETTUCE_7 = "7.7.0.RELEASE";
   public static final List<String> LETTUCE = List.of(LETTUCE_6, LETTUCE_7);
 
+  /**
+   * The Spring lines whose spring-web (with its Reactor) the WebFlux helpers are checked against.
+   */
+  public static final List<String> SPRING_WEB = List.of("5.3.31", "6.2.12", "7.0.8");
+
   private Clients() {}
 
   /** The newest release's classpath of {@code client}: {@code jedis} or {@code lettuce}. */
@@ -60,6 +65,10 @@ public final class Clients {
 
   public static String lettuceClasspath(String version) {
     return classpath("lettuce-core", version);
+  }
+
+  public static String springWebClasspath(String version) {
+    return classpath("spring-web", version);
   }
 
   /**
@@ -79,7 +88,7 @@ public final class Clients {
   }
 
   private static String classpath(String client, String version) {
-    String folder = client.equals("jedis") ? "jedis" : "lettuce";
+    String folder = client.equals("lettuce-core") ? "lettuce" : client;
     List<String> entries = new ArrayList<>();
     entries.add(ItConfig.appClasses().toString());
     List<Path> jars = jars(folder, version);
@@ -88,7 +97,11 @@ public final class Clients {
       throw new IllegalStateException(client + "-" + version + ".jar missing for " + version);
     }
     VersionMatrix.Client matrixClient =
-        folder.equals("jedis") ? VersionMatrix.Client.JEDIS : VersionMatrix.Client.LETTUCE;
+        switch (folder) {
+          case "jedis" -> VersionMatrix.Client.JEDIS;
+          case "lettuce" -> VersionMatrix.Client.LETTUCE;
+          default -> null;
+        };
     String donor =
         VersionMatrix.LINES.stream()
             .filter(l -> l.client() == matrixClient && l.releases().contains(version))

@@ -41,7 +41,13 @@ import org.junit.jupiter.params.provider.MethodSource;
  */
 class HookReferencesIT {
   private static final String[] CLIENT_PACKAGES = {
-    "redis/clients/", "io/lettuce/", "io/netty/", "reactor/", "jakarta/servlet/", "javax/servlet/"
+    "redis/clients/",
+    "io/lettuce/",
+    "io/netty/",
+    "reactor/",
+    "jakarta/servlet/",
+    "javax/servlet/",
+    "org/springframework/"
   };
 
   /** Where each advice that reads a field is woven, for its {@code @Advice.FieldValue} names. */
@@ -66,12 +72,14 @@ class HookReferencesIT {
             VersionMatrix.JEDIS_3, List.of("jedis/v3_0/", "jedis/common/"),
             VersionMatrix.JEDIS_4, List.of("jedis/v4_0/", "jedis/common/"),
             VersionMatrix.LETTUCE_6, List.of("lettuce/v6_0/"));
-    return VersionMatrix.LINES.stream()
-        .filter(l -> packages.containsKey(l.module()))
-        .flatMap(
-            l ->
-                l.releases().stream()
-                    .map(r -> Arguments.of(l.client().folder, r, packages.get(l.module()))));
+    return Stream.concat(
+        VersionMatrix.LINES.stream()
+            .filter(l -> packages.containsKey(l.module()))
+            .flatMap(
+                l ->
+                    l.releases().stream()
+                        .map(r -> Arguments.of(l.client().folder, r, packages.get(l.module())))),
+        Clients.SPRING_WEB.stream().map(v -> Arguments.of("spring-web", v, List.of("webflux/"))));
   }
 
   @ParameterizedTest(name = "{0} {1}")
@@ -227,7 +235,9 @@ class HookReferencesIT {
     String classpath =
         client.equals("jedis")
             ? Clients.jedisClasspath(version)
-            : Clients.lettuceClasspath(version);
+            : client.equals("spring-web")
+                ? Clients.springWebClasspath(version)
+                : Clients.lettuceClasspath(version);
     List<ClassFileLocator> jars = new ArrayList<>();
     for (String entry : classpath.split(File.pathSeparator)) {
       if (entry.endsWith(".jar")) {

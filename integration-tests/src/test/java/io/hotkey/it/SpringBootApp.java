@@ -32,9 +32,12 @@ import java.util.stream.Collectors;
  * like).
  */
 final class SpringBootApp implements AutoCloseable {
-  /** Boot 3 and 4 say "Tomcat started on port 8080", Boot 2 "Tomcat started on port(s): 8080". */
+  /**
+   * Boot 3 and 4 say "Tomcat started on port 8080", Boot 2 "Tomcat started on port(s): 8080";
+   * WebFlux "Netty started on port 8080".
+   */
   private static final Pattern PORT =
-      Pattern.compile("(?:Tomcat|Jetty|Undertow) started on port(?:\\(s\\):?)? (\\d+)");
+      Pattern.compile("(?:Tomcat|Jetty|Undertow|Netty) started on port(?:\\(s\\):?)? (\\d+)");
 
   private final String name;
   private final List<String> command;
@@ -106,6 +109,17 @@ final class SpringBootApp implements AutoCloseable {
             "hotkey.it.boot2Dir", ItConfig.workDir().getParent().resolve("boot2-build/target"));
     return existing(
         dir.resolve("boot-app-" + flavour + ".jar"), "spring-boot-2-app", "boot2-build");
+  }
+
+  /**
+   * The Spring WebFlux application's fat jar ({@code spring-webflux-app/}; {@code
+   * -Dhotkey.it.webfluxDir} overrides where).
+   */
+  static Path webfluxJar() {
+    Path dir =
+        ItConfig.prop(
+            "hotkey.it.webfluxDir", ItConfig.workDir().getParent().resolve("webflux-build/target"));
+    return existing(dir.resolve("webflux-app.jar"), "spring-webflux-app", "webflux-build");
   }
 
   private static Path existing(Path jar, String execution, String buildDir) {

@@ -1,0 +1,166 @@
+package io.hotkey.agent.instrument.webflux;
+
+import io.hotkey.agent.core.AgentErrors;
+import io.hotkey.agent.idempotency.IdempotencyEngine;
+import io.hotkey.agent.idempotency.store.MemoryRecordStore;
+import io.hotkey.agent.instrument.HelperClasses;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.Executor;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Supplier;
+
+/**
+ * The seam between Spring WebFlux and the agent, in the system class loader so that the advice
+ * inlined into {@code HttpWebHandlerAdapter} ({@link WebFluxAdvice}) and the helpers injected next
+ * to Spring's reactive web API both reach it.
+ *
+ * <p>The helpers (the {@code reactive/} subpackage) extend Spring's request and response decorators
+ * and use Reactor, which only the application's loader sees: on the first request of an application
+ * they are defined next to {@code ServerHttpRequestDecorator} ({@link HelperClasses}, as {@code
+ * org.springframework.http.server.reactive.HotkeyAgent*}).
+ *
+ * <p>An event-loop thread never waits for the store: calls to a store other than the in-memory one
+ * (which answers without I/O) run on {@link #storeCalls()}, a small bounded pool, and the request
+ * resumes on Reactor's parallel scheduler.
+ */
+public final class WebFluxBridge {
+  static final List<String> HELPERS =
+      List.of("WebFluxRequestHead", "BufferedRequest", "CapturingResponse", "IdempotentExchange");
+
+  static final String HELPER_PACKAGE = "io/hotkey/agent/instrument/webflux/reactive/";
+
+  static final HelperClasses HELPER_CLASSES =
+      new HelperClasses(
+          "org.springframework.http.server.reactive.ServerHttpRequestDecorator",
+          HELPER_PACKAGE,
+          HELPERS);
+
+  /** Threads for store calls; enough for many round trips in flight to a slow store. */
+  private static final int STORE_THREADS = 16;
+
+  /** Store calls waiting for a thread; beyond this a request passes through (an agent error). */
+  private static final int STORE_QUEUE = 4096;
+
+  /** Set while a helper calls the adapter itself: that call runs untouched. */
+  private static final ThreadLocal<Boolean> NESTED = new ThreadLocal<>();
+
+  private static volatile IdempotencyEngine engine;
+  private static volatile AgentErrors errors = new AgentErrors(0);
+  private static volatile ThreadPoolExecutor storeCalls;
+
+  private static final ClassValue<Optional<WebFluxHelper>> BY_ADAPTER_CLASS =
+      new ClassValue<Optional<WebFluxHelper>>() {
+        @Override
+        protected Optional<WebFluxHelper> computeValue(Class<?> adapter) {
+          ClassLoader loader = adapter.getClassLoader();
+          try {
+            return Optional.of(
+                (WebFluxHelper)
+                    HELPER_CLASSES.injectInto(loader).getDeclaredConstructor().newInstance());
+          } catch (Throwable t) {
+            error(
+                "injecting the WebFlux helpers into "
+                    + loader
+                    + " (its requests pass through untouched)",
+                t);
+            return Optional.empty();
+          }
+        }
+      };
+
+  private WebFluxBridge() {}
+
+  /** Makes every instrumented WebFlux application use this engine. */
+  public static void activate(IdempotencyEngine active, AgentErrors agentErrors) {
+    errors = agentErrors;
+    engine = active;
+  }
+
+  /** Instrumented applications pass everything through from now on. */
+  public static void deactivate() {
+    engine = null;
+  }
+
+  // ---------------------------------------------------------------- called by the inlined advice
+
+  /**
+   * Returns the {@code Mono<Void>} that handles the request instead of the adapter, or null to let
+   * the adapter run untouched.
+   */
+  public static Object enter(Object adapter, Object request, Object response) {
+    if (engine == null
+        || NESTED.get() != null
+        || adapter == null
+        || request == null
+        || response == null
+        || adapter.getClass().getClassLoader() == null) {
+      return null;
+    }
+    try {
+      Optional<WebFluxHelper> helper = BY_ADAPTER_CLASS.get(adapter.getClass());
+      return helper.isPresent() ? helper.get().handle(adapter, request, response) : null;
+    } catch (Throwable t) {
+      error("entering a request", t);
+      return null;
+    }
+  }
+
+  // ---------------------------------------------------------------- called by the injected helpers
+
+  /** The engine requests are decided by, or null once the agent is deactivated. */
+  public static IdempotencyEngine engine() {
+    return engine;
+  }
+
+  /** Runs {@code call} (the helper calling the adapter itself) without the agent taking it. */
+  public static <T> T nested(Supplier<T> call) {
+    NESTED.set(Boolean.TRUE);
+    try {
+      return call.get();
+    } finally {
+      NESTED.remove();
+    }
+  }
+
+  /** Whether calls to this engine's store may wait on I/O, and so must leave the event loop. */
+  public static boolean storeBlocks(IdempotencyEngine active) {
+    return !(active.store() instanceof MemoryRecordStore);
+  }
+
+  /** Where store calls that may wait on I/O run. */
+  public static Executor storeCalls() {
+    ThreadPoolExecutor pool = storeCalls;
+    if (pool == null) {
+      synchronized (WebFluxBridge.class) {
+        pool = storeCalls;
+        if (pool == null) {
+          AtomicInteger count = new AtomicInteger();
+          pool =
+              new ThreadPoolExecutor(
+                  STORE_THREADS,
+                  STORE_THREADS,
+                  30,
+                  TimeUnit.SECONDS,
+                  new ArrayBlockingQueue<>(STORE_QUEUE),
+                  task -> {
+                    Thread thread =
+                        new Thread(task, "hotkey-idempotency-store-" + count.incrementAndGet());
+                    thread.setDaemon(true);
+                    return thread;
+                  });
+          pool.allowCoreThreadTimeOut(true);
+          storeCalls = pool;
+        }
+      }
+    }
+    return pool;
+  }
+
+  public static void error(String where, Throwable error) {
+    errors.record("webflux idempotency " + where, error);
+  }
+}

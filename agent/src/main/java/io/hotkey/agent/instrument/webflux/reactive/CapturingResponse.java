@@ -1,0 +1,164 @@
+package io.hotkey.agent.instrument.webflux.reactive;
+
+import io.hotkey.agent.idempotency.BodyCapture;
+import io.hotkey.agent.idempotency.Execution;
+import io.hotkey.agent.idempotency.ReleaseReason;
+import io.hotkey.agent.instrument.webflux.WebFluxBridge;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.function.Function;
+import org.reactivestreams.Publisher;
+import org.springframework.core.io.buffer.DataBuffer;
+import org.springframework.core.io.buffer.DataBufferUtils;
+import org.springframework.http.server.reactive.ServerHttpResponse;
+import org.springframework.http.server.reactive.ServerHttpResponseDecorator;
+import reactor.core.publisher.Flux;
+import reactor.core.publisher.Mono;
+
+/**
+ * The response of an execution. A body written in one piece ({@code writeWith(Mono)}, as Spring's
+ * encoders write a single value) is handed to the engine before it goes to the server, so a client
+ * that has the answer finds it stored. A body written as a stream passes through as written, a copy
+ * kept up to max-body, and is handed over once written; {@code writeAndFlushWith} (server-sent
+ * events and other flushed streams) is never stored. A response completed without a body ({@code
+ * setComplete}) is handed over with an empty one. The chain ending in an error or cancelled (the
+ * client went away) before any of these releases the claim.
+ */
+public final class CapturingResponse extends ServerHttpResponseDecorator {
+  private static final byte[] EMPTY = new byte[0];
+
+  private final Execution execution;
+
+  /** Runs a store call where it may (inline, or off the event loop), as a Mono. */
+  private final Function<Runnable, Mono<Void>> storeCall;
+
+  CapturingResponse(
+      ServerHttpResponse response, Execution execution, Function<Runnable, Mono<Void>> storeCall) {
+    super(response);
+    this.execution = execution;
+    this.storeCall = storeCall;
+  }
+
+  @Override
+  public Mono<Void> writeWith(Publisher<? extends DataBuffer> body) {
+    if (execution.ended()) {
+      return super.writeWith(body);
+    }
+    if (body instanceof Mono) {
+      return Mono.from(body)
+          .map(Optional::of)
+          .defaultIfEmpty(Optional.empty())
+          .flatMap(
+              buffer -> {
+                byte[] bytes = buffer.isPresent() ? drain(buffer.get()) : EMPTY;
+                return storeCall
+                    .apply(() -> finish(bytes, true))
+                    .then(
+                        Mono.defer(
+                            () ->
+                                super.writeWith(
+                                    bytes.length == 0
+                                        ? Mono.empty()
+                                        : Mono.just(bufferFactory().wrap(bytes)))));
+              });
+    }
+    BodyCapture capture = new BodyCapture(execution.maxBody());
+    Flux<DataBuffer> copied =
+        Flux.from(body)
+            .map(
+                buffer -> {
+                  copyInto(capture, buffer);
+                  return buffer;
+                });
+    return super.writeWith(copied)
+        .then(
+            Mono.defer(
+                () -> {
+                  byte[] bytes;
+                  synchronized (capture) {
+                    bytes = capture.bytes();
+                  }
+                  return storeCall.apply(
+                      () -> finish(bytes == null ? EMPTY : bytes, bytes != null));
+                }));
+  }
+
+  @Override
+  public Mono<Void> writeAndFlushWith(Publisher<? extends Publisher<? extends DataBuffer>> body) {
+    if (execution.ended()) {
+      return super.writeAndFlushWith(body);
+    }
+    return super.writeAndFlushWith(body)
+        .then(Mono.defer(() -> storeCall.apply(() -> finish(EMPTY, false))));
+  }
+
+  @Override
+  public Mono<Void> setComplete() {
+    if (execution.ended()) {
+      return super.setComplete();
+    }
+    return storeCall.apply(() -> finish(EMPTY, true)).then(Mono.defer(super::setComplete));
+  }
+
+  /** The handler's chain completed: anything not handed over yet had no answer. */
+  void completed() {
+    failed(ReleaseReason.NO_RESPONSE);
+  }
+
+  /** The chain failed or was cancelled: release the claim unless the answer was handed over. */
+  void failed(ReleaseReason why) {
+    if (!execution.ended()) {
+      storeCall
+          .apply(() -> execution.fail(why))
+          .subscribe(null, t -> WebFluxBridge.error("releasing a claim", t));
+    }
+  }
+
+  private void finish(byte[] body, boolean whole) {
+    Integer status = getRawStatusCode();
+    execution.finish(status == null ? 200 : status, headers(), body, whole);
+  }
+
+  private List<Map.Entry<String, String>> headers() {
+    List<Map.Entry<String, String>> list = new ArrayList<>();
+    getHeaders()
+        .forEach(
+            (name, values) -> {
+              for (String value : values) {
+                if (name != null && value != null) {
+                  list.add(Map.entry(name, value));
+                }
+              }
+            });
+    return list;
+  }
+
+  /** The buffer's readable bytes; the buffer is released. */
+  private static byte[] drain(DataBuffer buffer) {
+    try {
+      byte[] bytes = new byte[buffer.readableByteCount()];
+      buffer.read(bytes);
+      return bytes;
+    } finally {
+      DataBufferUtils.release(buffer);
+    }
+  }
+
+  /** Appends the buffer's readable bytes to the capture, leaving the buffer as it was. */
+  private static void copyInto(BodyCapture capture, DataBuffer buffer) {
+    synchronized (capture) {
+      if (capture.overflowed()) {
+        return; // not stored anyway: the rest streams without a copy
+      }
+    }
+    int position = buffer.readPosition();
+    byte[] bytes = new byte[buffer.readableByteCount()];
+    buffer.read(bytes);
+    buffer.readPosition(position);
+    synchronized (capture) {
+      capture.append(bytes, 0, bytes.length);
+    }
+  }
+}
