@@ -17,7 +17,7 @@ import redis.clients.jedis.Jedis;
  *
  * <pre>
  * java -cp hotkey-demo.jar io.hotkey.demo.bench.StartupBench --agent agent/target/hotkey-agent.jar
- *      [--baseline-agent another/hotkey-agent.jar] [--runs 10]
+ *      [--baseline-agent another/hotkey-agent.jar] [--runs 10] [--plain-runs 5]
  *      [--boot-jar integration-tests/target/boot-build/target/boot-app-lettuce.jar] [--boot-runs 5]
  * </pre>
  *
@@ -27,6 +27,11 @@ import redis.clients.jedis.Jedis;
  *       ({@link NoopAgent}, what any agent costs before its {@code premain}). {@code --runs}
  *       rounds; wall time as this driver sees the child (start to exit), CPU and peak RSS as GNU
  *       {@code time} reports them.
+ *   <li>{@link FirstGetApp}, a plain Lettuce application and a plain Jedis one (no framework, the
+ *       client started at once, as a batch job or a CLI does), from launch to its first GET's
+ *       answer: one JVM alone, and three started at once (a fleet's rolling restart on one host;
+ *       the time is the slowest one's). {@code --plain-runs} rounds (0 leaves them out); CPU read
+ *       from {@code /proc} at each answer.
  *   <li>With {@code --boot-jar}, the integration tests' Spring Boot application (Lettuce, Tomcat,
  *       actuator, Micrometer), started as {@code SpringBootApp} starts it, against a Redis: {@code
  *       --boot-runs} rounds, each run timed from launch to Boot's {@code Started} line and to the
@@ -48,6 +53,9 @@ public final class StartupBench {
   private static final String GNU_TIME = "/usr/bin/time";
   private static final String KEY = "startup-bench";
 
+  /** JVMs started at once on one host, as in a fleet's rolling restart. */
+  private static final int FLEET_JVMS = 3;
+
   /** One way to start the JVM: without an agent, or with one. */
   record Side(String label, Optional<Path> agent, boolean isHotkeyAgent) {
     static final Side WITHOUT = new Side("without", Optional.empty(), false);
@@ -57,7 +65,14 @@ public final class StartupBench {
 
   public static void main(String[] args) throws Exception {
     BenchArgs options =
-        BenchArgs.parse(args, "--agent", "--baseline-agent", "--runs", "--boot-jar", "--boot-runs");
+        BenchArgs.parse(
+            args,
+            "--agent",
+            "--baseline-agent",
+            "--runs",
+            "--plain-runs",
+            "--boot-jar",
+            "--boot-runs");
     Path agent =
         Path.of(
             options
@@ -68,16 +83,25 @@ public final class StartupBench {
         .text("--baseline-agent")
         .ifPresent(other -> agents.add(new Side("baseline", Optional.of(Path.of(other)), true)));
     int runs = options.wholeNumber("--runs", 10, 1);
+    int plainRuns = options.wholeNumber("--plain-runs", 5, 0);
     Optional<Path> bootJar = options.text("--boot-jar").map(Path::of);
     int bootRuns = options.wholeNumber("--boot-runs", 5, 1);
     PrintStream out = System.out;
     Table table = new Table();
     measureJavaVersion(agents, runs, table, out);
-    if (bootJar.isPresent()) {
+    if (plainRuns > 0 || bootJar.isPresent()) {
       try (RedisEndpoint redis = RedisEndpoint.fromEnvironment();
           Jedis seeding = redis.newConnection()) {
         seeding.set(KEY, "v");
-        measureBoot(agents, bootJar.get(), redis, bootRuns, table, out);
+        if (plainRuns > 0) {
+          for (String client : List.of("lettuce", "jedis")) {
+            measurePlain(agents, client, 1, redis, plainRuns, table, out);
+            measurePlain(agents, client, FLEET_JVMS, redis, plainRuns, table, out);
+          }
+        }
+        if (bootJar.isPresent()) {
+          measureBoot(agents, bootJar.get(), redis, bootRuns, table, out);
+        }
       }
     }
     out.println();
@@ -108,6 +132,42 @@ public final class StartupBench {
           List.of(JvmRun.classesLoaded(sides.get(i).agent(), List.of("-version"))),
           count -> count,
           "");
+    }
+  }
+
+  /**
+   * {@link FirstGetApp} on {@code client}: {@code jvms} started at once, without an agent and with
+   * each agent given.
+   */
+  static void measurePlain(
+      List<Side> agents,
+      String client,
+      int jvms,
+      RedisEndpoint redis,
+      int runs,
+      Table table,
+      PrintStream out)
+      throws Exception {
+    List<Side> sides = new ArrayList<>(List.of(Side.WITHOUT));
+    sides.addAll(agents);
+    String what = "plain " + client + (jvms == 1 ? "" : ", " + jvms + " JVMs at once");
+    out.println(what + ", " + runs + " rounds of " + sides.size() + " runs");
+    List<List<PlainRun>> measured =
+        measure(sides, runs, out, side -> PlainRun.start(side, client, jvms, redis, KEY));
+    for (int i = 1; i < sides.size(); i++) {
+      String prefix = what + ", " + sides.get(i).label() + ": ";
+      table.row(
+          prefix + (jvms == 1 ? "launch to first GET answered" : "launch to the last first GET"),
+          measured.get(0),
+          measured.get(i),
+          PlainRun::firstGetMillis,
+          "ms");
+      table.row(
+          prefix + "CPU until first GET" + (jvms == 1 ? "" : "s, all JVMs"),
+          measured.get(0),
+          measured.get(i),
+          PlainRun::cpuMillis,
+          "ms");
     }
   }
 
@@ -182,17 +242,39 @@ public final class StartupBench {
       double b = median(with, figure);
       rows.add(
           String.format(
-              "| %s | %s | %s | %s (×%.2f) |",
+              "| %s | %s | %s | %s (×%.2f) | %s |",
               what,
               format(a, unit),
               format(b, unit),
               (b >= a ? "+" : "") + format(b - a, unit),
-              a == 0 ? Double.NaN : b / a));
+              a == 0 ? Double.NaN : b / a,
+              roundRatios(without, with, figure)));
+    }
+
+    /**
+     * The lowest and highest ratio of a round's run with to its run without, when both sides ran
+     * the same rounds: how far the machine's drift spreads the median's ratio.
+     */
+    private static <T> String roundRatios(
+        List<T> without, List<T> with, Function<T, Number> figure) {
+      if (without.size() != with.size() || without.size() < 2) {
+        return "";
+      }
+      double lowest = Double.MAX_VALUE;
+      double highest = 0;
+      for (int round = 0; round < without.size(); round++) {
+        double ratio =
+            figure.apply(with.get(round)).doubleValue()
+                / figure.apply(without.get(round)).doubleValue();
+        lowest = Math.min(lowest, ratio);
+        highest = Math.max(highest, ratio);
+      }
+      return String.format("×%.2f–%.2f", lowest, highest);
     }
 
     void print(PrintStream out) {
-      out.println("| median | without | with | difference |");
-      out.println("|---|---|---|---|");
+      out.println("| median | without | with | difference | rounds' ratios |");
+      out.println("|---|---|---|---|---|");
       rows.forEach(out::println);
     }
 
