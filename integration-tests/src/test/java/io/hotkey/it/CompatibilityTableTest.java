@@ -18,13 +18,13 @@ import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 
 /**
- * The README's compatibility table claims exactly the Redis client lines {@link VersionMatrixIT}
- * runs, and names as tested exactly the releases it runs. A row's versions cell reads {@code
- * 4.0–4.4, 8.0 (tested 4.0.0, 4.0.1, …, 8.0.2)…}: minor lines, single or as a range within one
- * major, then the releases (Lettuce's without {@code .RELEASE}).
+ * The compatibility table ({@code docs/compatibility.md}) claims exactly the Redis client lines
+ * {@link VersionMatrixIT} runs, and names as tested exactly the releases it runs. A row's versions
+ * cell reads {@code 4.0–4.4, 8.0 (tested 4.0.0, 4.0.1, …, 8.0.2)…}: minor lines, single or as a
+ * range within one major, then the releases (Lettuce's without {@code .RELEASE}).
  */
 class CompatibilityTableTest {
-  private static final Path README = Path.of("..", "README.md");
+  private static final Path TABLE = Path.of("..", "docs", "compatibility.md");
 
   /** A table row whose first cell is a client's name: its versions cell. */
   private static final Pattern ROW = Pattern.compile("^\\| (Jedis|Lettuce) \\| ([^|]*) \\|");
@@ -32,29 +32,29 @@ class CompatibilityTableTest {
   private static final Pattern CLAIM = Pattern.compile("^(.*?) \\(tested ([^)]*)\\)");
 
   @Test
-  void theReadmeClaimsWhatTheMatrixRuns() throws IOException {
-    assertEquals(List.of(), problems(Files.readString(README)));
+  void theTableClaimsWhatTheMatrixRuns() throws IOException {
+    assertEquals(List.of(), problems(Files.readString(TABLE)));
   }
 
   @Test
   void aClaimedLineWithoutAMatrixEntryIsCaught() throws IOException {
-    String readme = Files.readString(README).replace("8.0 (tested", "8.0, 8.1 (tested");
-    assertFalse(problems(readme).isEmpty(), "Jedis 8.1 claimed, never run, and not caught");
+    String table = Files.readString(TABLE).replace("8.0 (tested", "8.0, 8.1 (tested");
+    assertFalse(problems(table).isEmpty(), "Jedis 8.1 claimed, never run, and not caught");
   }
 
   @Test
   void aRunReleaseTheReadmeDoesNotNameIsCaught() throws IOException {
-    String readme = Files.readString(README).replace(", 4.0.1,", ",");
-    assertFalse(problems(readme).isEmpty(), "Jedis 4.0.1 run, not named, and not caught");
+    String table = Files.readString(TABLE).replace(", 4.0.1,", ",");
+    assertFalse(problems(table).isEmpty(), "Jedis 4.0.1 run, not named, and not caught");
   }
 
   /** What the table claims and the matrix does not run, or the reverse; empty when they agree. */
-  static List<String> problems(String readme) {
+  static List<String> problems(String table) {
     List<String> problems = new ArrayList<>();
     for (Client client : Client.values()) {
       Set<String> claimedLines = new TreeSet<>();
       int rows = 0;
-      for (String row : readme.lines().toList()) {
+      for (String row : table.lines().toList()) {
         Matcher r = ROW.matcher(row);
         if (!r.find() || !r.group(1).equals(client.readmeName)) {
           continue;
@@ -78,7 +78,7 @@ class CompatibilityTableTest {
         List<String> named = List.of(claim.group(2).split(",\\s*"));
         if (!List.copyOf(ran).equals(named)) {
           problems.add(
-              client.readmeName + " " + lines + ": the README names " + named + ", ran " + ran);
+              client.readmeName + " " + lines + ": the table names " + named + ", ran " + ran);
         }
         if (modules.size() > 1) {
           problems.add(client.readmeName + " row claims lines of modules " + modules);

@@ -9,8 +9,9 @@ import java.util.stream.Stream;
  * Every minor release line each client module claims, with the oldest and newest release of the
  * line that the smoke scenario ({@code VersionMatrixIT}) and the reference check ({@code
  * HookReferencesIT}) run, and the release whose runtime dependencies (copied beside it by
- * maven-dependency-plugin) the line's releases run with. The README's compatibility table must
- * claim exactly these lines and releases ({@code CompatibilityTableTest}).
+ * maven-dependency-plugin) the line's releases run with. The compatibility table
+ * (docs/compatibility.md) must claim exactly these lines and releases ({@code
+ * CompatibilityTableTest}).
  */
 final class VersionMatrix {
   /** The Redis clients with a module per version line. */
