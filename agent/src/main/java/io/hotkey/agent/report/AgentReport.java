@@ -93,6 +93,8 @@ public final class AgentReport {
         .value(config.cacheTtl().toMillis())
         .name("invalidations")
         .value(meters.invalidationsReceived())
+        .name("bypassed")
+        .value(meters.invalidationBypasses())
         .name("flushes")
         .beginObject();
     for (Map.Entry<String, Long> flush : meters.cacheFlushes().entrySet()) {
