@@ -8,7 +8,11 @@ import io.hotkey.it.app.results.ReadYourWritesResults;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.function.Executable;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -18,9 +22,21 @@ import org.junit.jupiter.params.provider.MethodSource;
  * ours, after ours, and ours attached at run time after theirs. Every hook must weave (no internal
  * error, no module standing down), a returned write must be seen by every thread, and hot keys must
  * still be served. OpenTelemetry is the case that broke: it adds interfaces it generates at run
- * time to the very Lettuce classes this agent weaves.
+ * time to the very Lettuce classes this agent weaves. Two cases run at a time, each on a Redis of
+ * its own.
  */
-class ApmAgentsIT extends RedisTestBase {
+class ApmAgentsIT {
+  private static RedisLanes lanes;
+
+  @BeforeAll
+  static void startLanes() {
+    lanes = RedisLanes.start();
+  }
+
+  @AfterAll
+  static void stopLanes() {
+    lanes.close();
+  }
 
   enum Apm {
     OPENTELEMETRY("opentelemetry-javaagent-2.22.0.jar"),
@@ -77,7 +93,15 @@ class ApmAgentsIT extends RedisTestBase {
 
   @ParameterizedTest(name = "{0} {1} {2}")
   @MethodSource("cases")
-  void everyHookWeavesAndEveryReturnedWriteIsSeen(Apm apm, Order order, String client) {
+  @Execution(ExecutionMode.CONCURRENT)
+  void everyHookWeavesAndEveryReturnedWriteIsSeen(Apm apm, Order order, String client)
+      throws InterruptedException {
+    lanes.onFreeServer(
+        redis -> everyHookWeavesAndEveryReturnedWriteIsSeen(redis, apm, order, client));
+  }
+
+  private static void everyHookWeavesAndEveryReturnedWriteIsSeen(
+      RedisServer redis, Apm apm, Order order, String client) {
     Snapshots snaps = new Snapshots(redis::stats);
     AgentJvm jvm =
         client.equals("jedis")

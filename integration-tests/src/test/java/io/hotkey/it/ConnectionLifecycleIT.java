@@ -8,7 +8,11 @@ import io.hotkey.it.app.results.LifecycleResults;
 import io.hotkey.it.app.results.RunResults;
 import java.util.Map;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.function.Executable;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -20,9 +24,20 @@ import org.junit.jupiter.params.provider.MethodSource;
  * is seen by the next read; and a connection that changes its user or database, or a pool of
  * another user, is never served what the other identity read. The child apps compare each answer
  * with what Redis itself gives a raw connection and report one {@link LifecycleResults#OUTCOME} per
- * check.
+ * check. Two cases run at a time, each on a Redis of its own.
  */
-class ConnectionLifecycleIT extends RedisTestBase {
+class ConnectionLifecycleIT {
+  private static RedisLanes lanes;
+
+  @BeforeAll
+  static void startLanes() {
+    lanes = RedisLanes.start();
+  }
+
+  @AfterAll
+  static void stopLanes() {
+    lanes.close();
+  }
 
   static Stream<String> jedisVersions() {
     return Clients.MODERN.stream();
@@ -38,33 +53,38 @@ class ConnectionLifecycleIT extends RedisTestBase {
         Stream.of(Arguments.of(Clients.JEDIS_8, Jdk.JDK25)));
   }
 
+  @Execution(ExecutionMode.CONCURRENT)
   @ParameterizedTest(name = "jedis {0} on {1}")
   @MethodSource("jedisVersionsAndJdks")
-  void writesAfterAnAbandonedPipelineOrTransactionAreSeenAtOnce(String version, Jdk jdk) {
-    ChildRun c = jedis(version, "abandon").jdk(jdk).run();
+  void writesAfterAnAbandonedPipelineOrTransactionAreSeenAtOnce(String version, Jdk jdk)
+      throws InterruptedException {
+    ChildRun c = lanes.fromFreeServer(redis -> jedis(redis, version, "abandon").jdk(jdk).run());
     assertEveryCaseOk(c, 9);
   }
 
+  @Execution(ExecutionMode.CONCURRENT)
   @ParameterizedTest(name = "jedis {0}")
   @MethodSource("jedisVersions")
-  void aJedisConnectionIsOnlyServedWhatItsOwnIdentityMayRead(String version) {
-    ChildRun c = jedis(version, "identity").run();
+  void aJedisConnectionIsOnlyServedWhatItsOwnIdentityMayRead(String version)
+      throws InterruptedException {
+    ChildRun c = lanes.fromFreeServer(redis -> jedis(redis, version, "identity").run());
     assertEveryCaseOk(c, 5);
   }
 
+  @Execution(ExecutionMode.CONCURRENT)
   @ParameterizedTest(name = "lettuce {0}")
   @MethodSource("lettuceVersions")
-  void aLettuceConnectionIsOnlyServedWhatItsOwnIdentityMayRead(String version) {
+  void aLettuceConnectionIsOnlyServedWhatItsOwnIdentityMayRead(String version)
+      throws InterruptedException {
     ChildRun c =
-        AgentJvm.app(
-                "lettuce-lifecycle-" + version,
-                Clients.lettuceClasspath(version),
-                "io.hotkey.it.app.LettuceLifecycleApp")
-            .prop("hotkey.detect.threshold", "1")
-            // every key is hot at once and written between reads: none may be write-hot
-            .prop("hotkey.detect.write-threshold", "1000000")
-            .args("--redis", redis.address())
-            .run();
+        lanes.fromFreeServer(
+            redis ->
+                everyKeyHot(
+                        "lettuce-lifecycle-" + version,
+                        Clients.lettuceClasspath(version),
+                        "io.hotkey.it.app.LettuceLifecycleApp")
+                    .args("--redis", redis.address())
+                    .run());
     assertEveryCaseOk(c, 6);
   }
 
@@ -72,20 +92,26 @@ class ConnectionLifecycleIT extends RedisTestBase {
    * Seeded random sequences of commands, pipelines, transactions, abandons and closes on three
    * threads; {@code -Dhotkey.it.seed=N} replays one.
    */
+  @Execution(ExecutionMode.CONCURRENT)
   @ParameterizedTest(name = "jedis {0}")
   @MethodSource("jedisVersions")
-  void randomSequencesNeverReadOlderThanAReturnedWrite(String version) {
+  void randomSequencesNeverReadOlderThanAReturnedWrite(String version) throws InterruptedException {
     long seed = Long.getLong("hotkey.it.seed", System.nanoTime());
     ChildRun c =
-        AgentJvm.app(
-                "jedis-random-" + version,
-                Clients.jedisClasspath(version),
-                "io.hotkey.it.app.JedisRandomApp")
-            .prop("hotkey.detect.threshold", "1")
-            // every key is hot at once and written between reads: none may be write-hot
-            .prop("hotkey.detect.write-threshold", "1000000")
-            .args("--redis", redis.address(), "--seed", String.valueOf(seed), "--millis", "6000")
-            .run();
+        lanes.fromFreeServer(
+            redis ->
+                everyKeyHot(
+                        "jedis-random-" + version,
+                        Clients.jedisClasspath(version),
+                        "io.hotkey.it.app.JedisRandomApp")
+                    .args(
+                        "--redis",
+                        redis.address(),
+                        "--seed",
+                        String.valueOf(seed),
+                        "--millis",
+                        "6000")
+                    .run());
     String replay = " (seed " + seed + ": -Dhotkey.it.seed=" + seed + " replays it)";
     Check.all(
         c,
@@ -117,15 +143,19 @@ class ConnectionLifecycleIT extends RedisTestBase {
         () -> assertEquals(0, c.result(RunResults.END_JMX.agentErrors()), "agent errors"));
   }
 
-  private static AgentJvm jedis(String version, String scenario) {
-    return AgentJvm.app(
+  private static AgentJvm jedis(RedisServer redis, String version, String scenario) {
+    return everyKeyHot(
             "jedis-" + scenario + "-" + version,
             Clients.jedisClasspath(version),
             "io.hotkey.it.app.JedisLifecycleApp")
+        .args("--scenario", scenario, "--redis", redis.address());
+  }
+
+  private static AgentJvm everyKeyHot(String name, String classpath, String main) {
+    return AgentJvm.app(name, classpath, main)
         .prop("hotkey.detect.threshold", "1")
         // every key is hot at once and written between reads: none may be write-hot
-        .prop("hotkey.detect.write-threshold", "1000000")
-        .args("--scenario", scenario, "--redis", redis.address());
+        .prop("hotkey.detect.write-threshold", "1000000");
   }
 
   /**

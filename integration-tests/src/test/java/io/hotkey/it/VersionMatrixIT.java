@@ -12,8 +12,13 @@ import io.hotkey.it.app.results.ResultName;
 import io.hotkey.it.app.results.RunResults;
 import java.util.List;
 import java.util.Optional;
+import java.util.function.Consumer;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.function.Executable;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -21,12 +26,15 @@ import redis.clients.jedis.Jedis;
 
 /**
  * The smoke scenario against the oldest and newest release of every minor line each client module
- * claims ({@link VersionMatrix}), one child JVM each against one shared Redis: hot keys are served,
- * a write is read back before it returns, another process's write is invalidated by tracking, and a
- * pipeline is never served. A release the module's gate does not pick, or whose hooks do not all
- * weave, fails here.
+ * claims ({@link VersionMatrix}), one child JVM each: hot keys are served, a write is read back
+ * before it returns, another process's write is invalidated by tracking, and a pipeline is never
+ * served. A release the module's gate does not pick, or whose hooks do not all weave, fails here.
+ *
+ * <p>Two releases run at a time, each on a Redis of its own for the run (what reached Redis is read
+ * from its {@code INFO commandstats}): a child spends much of its short life waiting on the test's
+ * sync points, so two lanes nearly halve the matrix's time on two cores.
  */
-class VersionMatrixIT extends RedisTestBase {
+class VersionMatrixIT {
   /** Jedis rounds of 4 reads (GET, binary GET, HGETALL, LRANGE) of the same keys. */
   static final int JEDIS_ROUNDS = 1000;
 
@@ -35,6 +43,18 @@ class VersionMatrixIT extends RedisTestBase {
 
   static final String JEDIS_HOT_KEY = "j3:str";
   static final String LETTUCE_HOT_LIST = "lt:list";
+
+  private static RedisLanes lanes;
+
+  @BeforeAll
+  static void startLanes() {
+    lanes = RedisLanes.start();
+  }
+
+  @AfterAll
+  static void stopLanes() {
+    lanes.close();
+  }
 
   /**
    * The lines to run, {@code -Dhotkey.it.matrix="lettuce 6.7,jedis 4.0"} for a few (every line
@@ -74,11 +94,19 @@ class VersionMatrixIT extends RedisTestBase {
    * all reach Redis; a write by the test's process (another client) is read back through tracking.
    */
   @ParameterizedTest(name = "{0}: jedis {1}")
+  @Execution(ExecutionMode.CONCURRENT)
   @MethodSource("jedisReleases")
-  void jedisSmokeScenarioIsServedAndNeverStale(String module, String version) {
+  void jedisSmokeScenarioIsServedAndNeverStale(String module, String version)
+      throws InterruptedException {
+    lanes.onFreeServer(redis -> jedisSmokeScenario(redis, module, version));
+  }
+
+  private static void jedisSmokeScenario(RedisServer redis, String module, String version) {
     Snapshots snaps =
         new Snapshots(redis::stats)
-            .on("foreign", sync -> foreignWrite(other -> other.set(JEDIS_HOT_KEY, "foreign")));
+            .on(
+                "foreign",
+                sync -> foreignWrite(redis, other -> other.set(JEDIS_HOT_KEY, "foreign")));
     ChildRun c =
         shortLived(AgentJvm.jedisApp(version))
             .hotkeyTestDefaults()
@@ -179,13 +207,19 @@ class VersionMatrixIT extends RedisTestBase {
    * only) runs on the agent's own connection; pipelined reads (manual flushing) all reach Redis.
    */
   @ParameterizedTest(name = "{0}: lettuce {1}")
+  @Execution(ExecutionMode.CONCURRENT)
   @MethodSource("lettuceReleases")
-  void lettuceSmokeScenarioIsServedAndNeverStale(String module, String version) {
+  void lettuceSmokeScenarioIsServedAndNeverStale(String module, String version)
+      throws InterruptedException {
+    lanes.onFreeServer(redis -> lettuceSmokeScenario(redis, module, version));
+  }
+
+  private static void lettuceSmokeScenario(RedisServer redis, String module, String version) {
     Snapshots snaps =
         new Snapshots(redis::stats)
             .on(
                 "compat-foreign",
-                sync -> foreignWrite(other -> other.rpush(LETTUCE_HOT_LIST, "foreign")));
+                sync -> foreignWrite(redis, other -> other.rpush(LETTUCE_HOT_LIST, "foreign")));
     ChildRun c =
         shortLived(AgentJvm.lettuceApp(version))
             .hotkeyTestDefaults()
@@ -292,7 +326,7 @@ class VersionMatrixIT extends RedisTestBase {
   }
 
   /** Another client's write, made when the child reaches its foreign-write sync point. */
-  private static String foreignWrite(java.util.function.Consumer<Jedis> write) {
+  private static String foreignWrite(RedisServer redis, Consumer<Jedis> write) {
     try (Jedis other = redis.jedis()) {
       write.accept(other);
     }
