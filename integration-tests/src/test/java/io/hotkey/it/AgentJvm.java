@@ -38,7 +38,14 @@ public final class AgentJvm {
   private String agentArgs;
   private final Map<String, String> props = new LinkedHashMap<>();
   private final Map<String, String> env = new LinkedHashMap<>();
-  private final List<String> jvmOptions = new ArrayList<>(List.of("-Xmx256m", "-XX:+UseSerialGC"));
+
+  /**
+   * C1 alone and the serial collector: a child lives seconds and these tests check behaviour, not
+   * speed, so C2's compile threads would only take CPU from the other processes of a 2-core run.
+   */
+  private final List<String> jvmOptions =
+      new ArrayList<>(List.of("-Xmx256m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1"));
+
   private final List<String> afterAgentOptions = new ArrayList<>();
   private String classpath;
   private String main;

@@ -53,7 +53,6 @@ class IdempotencyReloadIT extends RedisTestBase {
                 "reload-idempotency",
                 ItConfig.appClasses().toString(),
                 "io.hotkey.it.app.IdempotentOrdersApp")
-            .jvmOption("-XX:TieredStopAtLevel=1")
             .prop("hotkey.config", file.path().toString())
             .prop("hotkey.idempotency.store", "redis")
             .prop("hotkey.idempotency.redis.uri", "redis://" + redis.address())

@@ -428,7 +428,6 @@ class JdkHttpIdempotencyIT extends RedisTestBase {
   private static RunningJvm start(String store, RedisServer server, Path runs, String... props) {
     AgentJvm jvm =
         AgentJvm.app("jdk-httpserver-" + store, ItConfig.appClasses().toString(), APP)
-            .jvmOption("-XX:TieredStopAtLevel=1")
             .prop("hotkey.idempotency.routes", ROUTES)
             .prop("hotkey.idempotency.store", store)
             .prop("hotkey.idempotency.redis.uri", "redis://" + server.address())

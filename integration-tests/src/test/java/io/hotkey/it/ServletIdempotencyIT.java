@@ -68,7 +68,6 @@ class ServletIdempotencyIT {
     Path classes = compile(target, server, app, classpath);
     AgentJvm jvm =
         AgentJvm.app("servlet-" + server, classes + java.io.File.pathSeparator + classpath, app)
-            .jvmOption("-XX:TieredStopAtLevel=1")
             .prop("hotkey.idempotency.routes", "POST /orders/**")
             .prop("hotkey.report.interval", "0")
             .timeout(Duration.ofSeconds(40));

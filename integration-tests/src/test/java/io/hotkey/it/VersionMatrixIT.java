@@ -71,14 +71,6 @@ class VersionMatrixIT {
         .flatMap(l -> l.releases().stream().map(r -> Arguments.of(l.module(), r)));
   }
 
-  /**
-   * One short JVM per release: C1 alone and the serial collector start it with less CPU, and these
-   * checks are of correctness, not speed.
-   */
-  private static AgentJvm shortLived(AgentJvm jvm) {
-    return jvm.jvmOption("-XX:TieredStopAtLevel=1").jvmOption("-XX:+UseSerialGC");
-  }
-
   static Stream<Arguments> jedisReleases() {
     return releases(Client.JEDIS);
   }
@@ -108,7 +100,7 @@ class VersionMatrixIT {
                 "foreign",
                 sync -> foreignWrite(redis, other -> other.set(JEDIS_HOT_KEY, "foreign")));
     ChildRun c =
-        shortLived(AgentJvm.jedisApp(version))
+        AgentJvm.jedisApp(version)
             .hotkeyTestDefaults()
             .name("matrix-jedis-" + version)
             .args(
@@ -221,7 +213,7 @@ class VersionMatrixIT {
                 "compat-foreign",
                 sync -> foreignWrite(redis, other -> other.rpush(LETTUCE_HOT_LIST, "foreign")));
     ChildRun c =
-        shortLived(AgentJvm.lettuceApp(version))
+        AgentJvm.lettuceApp(version)
             .hotkeyTestDefaults()
             .name("matrix-lettuce-" + version)
             .args(
