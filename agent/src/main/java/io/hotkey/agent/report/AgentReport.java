@@ -81,7 +81,7 @@ public final class AgentReport {
           .value(name)
           .name("fleetRatePerSecond")
           .value(key.fleetRatePerSecond());
-      writeReads(json, meters.hotKeyReads(name));
+      writeReads(json, meters.hotKeyReads(name), meters.cacheEnabled());
       json.endObject();
     }
     json.endArray();
@@ -215,7 +215,7 @@ public final class AgentReport {
       } else {
         json.value(promotedAt);
       }
-      writeReads(json, meters.hotKeyReads(name));
+      writeReads(json, meters.hotKeyReads(name), meters.cacheEnabled());
       json.endObject();
     }
     json.endArray();
@@ -224,15 +224,16 @@ public final class AgentReport {
   /**
    * A hot key's reads since it became hot: {@code hits} (answered locally), {@code misses} (sent to
    * Redis) and {@code hitRatio}, read once so that the ratio is theirs; all null when nothing is
-   * counted (the cache is off), the ratio null before the first read.
+   * counted (the cache is off), the ratio null before the first read. With the cache on, a key the
+   * detector has just promoted has no counts until the registry hears of it: none counted yet.
    */
-  private static void writeReads(JsonWriter json, HotKeyReads reads) {
-    if (reads == null) {
+  private static void writeReads(JsonWriter json, HotKeyReads reads, boolean counted) {
+    if (!counted) {
       json.name("hits").nullValue().name("misses").nullValue().name("hitRatio").nullValue();
       return;
     }
-    long hits = reads.hits();
-    long misses = reads.misses();
+    long hits = reads == null ? 0 : reads.hits();
+    long misses = reads == null ? 0 : reads.misses();
     json.name("hits").value(hits).name("misses").value(misses);
     hitRatio(json, hits, misses);
   }

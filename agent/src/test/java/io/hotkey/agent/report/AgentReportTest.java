@@ -7,6 +7,9 @@ import io.hotkey.agent.core.CoreFixture;
 import io.hotkey.agent.core.HotKeyRegistry;
 import io.hotkey.agent.core.ReplyOutcome;
 import io.hotkey.agent.core.threadbound.ThreadBoundGateway;
+import io.hotkey.agent.detect.HotKeyDetector;
+import io.hotkey.agent.detect.HotKeyListener;
+import io.hotkey.agent.detect.KeyHashes;
 import io.hotkey.agent.metrics.AgentMeters;
 import io.hotkey.config.HotkeyConfig;
 import java.net.InetAddress;
@@ -18,7 +21,8 @@ import org.junit.jupiter.api.Test;
 /**
  * Each hot key's reads as the report shows them: hits and misses since it became hot and their
  * ratio, for keys hot here and across the fleet; null when the cache is off. Reads go through the
- * real gateway, as the Jedis adapter drives it.
+ * real gateway, as the Jedis adapter drives it; zero, not null, for a key the registry has yet to
+ * hear of.
  */
 class AgentReportTest {
   private static final InetSocketAddress SERVER =
@@ -26,12 +30,16 @@ class AgentReportTest {
   private final Object connection = new Object();
 
   private static String report(CoreFixture core) {
+    return report(core, core.detector);
+  }
+
+  private static String report(CoreFixture core, HotKeyDetector detector) {
     AgentMeters meters =
         new AgentMeters(
             core.gateways,
             core.cache,
             core.registry,
-            core.detector,
+            detector,
             core.errors,
             null,
             null,
@@ -100,6 +108,24 @@ class AgentReportTest {
             "{\"key\":\"product:7\",\"fleetRatePerSecond\":5000.0,\"hits\":0,\"misses\":0,"
                 + "\"hitRatio\":null}"),
         fleet);
+  }
+
+  @Test
+  void aKeyTheDetectorHasJustPromotedShowsNoReadsYetRatherThanNull() {
+    CoreFixture core = new CoreFixture(0, CoreFixture.EVERY_KEY, true);
+    // a detector whose promotions the registry has not heard of yet, as for a moment after a tick
+    HotKeyDetector detector =
+        new HotKeyDetector(core.detector.settings(), core.clock::get, HotKeyListener.NONE);
+    byte[] key = "hot".getBytes(StandardCharsets.UTF_8);
+    for (int i = 0; i < 200; i++) {
+      detector.record(key, KeyHashes.hash(key), false);
+    }
+    for (int i = 0; i < 12; i++) {
+      core.clock.addAndGet(100_000_000L);
+      detector.tick();
+    }
+    String hot = hotKey(report(core, detector), "hot");
+    assertTrue(hot.endsWith(",\"hits\":0,\"misses\":0,\"hitRatio\":null}"), hot);
   }
 
   @Test
