@@ -64,11 +64,36 @@ class VersionMatrixIT {
       Optional.ofNullable(System.getProperty("hotkey.it.matrix"))
           .map(only -> List.of(only.split(",\\s*")));
 
+  /**
+   * Every release of the lines to run on JDK 17, and each module's oldest and newest release on JDK
+   * 25 as well.
+   */
   static Stream<Arguments> releases(Client client) {
-    return VersionMatrix.LINES.stream()
-        .filter(l -> l.client() == client)
-        .filter(l -> ONLY.map(only -> only.contains(client.folder + " " + l.line())).orElse(true))
-        .flatMap(l -> l.releases().stream().map(r -> Arguments.of(l.module(), r)));
+    List<VersionMatrix.Line> lines =
+        VersionMatrix.LINES.stream()
+            .filter(l -> l.client() == client)
+            .filter(
+                l -> ONLY.map(only -> only.contains(client.folder + " " + l.line())).orElse(true))
+            .toList();
+    Stream<Arguments> onJdk17 =
+        lines.stream()
+            .flatMap(l -> l.releases().stream().map(r -> Arguments.of(l.module(), r, Jdk.JDK17)));
+    Stream<Arguments> onJdk25 =
+        lines.stream()
+            .map(VersionMatrix.Line::module)
+            .distinct()
+            .flatMap(
+                module -> {
+                  List<String> releases =
+                      lines.stream()
+                          .filter(l -> l.module().equals(module))
+                          .flatMap(l -> l.releases().stream())
+                          .toList();
+                  return Stream.of(releases.get(0), releases.get(releases.size() - 1))
+                      .distinct()
+                      .map(r -> Arguments.of(module, r, Jdk.JDK25));
+                });
+    return Stream.concat(onJdk17, onJdk25);
   }
 
   static Stream<Arguments> jedisReleases() {
@@ -85,15 +110,16 @@ class VersionMatrixIT {
    * read back at once on another connection; a pipeline's and a transaction's GETs of the hot key
    * all reach Redis; a write by the test's process (another client) is read back through tracking.
    */
-  @ParameterizedTest(name = "{0}: jedis {1}")
+  @ParameterizedTest(name = "{0}: jedis {1} on {2}")
   @Execution(ExecutionMode.CONCURRENT)
   @MethodSource("jedisReleases")
-  void jedisSmokeScenarioIsServedAndNeverStale(String module, String version)
+  void jedisSmokeScenarioIsServedAndNeverStale(String module, String version, Jdk jdk)
       throws InterruptedException {
-    lanes.onFreeServer(redis -> jedisSmokeScenario(redis, module, version));
+    lanes.onFreeServer(redis -> jedisSmokeScenario(redis, module, version, jdk));
   }
 
-  private static void jedisSmokeScenario(RedisServer redis, String module, String version) {
+  private static void jedisSmokeScenario(
+      RedisServer redis, String module, String version, Jdk jdk) {
     Snapshots snaps =
         new Snapshots(redis::stats)
             .on(
@@ -101,6 +127,7 @@ class VersionMatrixIT {
                 sync -> foreignWrite(redis, other -> other.set(JEDIS_HOT_KEY, "foreign")));
     ChildRun c =
         AgentJvm.jedisApp(version)
+            .jdk(jdk)
             .hotkeyTestDefaults()
             .name("matrix-jedis-" + version)
             .args(
@@ -124,11 +151,12 @@ class VersionMatrixIT {
     long servedReached = snaps.calls("get", "served", "foreign");
     long foreignMillis = c.result(JedisSmokeResults.FOREIGN_WRITE_MILLIS);
     System.out.printf(
-        "[it] %s jedis %s: %d of %d hot reads reached Redis, %d of %d through ShardedJedis, %d of"
+        "[it] %s jedis %s on %s: %d of %d hot reads reached Redis, %d of %d through ShardedJedis, %d of"
             + " %d before the foreign write; %d of %d pipelined, %d of %d in MULTI; another"
             + " process's write read back after %d ms; jmx CacheHits=%d%n",
         module,
         version,
+        jdk,
         reached,
         reads,
         shardedReached,
@@ -143,7 +171,7 @@ class VersionMatrixIT {
         c.result(JedisSmokeResults.JMX.cacheHits()));
     Check.all(
         c,
-        module + ": jedis " + version + " with the agent",
+        module + ": jedis " + version + " on " + jdk + " with the agent",
         Stream.concat(
             ranCleanly(
                 c,
@@ -198,15 +226,16 @@ class VersionMatrixIT {
    * list written by this (another) process is invalidated by tracking, which on Lettuce 5 (RESP2
    * only) runs on the agent's own connection; pipelined reads (manual flushing) all reach Redis.
    */
-  @ParameterizedTest(name = "{0}: lettuce {1}")
+  @ParameterizedTest(name = "{0}: lettuce {1} on {2}")
   @Execution(ExecutionMode.CONCURRENT)
   @MethodSource("lettuceReleases")
-  void lettuceSmokeScenarioIsServedAndNeverStale(String module, String version)
+  void lettuceSmokeScenarioIsServedAndNeverStale(String module, String version, Jdk jdk)
       throws InterruptedException {
-    lanes.onFreeServer(redis -> lettuceSmokeScenario(redis, module, version));
+    lanes.onFreeServer(redis -> lettuceSmokeScenario(redis, module, version, jdk));
   }
 
-  private static void lettuceSmokeScenario(RedisServer redis, String module, String version) {
+  private static void lettuceSmokeScenario(
+      RedisServer redis, String module, String version, Jdk jdk) {
     Snapshots snaps =
         new Snapshots(redis::stats)
             .on(
@@ -214,6 +243,7 @@ class VersionMatrixIT {
                 sync -> foreignWrite(redis, other -> other.rpush(LETTUCE_HOT_LIST, "foreign")));
     ChildRun c =
         AgentJvm.lettuceApp(version)
+            .jdk(jdk)
             .hotkeyTestDefaults()
             .name("matrix-lettuce-" + version)
             .args(
@@ -233,10 +263,11 @@ class VersionMatrixIT {
     long foreignMillis = c.result(LettuceScenarioResults.COMPAT_FOREIGN_WRITE_MILLIS);
     boolean lettuce6 = module.equals(VersionMatrix.LETTUCE_6);
     System.out.printf(
-        "[it] %s lettuce %s: %d of %d hot reads reached Redis, %d of %d reads of %s, %d of %d"
+        "[it] %s lettuce %s on %s: %d of %d hot reads reached Redis, %d of %d reads of %s, %d of %d"
             + " pipelined; another process's write read back after %d ms; jmx CacheHits=%d%n",
         module,
         version,
+        jdk,
         reached,
         reads,
         servedReached,
@@ -248,7 +279,7 @@ class VersionMatrixIT {
         c.result(LettuceScenarioResults.COMPAT_JMX.cacheHits()));
     Check.all(
         c,
-        module + ": lettuce " + version + " with the agent",
+        module + ": lettuce " + version + " on " + jdk + " with the agent",
         Stream.concat(
             ranCleanly(
                 c,
@@ -298,8 +329,8 @@ class VersionMatrixIT {
   }
 
   /**
-   * What every smoke run must show: it ran to its end on JDK 17, every hook wove, the agent had no
-   * error, and every answer was Redis'.
+   * What every smoke run must show: it ran to its end, every hook wove, the agent had no error, and
+   * every answer was Redis'.
    */
   private static Stream<Executable> ranCleanly(
       ChildRun c, JmxResults jmx, ResultName<Long> mismatches, List<String> examples) {
