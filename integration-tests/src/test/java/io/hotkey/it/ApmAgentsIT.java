@@ -8,8 +8,7 @@ import io.hotkey.it.app.results.ReadYourWritesResults;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.function.Executable;
 import org.junit.jupiter.api.parallel.Execution;
 import org.junit.jupiter.api.parallel.ExecutionMode;
@@ -26,17 +25,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  * its own.
  */
 class ApmAgentsIT {
-  private static RedisLanes lanes;
-
-  @BeforeAll
-  static void startLanes() {
-    lanes = RedisLanes.start();
-  }
-
-  @AfterAll
-  static void stopLanes() {
-    lanes.close();
-  }
+  @RegisterExtension static final RedisLanes lanes = new RedisLanes();
 
   enum Apm {
     OPENTELEMETRY("opentelemetry-javaagent-2.22.0.jar"),

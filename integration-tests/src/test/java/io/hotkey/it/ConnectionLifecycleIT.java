@@ -8,8 +8,7 @@ import io.hotkey.it.app.results.LifecycleResults;
 import io.hotkey.it.app.results.RunResults;
 import java.util.Map;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.function.Executable;
 import org.junit.jupiter.api.parallel.Execution;
 import org.junit.jupiter.api.parallel.ExecutionMode;
@@ -27,17 +26,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  * check. Two cases run at a time, each on a Redis of its own.
  */
 class ConnectionLifecycleIT {
-  private static RedisLanes lanes;
-
-  @BeforeAll
-  static void startLanes() {
-    lanes = RedisLanes.start();
-  }
-
-  @AfterAll
-  static void stopLanes() {
-    lanes.close();
-  }
+  @RegisterExtension static final RedisLanes lanes = new RedisLanes();
 
   static Stream<String> jedisVersions() {
     return Clients.MODERN.stream();

@@ -4,25 +4,27 @@ import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
 import java.util.function.Consumer;
 import java.util.function.Function;
+import org.junit.jupiter.api.extension.AfterAllCallback;
+import org.junit.jupiter.api.extension.BeforeAllCallback;
+import org.junit.jupiter.api.extension.ExtensionContext;
 
 /**
  * Redis servers for tests that run two at a time ({@code @Execution(CONCURRENT)}): each run takes a
  * server of its own, reset, and hands it back, so what reached Redis ({@code INFO commandstats})
- * and what it holds are that run's alone.
+ * and what it holds are that run's alone. A test class registers it as a static extension, which
+ * starts the servers before its tests and stops them after.
  */
-final class RedisLanes implements AutoCloseable {
-  private final BlockingQueue<RedisServer> free;
+final class RedisLanes implements BeforeAllCallback, AfterAllCallback {
+  /** As many servers as JUnit runs tests at once (junit-platform.properties). */
+  private static final int LANES = 2;
 
-  private RedisLanes(int lanes) {
-    free = new ArrayBlockingQueue<>(lanes);
-    for (int i = 0; i < lanes; i++) {
+  private final BlockingQueue<RedisServer> free = new ArrayBlockingQueue<>(LANES);
+
+  @Override
+  public void beforeAll(ExtensionContext context) {
+    for (int i = 0; i < LANES; i++) {
       free.add(RedisServers.start());
     }
-  }
-
-  /** As many servers as JUnit runs tests at once (junit-platform.properties). */
-  static RedisLanes start() {
-    return new RedisLanes(2);
   }
 
   /** Runs {@code test} on a free server, reset first, and hands the server back after. */
@@ -46,7 +48,7 @@ final class RedisLanes implements AutoCloseable {
   }
 
   @Override
-  public void close() {
+  public void afterAll(ExtensionContext context) {
     RedisServer server;
     while ((server = free.poll()) != null) {
       server.close();

@@ -14,8 +14,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.function.Consumer;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.function.Executable;
 import org.junit.jupiter.api.parallel.Execution;
 import org.junit.jupiter.api.parallel.ExecutionMode;
@@ -44,17 +43,7 @@ class VersionMatrixIT {
   static final String JEDIS_HOT_KEY = "j3:str";
   static final String LETTUCE_HOT_LIST = "lt:list";
 
-  private static RedisLanes lanes;
-
-  @BeforeAll
-  static void startLanes() {
-    lanes = RedisLanes.start();
-  }
-
-  @AfterAll
-  static void stopLanes() {
-    lanes.close();
-  }
+  @RegisterExtension static final RedisLanes lanes = new RedisLanes();
 
   /**
    * The lines to run, {@code -Dhotkey.it.matrix="lettuce 6.7,jedis 4.0"} for a few (every line
