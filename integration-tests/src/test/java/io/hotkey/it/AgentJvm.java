@@ -134,6 +134,15 @@ public final class AgentJvm {
         .prop("hotkey.detect.write-threshold", "1000000");
   }
 
+  /**
+   * C2 as well, for a child whose checks bound a latency (staleness, lateness after a TTL, a
+   * serve-stale deadline): its hot loops and TLS then run at the speed an application's would.
+   */
+  public AgentJvm fullJit() {
+    jvmOptions.remove("-XX:TieredStopAtLevel=1");
+    return this;
+  }
+
   public AgentJvm jvmOption(String option) {
     jvmOptions.add(option);
     return this;

@@ -70,6 +70,7 @@ class ExpiryIT extends RedisTestBase {
             "expiry-" + client + "-" + invalidation + (nodes.contains(",") ? "-cluster" : ""),
             Clients.newestClasspath(client),
             "io.hotkey.it.app.ExpiryApp")
+        .fullJit()
         .hotkeyTestDefaults()
         .prop("hotkey.cache.ttl", "30s")
         .prop("hotkey.cache.invalidation", invalidation)

@@ -87,6 +87,7 @@ class SentinelIT {
                     ? Clients.lettuceClasspath(version)
                     : Clients.jedisClasspath(version),
                 "io.hotkey.it.app.SentinelApp")
+            .fullJit()
             .hotkeyTestDefaults()
             .prop("hotkey.cache.ttl", "30s")
             .timeout(Duration.ofMinutes(2))

@@ -56,6 +56,7 @@ class StalenessIT extends RedisTestBase {
                 "5"));
     args.addAll(List.of(extra));
     return AgentJvm.app(name, classpath, "io.hotkey.it.app.StalenessApp")
+        .fullJit()
         .hotkeyTestDefaults()
         .timeout(Duration.ofMinutes(2))
         .args(args.toArray(new String[0]));
