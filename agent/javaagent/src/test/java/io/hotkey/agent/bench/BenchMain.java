@@ -4,8 +4,9 @@ package io.hotkey.agent.bench;
  * Runs JMH from the test classpath, e.g.
  *
  * <pre>
- * mvn -q -pl agent test-compile exec:java -Dexec.mainClass=io.hotkey.agent.bench.BenchMain \
- *     -Dexec.classpathScope=test -Dexec.args="DetectorBenchmark -f 1 -wi 3 -i 5"
+ * mvn -q -pl agent -am -DskipTests test-compile exec:java -Dexec.skip \
+ *     -Dexec.mainClass=io.hotkey.agent.bench.BenchMain -Dexec.classpathScope=test \
+ *     -Dexec.args="DetectorBenchmark -f 1 -wi 3 -i 5"
  * </pre>
  *
  * exec:java runs in Maven's own JVM with a class loader of its own, so {@code java.class.path}
