@@ -132,7 +132,7 @@ class WebFluxIdempotencyIT extends RedisTestBase {
    * handler's chain, which releases the claim, so the client's retry runs the order again (after at
    * most a few 409s while the release is under way) and is then replayed.
    */
-  private static void disconnectReleasesTheKey(SpringBootApp app, IdempotencyOverHttp http)
+  static void disconnectReleasesTheKey(SpringBootApp app, IdempotencyOverHttp http)
       throws Exception {
     int before = http.runs();
     String key = UUID.randomUUID().toString();
@@ -263,7 +263,7 @@ class WebFluxIdempotencyIT extends RedisTestBase {
   }
 
   /** The agent's {@code hotkey_idempotency_requests_total} by outcome, from a Prometheus page. */
-  private static Map<String, Long> outcomes(String prometheus) {
+  static Map<String, Long> outcomes(String prometheus) {
     Map<String, Long> counted = new TreeMap<>();
     Matcher m = OUTCOME.matcher(prometheus);
     while (m.find()) {
