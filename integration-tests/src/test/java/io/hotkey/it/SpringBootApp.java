@@ -122,6 +122,17 @@ final class SpringBootApp implements AutoCloseable {
     return existing(dir.resolve("webflux-app.jar"), "spring-webflux-app", "webflux-build");
   }
 
+  /**
+   * The Spring Cloud Gateway's fat jar ({@code spring-gateway-app/}; {@code -Dhotkey.it.gatewayDir}
+   * overrides where).
+   */
+  static Path gatewayJar() {
+    Path dir =
+        ItConfig.prop(
+            "hotkey.it.gatewayDir", ItConfig.workDir().getParent().resolve("gateway-build/target"));
+    return existing(dir.resolve("gateway-app.jar"), "spring-gateway-app", "gateway-build");
+  }
+
   private static Path existing(Path jar, String execution, String buildDir) {
     if (!Files.isRegularFile(jar)) {
       throw new IllegalStateException(

@@ -35,11 +35,12 @@ import redis.clients.jedis.args.ClientPauseMode;
  * 3, functional routes and an annotated controller) run with {@code -javaagent:} and no code
  * change, once per store, each start serving every check: the proofs shared with the servlet
  * containers and the JDK server ({@link IdempotencyOverHttp}) on the functional route and on the
- * controller, a client that disconnects while its request runs, an answer streamed in chunks, the
- * rest of the playbook ({@link PlaybookOverHttp}: session cookies, the keyless guard, tokens), and
- * the agent's {@code hotkey.idempotency.requests} counters in {@code /actuator/prometheus}, which
- * must equal, outcome by outcome, what the requests caused. With the redis store, the event loops
- * must keep answering while Redis holds every claim.
+ * controller, a client that disconnects while its request runs, an answer streamed in chunks, two
+ * principals (set by the application's own {@code WebFilter}) that never share a record, the rest
+ * of the playbook ({@link PlaybookOverHttp}: session cookies, the keyless guard, tokens), and the
+ * agent's {@code hotkey.idempotency.requests} counters in {@code /actuator/prometheus}, which must
+ * equal, outcome by outcome, what the requests caused. With the redis store, the event loops must
+ * keep answering while Redis holds every claim.
  */
 class WebFluxIdempotencyIT extends RedisTestBase {
   private static final Pattern OUTCOME =
@@ -101,6 +102,7 @@ class WebFluxIdempotencyIT extends RedisTestBase {
 
     disconnectReleasesTheKey(app, functional);
     streamedAnswerIsStoredOnceSent(app, functional);
+    principalsNeverShare(functional);
     new PlaybookOverHttp(label, app.base(), functional).proveAll();
 
     String prometheus = get(app.base() + "/actuator/prometheus");
@@ -110,6 +112,9 @@ class WebFluxIdempotencyIT extends RedisTestBase {
     assertTrue(end.agentActiveLine(), () -> "no [hotkey] active line" + end.describe());
     assertTrue(
         end.stderrContains("[hotkey] instrumented " + ADAPTER), () -> "not woven" + end.describe());
+    assertTrue(
+        end.stderrContains("[hotkey] instrumented " + DISPATCHER),
+        () -> "not woven" + end.describe());
     assertTrue(
         end.stderr().stream().noneMatch(l -> l.contains("[hotkey] internal error")),
         () -> "agent internal errors" + end.describe());
@@ -127,12 +132,14 @@ class WebFluxIdempotencyIT extends RedisTestBase {
   private static final String ADAPTER =
       "org.springframework.web.server.adapter.HttpWebHandlerAdapter";
 
+  private static final String DISPATCHER = "org.springframework.web.reactive.DispatcherHandler";
+
   /**
    * A client sends a slow keyed order and goes away while it runs: Reactor Netty cancels the
    * handler's chain, which releases the claim, so the client's retry runs the order again (after at
    * most a few 409s while the release is under way) and is then replayed.
    */
-  private static void disconnectReleasesTheKey(SpringBootApp app, IdempotencyOverHttp http)
+  static void disconnectReleasesTheKey(SpringBootApp app, IdempotencyOverHttp http)
       throws Exception {
     int before = http.runs();
     String key = UUID.randomUUID().toString();
@@ -175,6 +182,30 @@ class WebFluxIdempotencyIT extends RedisTestBase {
     http.expect("released", 1);
     http.expect("conflict", conflicts);
     http.expect("stored", 1);
+    http.expect("replayed", 1);
+  }
+
+  /**
+   * One key and body from two principals, which the application's {@code WebFilter} authenticates
+   * from {@code X-User} (no scope header, no cookie): each runs its own request, each gets its own
+   * answer replayed.
+   */
+  private static void principalsNeverShare(IdempotencyOverHttp http) throws Exception {
+    int before = http.runs();
+    String key = UUID.randomUUID().toString();
+    HttpResponse<byte[]> alice = send(http.request(key, PAYLOAD, "X-User", "alice"));
+    HttpResponse<byte[]> bob = send(http.request(key, PAYLOAD, "X-User", "bob"));
+    assertEquals(201, alice.statusCode(), () -> text(alice));
+    assertEquals(201, bob.statusCode(), () -> text(bob));
+    assertFalse(replayed(bob), "bob's request ran: another principal is another caller");
+    assertEquals(before + 2, http.runs(), "one run per principal");
+    HttpResponse<byte[]> aliceAgain = send(http.request(key, PAYLOAD, "X-User", "alice"));
+    assertTrue(replayed(aliceAgain), "alice's retry is replayed");
+    assertEquals(text(alice), text(aliceAgain), "alice gets her own answer");
+    assertFalse(text(alice).equals(text(bob)), "bob never gets alice's answer");
+    assertEquals(before + 2, http.runs());
+    http.expect("executed", 2);
+    http.expect("stored", 2);
     http.expect("replayed", 1);
   }
 
@@ -263,7 +294,7 @@ class WebFluxIdempotencyIT extends RedisTestBase {
   }
 
   /** The agent's {@code hotkey_idempotency_requests_total} by outcome, from a Prometheus page. */
-  private static Map<String, Long> outcomes(String prometheus) {
+  static Map<String, Long> outcomes(String prometheus) {
     Map<String, Long> counted = new TreeMap<>();
     Matcher m = OUTCOME.matcher(prometheus);
     while (m.find()) {

@@ -15,8 +15,9 @@ import java.util.function.Supplier;
 
 /**
  * The seam between Spring WebFlux and the agent, in the system class loader so that the advice
- * inlined into {@code HttpWebHandlerAdapter} ({@link WebFluxAdvice}) and the helpers injected next
- * to Spring's reactive web API both reach it.
+ * inlined into {@code HttpWebHandlerAdapter} ({@link WebFluxAdvice}) and {@code DispatcherHandler}
+ * ({@link WebFluxDispatchAdvice}) and the helpers injected next to Spring's reactive web API all
+ * reach it.
  *
  * <p>The helpers (the {@code reactive/} subpackage) extend Spring's request and response decorators
  * and use Reactor, which only the application's loader sees: on the first request of an application
@@ -52,11 +53,12 @@ public final class WebFluxBridge {
   private static volatile AgentErrors errors = new AgentErrors(0);
   private static volatile ThreadPoolExecutor storeCalls;
 
-  private static final ClassValue<Optional<WebFluxHelper>> BY_ADAPTER_CLASS =
+  /** The helpers of the loader of a Spring class the advice is in (the adapter, the dispatcher). */
+  private static final ClassValue<Optional<WebFluxHelper>> HELPER_BY_CLASS =
       new ClassValue<Optional<WebFluxHelper>>() {
         @Override
-        protected Optional<WebFluxHelper> computeValue(Class<?> adapter) {
-          ClassLoader loader = adapter.getClassLoader();
+        protected Optional<WebFluxHelper> computeValue(Class<?> spring) {
+          ClassLoader loader = spring.getClassLoader();
           try {
             return Optional.of(
                 (WebFluxHelper)
@@ -101,10 +103,31 @@ public final class WebFluxBridge {
       return null;
     }
     try {
-      Optional<WebFluxHelper> helper = BY_ADAPTER_CLASS.get(adapter.getClass());
+      Optional<WebFluxHelper> helper = HELPER_BY_CLASS.get(adapter.getClass());
       return helper.isPresent() ? helper.get().handle(adapter, request, response) : null;
     } catch (Throwable t) {
       error("entering a request", t);
+      return null;
+    }
+  }
+
+  /**
+   * Returns the {@code Mono<Void>} that handles the exchange instead of the dispatcher, or null to
+   * let the dispatcher run untouched. Not subject to {@link #nested}: a helper's own call of the
+   * dispatcher finds its request decided already.
+   */
+  public static Object dispatch(Object dispatcher, Object exchange) {
+    if (engine == null
+        || dispatcher == null
+        || exchange == null
+        || dispatcher.getClass().getClassLoader() == null) {
+      return null;
+    }
+    try {
+      Optional<WebFluxHelper> helper = HELPER_BY_CLASS.get(dispatcher.getClass());
+      return helper.isPresent() ? helper.get().dispatch(dispatcher, exchange) : null;
+    } catch (Throwable t) {
+      error("dispatching a request", t);
       return null;
     }
   }

@@ -8,6 +8,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Function;
 import org.reactivestreams.Publisher;
 import org.springframework.core.io.buffer.DataBuffer;
@@ -21,10 +22,12 @@ import reactor.core.publisher.Mono;
  * The response of an execution. A body written in one piece ({@code writeWith(Mono)}, as Spring's
  * encoders write a single value) is handed to the engine before it goes to the server, so a client
  * that has the answer finds it stored. A body written as a stream passes through as written, a copy
- * kept up to max-body, and is handed over once written; {@code writeAndFlushWith} (server-sent
- * events and other flushed streams) is never stored. A response completed without a body ({@code
- * setComplete}) is handed over with an empty one. The chain ending in an error or cancelled (the
- * client went away) before any of these releases the claim.
+ * kept up to max-body, and is handed over as its declared {@code Content-Length} is reached, before
+ * its last bytes go out (a gateway's proxied answer declares one), or else once written; {@code
+ * writeAndFlushWith} (server-sent events and other flushed streams) is never stored. A response
+ * completed without a body ({@code setComplete}, or the dispatcher completing without a write) is
+ * handed over with an empty one. The chain ending in an error or cancelled (the client went away)
+ * before any of these releases the claim.
  */
 public final class CapturingResponse extends ServerHttpResponseDecorator {
   private static final byte[] EMPTY = new byte[0];
@@ -65,24 +68,36 @@ public final class CapturingResponse extends ServerHttpResponseDecorator {
               });
     }
     BodyCapture capture = new BodyCapture(execution.maxBody());
+    long declared = getHeaders().getContentLength();
+    AtomicLong written = new AtomicLong();
     Flux<DataBuffer> copied =
         Flux.from(body)
-            .map(
+            .concatMap(
                 buffer -> {
+                  int length = buffer.readableByteCount();
                   copyInto(capture, buffer);
-                  return buffer;
-                });
-    return super.writeWith(copied)
-        .then(
-            Mono.defer(
-                () -> {
-                  byte[] bytes;
-                  synchronized (capture) {
-                    bytes = capture.bytes();
+                  if (declared < 0 || written.addAndGet(length) != declared) {
+                    return Mono.just(buffer);
                   }
-                  return storeCall.apply(
-                      () -> finish(bytes == null ? EMPTY : bytes, bytes != null));
-                }));
+                  // the declared length is reached: handed over before its last bytes go out,
+                  // so a client that has the whole answer finds it stored (or released)
+                  return handOver(capture)
+                      .then(Mono.just(buffer))
+                      .doOnError(t -> DataBufferUtils.release(buffer));
+                });
+    return super.writeWith(copied).then(Mono.defer(() -> handOver(capture)));
+  }
+
+  /** Hands the copied body over unless the answer was handed over already. */
+  private Mono<Void> handOver(BodyCapture capture) {
+    if (execution.ended()) {
+      return Mono.empty();
+    }
+    byte[] bytes;
+    synchronized (capture) {
+      bytes = capture.bytes();
+    }
+    return storeCall.apply(() -> finish(bytes == null ? EMPTY : bytes, bytes != null));
   }
 
   @Override
@@ -102,18 +117,41 @@ public final class CapturingResponse extends ServerHttpResponseDecorator {
     return storeCall.apply(() -> finish(EMPTY, true)).then(Mono.defer(super::setComplete));
   }
 
-  /** The handler's chain completed: anything not handed over yet had no answer. */
-  void completed() {
-    failed(ReleaseReason.NO_RESPONSE);
+  /**
+   * The dispatcher's chain completed without writing: the adapter completes the response as it
+   * stands, so that is the answer, handed over first. A response committed past this decorator was
+   * never seen: its claim is released.
+   */
+  Mono<Void> completed() {
+    if (execution.ended()) {
+      return Mono.empty();
+    }
+    if (getDelegate().isCommitted()) {
+      return failed(ReleaseReason.NO_RESPONSE);
+    }
+    return storeCall.apply(() -> finish(EMPTY, true));
   }
 
-  /** The chain failed or was cancelled: release the claim unless the answer was handed over. */
-  void failed(ReleaseReason why) {
-    if (!execution.ended()) {
-      storeCall
-          .apply(() -> execution.fail(why))
-          .subscribe(null, t -> WebFluxBridge.error("releasing a claim", t));
+  /**
+   * The chain failed: the claim is released before the error goes on to the error handlers, so a
+   * client that has their answer finds the key free. A failed release is an agent error.
+   */
+  Mono<Void> failed(ReleaseReason why) {
+    if (execution.ended()) {
+      return Mono.empty();
     }
+    return storeCall
+        .apply(() -> execution.fail(why))
+        .onErrorResume(
+            t -> {
+              WebFluxBridge.error("releasing a claim", t);
+              return Mono.empty();
+            });
+  }
+
+  /** The chain was cancelled (the client went away): the claim is released in the background. */
+  void cancelled() {
+    failed(ReleaseReason.NO_RESPONSE).subscribe();
   }
 
   private void finish(byte[] body, boolean whole) {

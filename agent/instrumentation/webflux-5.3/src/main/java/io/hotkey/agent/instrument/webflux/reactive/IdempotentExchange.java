@@ -10,6 +10,7 @@ import io.hotkey.agent.idempotency.Route;
 import io.hotkey.agent.instrument.webflux.WebFluxBridge;
 import io.hotkey.agent.instrument.webflux.WebFluxHelper;
 import java.net.URI;
+import java.security.Principal;
 import java.util.Map;
 import java.util.Optional;
 import org.springframework.core.io.buffer.DataBuffer;
@@ -19,6 +20,8 @@ import org.springframework.http.HttpMethod;
 import org.springframework.http.server.reactive.HttpHandler;
 import org.springframework.http.server.reactive.ServerHttpRequest;
 import org.springframework.http.server.reactive.ServerHttpResponse;
+import org.springframework.web.server.ServerWebExchange;
+import org.springframework.web.server.WebHandler;
 import reactor.core.publisher.Mono;
 import reactor.core.scheduler.Scheduler;
 import reactor.core.scheduler.Schedulers;
@@ -28,11 +31,15 @@ import reactor.core.scheduler.Schedulers;
  * agent: {@link WebFluxBridge} defines this package's classes next to Spring's reactive web API, so
  * they may use it and Reactor freely; they reach the engine through {@link WebFluxBridge#engine()}.
  *
- * <p>A request on a configured route is wholly the agent's from here: its body is read (unless its
- * {@code Content-Length} is over max-body: then it passes through unread), the engine decides, and
- * the adapter then runs with an equivalent request (the body handed on) and, for an execution, a
- * {@link CapturingResponse}; or the engine's answer is written and the adapter never runs. A
- * decision that fails (an agent error) passes the request through.
+ * <p>A request on a configured route is the agent's in two steps. At the adapter, before any {@code
+ * WebFilter}: its body is read (unless its {@code Content-Length} is over max-body: then it passes
+ * through unread) and the adapter runs with a {@link BufferedRequest} (the body handed on), so the
+ * filters and the exchange's form data see the same body. At the dispatcher, after the filters: the
+ * engine decides, with the exchange's principal, and the dispatcher then runs with the exchange
+ * (for an execution, with a {@link CapturingResponse}); or the engine's answer is written and the
+ * dispatcher never runs. A request a filter answers itself (Spring Security's 401) never reaches
+ * the dispatcher and is not decided. A decision that fails (an agent error) passes the request
+ * through.
  */
 public final class IdempotentExchange implements WebFluxHelper {
   private static final byte[] EMPTY = new byte[0];
@@ -67,23 +74,8 @@ public final class IdempotentExchange implements WebFluxHelper {
       // parts are parsed from the server's own stream by Spring: they are not buffered here
       return null;
     }
-    return handled(
-        engine,
-        route,
-        (HttpHandler) adapterObject,
-        request,
-        (ServerHttpResponse) responseObject,
-        new WebFluxRequestHead(request, method, path));
-  }
-
-  private Mono<Void> handled(
-      IdempotencyEngine engine,
-      Route route,
-      HttpHandler adapter,
-      ServerHttpRequest request,
-      ServerHttpResponse response,
-      WebFluxRequestHead head) {
-    boolean blocks = WebFluxBridge.storeBlocks(engine);
+    HttpHandler adapter = (HttpHandler) adapterObject;
+    ServerHttpResponse response = (ServerHttpResponse) responseObject;
     Mono<Optional<byte[]>> body =
         request.getHeaders().getContentLength() > engine.settings().maxBody()
             ? Mono.just(Optional.empty())
@@ -92,29 +84,55 @@ public final class IdempotentExchange implements WebFluxHelper {
                 .defaultIfEmpty(Optional.of(EMPTY));
     return body.flatMap(
         bytes ->
-            decide(engine, route, head, bytes, blocks)
-                .flatMap(
-                    decision -> act(adapter, request, response, bytes, decision.orElse(null))));
+            WebFluxBridge.nested(
+                () ->
+                    adapter.handle(
+                        new BufferedRequest(request, bytes, engine, route, method, path),
+                        response)));
+  }
+
+  @Override
+  public Object dispatch(Object dispatcherObject, Object exchangeObject) {
+    if (!(dispatcherObject instanceof WebHandler)
+        || !(exchangeObject instanceof ServerWebExchange)) {
+      return null;
+    }
+    ServerWebExchange exchange = (ServerWebExchange) exchangeObject;
+    BufferedRequest buffered = BufferedRequest.in(exchange.getRequest());
+    if (buffered == null || !buffered.takeDecision()) {
+      return null;
+    }
+    WebHandler dispatcher = (WebHandler) dispatcherObject;
+    IdempotencyEngine engine = buffered.engine();
+    return exchange
+        .<Principal>getPrincipal()
+        .map(principal -> Optional.ofNullable(principal.getName()))
+        .defaultIfEmpty(Optional.empty())
+        .flatMap(principal -> decide(engine, buffered, principal.orElse(null)))
+        .onErrorResume(
+            t -> {
+              // undecided rather than decided without its caller: the request passes through
+              WebFluxBridge.error("reading the principal", t);
+              return Mono.just(Optional.empty());
+            })
+        .flatMap(decision -> act(engine, dispatcher, exchange, decision.orElse(null)));
   }
 
   private Mono<Optional<Decision>> decide(
-      IdempotencyEngine engine,
-      Route route,
-      WebFluxRequestHead head,
-      Optional<byte[]> bytes,
-      boolean blocks) {
+      IdempotencyEngine engine, BufferedRequest buffered, String principal) {
+    Optional<byte[]> bytes = buffered.bytes();
     Mono<Optional<Decision>> decided =
         Mono.fromCallable(
             () ->
                 Optional.of(
                     engine.decide(
-                        route,
-                        head,
+                        buffered.route(),
+                        buffered.head(principal),
                         limit ->
                             bytes.isPresent() && bytes.get().length <= limit
                                 ? bytes.get()
                                 : null)));
-    if (blocks) {
+    if (WebFluxBridge.storeBlocks(engine)) {
       decided = decided.subscribeOn(storeCalls).publishOn(Schedulers.parallel());
     }
     return decided.onErrorResume(
@@ -125,33 +143,34 @@ public final class IdempotentExchange implements WebFluxHelper {
   }
 
   private Mono<Void> act(
-      HttpHandler adapter,
-      ServerHttpRequest request,
-      ServerHttpResponse response,
-      Optional<byte[]> bytes,
+      IdempotencyEngine engine,
+      WebHandler dispatcher,
+      ServerWebExchange exchange,
       Decision decision) {
-    ServerHttpRequest handedOn =
-        bytes.isPresent() ? new BufferedRequest(request, bytes.get()) : request;
     if (decision == null || decision.outcome() == Outcome.PASS) {
-      return WebFluxBridge.nested(() -> adapter.handle(handedOn, response));
+      return dispatcher.handle(exchange);
     }
     HttpAnswer answer = decision.answer();
     if (answer != null) {
-      return send(request, response, answer);
+      return send(exchange.getRequest(), exchange.getResponse(), answer);
     }
     Execution execution = decision.execution();
     CapturingResponse captured;
+    ServerWebExchange capturing;
     try {
-      boolean blocks = WebFluxBridge.storeBlocks(WebFluxBridge.engine());
-      captured = new CapturingResponse(response, execution, call -> storeCall(call, blocks));
+      boolean blocks = WebFluxBridge.storeBlocks(engine);
+      captured =
+          new CapturingResponse(exchange.getResponse(), execution, call -> storeCall(call, blocks));
+      capturing = exchange.mutate().response(captured).build();
     } catch (Throwable t) {
       execution.fail(ReleaseReason.AGENT_ERROR);
       throw t;
     }
-    return WebFluxBridge.nested(() -> adapter.handle(handedOn, captured))
-        .doOnSuccess(ignored -> captured.completed())
-        .doOnError(t -> captured.failed(ReleaseReason.HANDLER_THREW))
-        .doOnCancel(() -> captured.failed(ReleaseReason.NO_RESPONSE));
+    return dispatcher
+        .handle(capturing)
+        .then(Mono.defer(captured::completed))
+        .onErrorResume(t -> captured.failed(ReleaseReason.HANDLER_THREW).then(Mono.error(t)))
+        .doOnCancel(captured::cancelled);
   }
 
   /** A store call as a Mono: inline for the memory store, else on the store threads. */

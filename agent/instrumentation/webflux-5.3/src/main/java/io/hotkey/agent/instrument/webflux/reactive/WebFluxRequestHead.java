@@ -6,19 +6,20 @@ import java.util.List;
 import org.springframework.http.server.reactive.ServerHttpRequest;
 
 /**
- * A WebFlux request as the idempotency engine sees it before its body. It has no principal: the
- * agent sees the request before any {@code WebFilter} (Spring Security) authenticates it, so the
- * caller is told by the scope headers and cookies.
+ * A WebFlux request as the idempotency engine sees it before its body, with the name of the
+ * exchange's principal once the {@code WebFilter}s (Spring Security) ran.
  */
 public final class WebFluxRequestHead implements RequestHead {
   private final ServerHttpRequest request;
   private final String method;
   private final String path;
+  private final String principal;
 
-  WebFluxRequestHead(ServerHttpRequest request, String method, String path) {
+  WebFluxRequestHead(ServerHttpRequest request, String method, String path, String principal) {
     this.request = request;
     this.method = method;
     this.path = path;
+    this.principal = principal;
   }
 
   @Override
@@ -35,6 +36,11 @@ public final class WebFluxRequestHead implements RequestHead {
   public String rawPath() {
     String raw = request.getURI().getRawPath();
     return raw == null ? "" : raw;
+  }
+
+  @Override
+  public String principal() {
+    return principal;
   }
 
   @Override
