@@ -54,6 +54,7 @@ public final class FleetExchange {
   private final FleetShards shards;
   private final long id = ThreadLocalRandom.current().nextLong();
   private final LongSupplier nanoTime;
+  private final int reportersPerWindow;
   private final Map<String, Long> lastReported = new HashMap<>();
 
   /** The fleet's estimated size as of the last hot list; 0 before the first. */
@@ -69,13 +70,16 @@ public final class FleetExchange {
   private long syncedAtNanos;
 
   public FleetExchange(RespClient client, FleetShards shards) {
-    this(client, shards, System::nanoTime);
+    this(client, shards, System::nanoTime, REPORTERS_PER_WINDOW);
   }
 
-  FleetExchange(RespClient client, FleetShards shards, LongSupplier nanoTime) {
+  /** With a smaller sample, a test's fleet of a hundred samples as a real one of thousands. */
+  FleetExchange(
+      RespClient client, FleetShards shards, LongSupplier nanoTime, int reportersPerWindow) {
     this.client = client;
     this.shards = shards;
     this.nanoTime = nanoTime;
+    this.reportersPerWindow = reportersPerWindow;
   }
 
   /**
@@ -93,7 +97,7 @@ public final class FleetExchange {
 
   /** The chance that this instance reports a window: 1 until the fleet is known to be large. */
   double reportingChance() {
-    return instances <= REPORTERS_PER_WINDOW ? 1 : (double) REPORTERS_PER_WINDOW / instances;
+    return instances <= reportersPerWindow ? 1 : (double) reportersPerWindow / instances;
   }
 
   /**
