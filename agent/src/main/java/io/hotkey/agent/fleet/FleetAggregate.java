@@ -149,11 +149,10 @@ public final class FleetAggregate {
    * script: null until the window's first exchange with the shard has built it.
    */
   public HotList read(RespClient client, byte[] shard, long window) throws IOException {
-    Object reply =
-        client.call(
-            GET,
-            (new String(shard, StandardCharsets.UTF_8) + ":" + (window - 2) + ":hot")
-                .getBytes(StandardCharsets.UTF_8));
+    byte[] key =
+        (new String(shard, StandardCharsets.UTF_8) + ":" + (window - 2) + ":hot")
+            .getBytes(StandardCharsets.UTF_8);
+    Object reply = client.callFor(key, GET, key);
     if (reply instanceof RespError) {
       throw new IOException("reading the fleet's hot list answered " + reply);
     }

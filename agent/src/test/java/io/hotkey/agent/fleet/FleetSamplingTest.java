@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.hotkey.agent.redis.resp.RedisEndpoint;
 import io.hotkey.agent.redis.resp.RespClient;
+import io.hotkey.agent.testing.RedisClusterProcesses;
 import io.hotkey.agent.testing.RedisProcess;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -23,9 +24,9 @@ import org.junit.jupiter.api.Test;
 class FleetSamplingTest {
   private static final int INSTANCES = 100;
   private static final int SAMPLE = 50;
-  private static final Duration WINDOW = Duration.ofSeconds(1);
+  private static final Duration WINDOW = Duration.ofSeconds(2);
 
-  /** 20,000 accesses per second over a 1 s window. */
+  /** 20,000 accesses per second: 40,000 in a 2 s window, long enough for a slow machine's round. */
   private static final long THRESHOLD = 20_000;
 
   @Test
@@ -33,32 +34,45 @@ class FleetSamplingTest {
     try (RedisProcess redis = RedisProcess.start();
         RespClient client =
             new RespClient(RedisEndpoint.of("127.0.0.1", redis.port()), 2000, 2000, 1, 0)) {
-      FleetAggregate aggregate = new FleetAggregate(WINDOW, THRESHOLD, FleetExchange.MAX_KEYS);
-      FleetShards shards = FleetShards.of(client, "sampling:");
-      List<FleetExchange> fleet = new ArrayList<>();
-      for (int i = 0; i < INSTANCES; i++) {
-        fleet.add(new FleetExchange(client, shards, System::nanoTime, SAMPLE));
-      }
-
-      // two rounds in which everyone reports, then the fleet's size is known: a sampled round,
-      // and the round that reads the sampled window back
-      Round round = null;
-      for (int r = 0; r < 5; r++) {
-        round = round(client, aggregate, fleet);
-      }
-
-      assertTrue(
-          round.drawn > 30 && round.drawn < 70,
-          round.drawn + " of 100 reported, about half expected");
-      assertTrue(
-          round.reporters > 70 && round.reporters < 130,
-          "the fleet's size estimated from the sample: " + round.reporters);
-      assertTrue(
-          round.even > 28_000 && round.even < 52_000,
-          "40,000 accesses spread evenly estimated as " + round.even);
-      assertFalse(round.halfHot, "a key at half the threshold is not hot");
-      assertEquals(25_000, round.few, "five instances' key is counted exactly, not sampled");
+      sampleAFleet(client);
     }
+  }
+
+  /** The same over three masters, where readers' GETs go to each shard's master. */
+  @Test
+  void aClusterFleetReadsEveryShardFromItsMaster() throws Exception {
+    try (RedisClusterProcesses cluster = RedisClusterProcesses.start(3);
+        RespClient client = new RespClient(cluster.endpoint(0), 2000, 2000, 1, 0)) {
+      sampleAFleet(client);
+    }
+  }
+
+  private static void sampleAFleet(RespClient client) throws Exception {
+    FleetAggregate aggregate = new FleetAggregate(WINDOW, THRESHOLD, FleetExchange.MAX_KEYS);
+    FleetShards shards = FleetShards.of(client, "sampling:");
+    List<FleetExchange> fleet = new ArrayList<>();
+    for (int i = 0; i < INSTANCES; i++) {
+      fleet.add(new FleetExchange(client, shards, System::nanoTime, SAMPLE));
+    }
+
+    // two rounds in which everyone reports, then the fleet's size is known: a sampled round,
+    // and the round that reads the sampled window back
+    Round round = null;
+    for (int r = 0; r < 5; r++) {
+      round = round(client, aggregate, fleet);
+    }
+
+    assertTrue(
+        round.drawn > 30 && round.drawn < 70,
+        round.drawn + " of 100 reported, about half expected");
+    assertTrue(
+        round.reporters > 70 && round.reporters < 130,
+        "the fleet's size estimated from the sample: " + round.reporters);
+    assertTrue(
+        round.even > 56_000 && round.even < 104_000,
+        "80,000 accesses spread evenly estimated as " + round.even);
+    assertFalse(round.halfHot, "a key at half the threshold is not hot");
+    assertEquals(50_000, round.few, "five instances' key is counted exactly, not sampled");
   }
 
   /** What the last instance of a round read back. */
@@ -77,18 +91,21 @@ class FleetSamplingTest {
     Thread.sleep(WINDOW.toMillis() - now % WINDOW.toMillis() + 20);
     Round round = new Round();
     FleetExchange.Result result = null;
+    long firstWindow = -1;
     for (int i = 0; i < fleet.size(); i++) {
       List<KeyCount> counts = new ArrayList<>();
-      counts.add(count("even", 400));
-      counts.add(count("half", 100));
+      counts.add(count("even", 800));
+      counts.add(count("half", 200));
       if (i < 5) {
-        counts.add(count("few", 5_000));
+        counts.add(count("few", 10_000));
       }
       result = fleet.get(i).exchange(aggregate, counts);
+      firstWindow = i == 0 ? result.window : firstWindow;
       if (result.drawn) {
         round.drawn++;
       }
     }
+    assertEquals(firstWindow, result.window, "a round's exchanges all ran in one window");
     round.reporters = result.reporters;
     for (KeyCount key : result.hot) {
       String name = new String(key.key(), StandardCharsets.UTF_8);
