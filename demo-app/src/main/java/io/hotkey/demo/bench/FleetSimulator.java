@@ -131,16 +131,19 @@ public final class FleetSimulator {
     static final String HEADER =
         String.format(
             Locale.ROOT,
-            "%9s %-16s %12s %7s %12s %9s %10s %13s %6s %5s",
+            "%9s %-16s %12s %7s %10s %9s %9s %9s %10s %13s %6s %10s %5s",
             "instances",
             "node",
             "cpu ms/win",
             "%core",
             "calls/win",
             "us/call",
+            "gets/win",
+            "made/due",
             "keys/inst",
             "delay max win",
             "false",
+            "false from",
             "cold");
 
     int instances;
@@ -148,10 +151,16 @@ public final class FleetSimulator {
     double cpuMillisPerWindow;
     double callsPerWindow;
     double microsPerCall;
+    double readsPerWindow;
+    double exchangesMadePerDue;
     double keysPerInstance;
     double detectionWindowsMax;
     long instancesThatDetected;
     long falsePromotions;
+
+    /** The lowest real sum (highest window, share of the threshold) of a key falsely promoted. */
+    double falseLowestShare;
+
     boolean coldPromoted;
     long windowMillis;
 
@@ -159,18 +168,21 @@ public final class FleetSimulator {
     public String toString() {
       return String.format(
           Locale.ROOT,
-          "%9d %-16s %12.1f %6.2f%% %12.0f %9.1f %10.1f %13s %6d %5s",
+          "%9d %-16s %12.1f %6.2f%% %10.0f %9.1f %9.0f %8.0f%% %10.1f %13s %6d %10s %5s",
           instances,
           node,
           cpuMillisPerWindow,
           100 * cpuMillisPerWindow / windowMillis,
           callsPerWindow,
           microsPerCall,
+          readsPerWindow,
+          100 * exchangesMadePerDue,
           keysPerInstance,
           instancesThatDetected < instances
               ? "missed " + (instances - instancesThatDetected)
               : String.format(Locale.ROOT, "%.2f", detectionWindowsMax),
           falsePromotions,
+          falsePromotions == 0 ? "-" : String.format(Locale.ROOT, "%.3fT", falseLowestShare),
           coldPromoted ? "HOT" : "cold");
     }
   }
@@ -206,7 +218,9 @@ public final class FleetSimulator {
         }
         sleepUntil(client, fleet.measuredFrom * windowMillis);
         List<NodeStats> before = redis.stats();
+        fleet.measuring = true;
         sleepUntil(client, fleet.measuredUntil * windowMillis);
+        fleet.measuring = false;
         List<NodeStats> after = redis.stats();
         // the flash key needs up to two more windows to reach the last instance
         sleepUntil(client, (fleet.measuredUntil + 1) * windowMillis + windowMillis / 2);
@@ -221,11 +235,15 @@ public final class FleetSimulator {
           row.cpuMillisPerWindow = spent.cpuMillis / options.windows;
           row.callsPerWindow = (double) spent.calls / options.windows;
           row.microsPerCall = spent.calls == 0 ? 0 : spent.micros / (double) spent.calls;
+          row.readsPerWindow = (double) spent.reads / options.windows;
+          row.exchangesMadePerDue =
+              fleet.measuredExchanges.sum() / ((double) instances * options.windows);
           row.keysPerInstance =
               fleet.reportedKeys.sum() / (double) Math.max(1, fleet.reports.sum());
           row.detectionWindowsMax = fleet.detectionMillisMax.get() / (double) windowMillis;
           row.instancesThatDetected = fleet.detected.size();
           row.falsePromotions = fleet.falsePromotions.sum();
+          row.falseLowestShare = fleet.falseLowestShare.get() / 1000.0;
           row.coldPromoted = fleet.coldPromoted;
           rows.add(row);
         }
@@ -245,8 +263,17 @@ public final class FleetSimulator {
     final ConcurrentHashMap<Integer, Boolean> detected = new ConcurrentHashMap<>();
     final AtomicLong detectionMillisMax = new AtomicLong();
     final LongAdder falsePromotions = new LongAdder();
+
+    /** The lowest real sum, in thousandths of the threshold, of a key falsely promoted. */
+    final AtomicLong falseLowestShare = new AtomicLong(Long.MAX_VALUE);
+
     final LongAdder reportedKeys = new LongAdder();
     final LongAdder reports = new LongAdder();
+
+    /** Exchanges made while the measurement ran, against one per instance and window due. */
+    final LongAdder measuredExchanges = new LongAdder();
+
+    volatile boolean measuring;
     volatile boolean coldPromoted;
     volatile boolean stopped;
     long measuredFrom;
@@ -258,15 +285,15 @@ public final class FleetSimulator {
       this.zipf = zipf;
     }
 
-    /** Whether rank {@code rank}'s real sum reached the threshold in any window so far. */
-    boolean everHot(int rank) {
-      long perWindow = options.threshold * options.windowMillis / 1000;
+    /**
+     * Rank {@code rank}'s highest real fleet sum in any window so far, as a share of the threshold.
+     */
+    double highestShareOfThreshold(int rank) {
+      long highest = 0;
       for (long[] sums : realSums.values()) {
-        if (sums[rank] >= perWindow) {
-          return true;
-        }
+        highest = Math.max(highest, sums[rank]);
       }
-      return false;
+      return highest * 1000.0 / (options.threshold * options.windowMillis);
     }
   }
 
@@ -304,8 +331,13 @@ public final class FleetSimulator {
         long reporting = currentWindowEstimate() - 1;
         List<KeyCount> counts = counts(reporting, Math.max(1, floor));
         FleetExchange.Result result = exchange.exchange(aggregate, counts);
-        fleet.reportedKeys.add(counts.size());
-        fleet.reports.increment();
+        if (result.drawn) {
+          fleet.reportedKeys.add(counts.size());
+          fleet.reports.increment();
+        }
+        if (fleet.measuring) {
+          fleet.measuredExchanges.increment();
+        }
         observe(result);
         if (phaseMillis < 0) {
           phaseMillis = result.offsetMillis;
@@ -378,8 +410,10 @@ public final class FleetSimulator {
           fleet.coldPromoted = true;
         } else {
           int rank = Integer.parseInt(name.substring("item:".length()));
-          if (rank > TRACKED_RANKS || !fleet.everHot(rank)) {
+          double share = rank > TRACKED_RANKS ? 0 : fleet.highestShareOfThreshold(rank);
+          if (share < 1) {
             fleet.falsePromotions.increment();
+            fleet.falseLowestShare.accumulateAndGet(Math.round(share * 1000), Math::min);
           }
         }
       }
@@ -425,17 +459,23 @@ public final class FleetSimulator {
     final double cpuMillis;
     final long calls;
     final long micros;
+    final long reads;
 
-    NodeStats(String address, double cpuMillis, long calls, long micros) {
+    NodeStats(String address, double cpuMillis, long calls, long micros, long reads) {
       this.address = address;
       this.cpuMillis = cpuMillis;
       this.calls = calls;
       this.micros = micros;
+      this.reads = reads;
     }
 
     NodeStats minus(NodeStats earlier) {
       return new NodeStats(
-          address, cpuMillis - earlier.cpuMillis, calls - earlier.calls, micros - earlier.micros);
+          address,
+          cpuMillis - earlier.cpuMillis,
+          calls - earlier.calls,
+          micros - earlier.micros,
+          reads - earlier.reads);
     }
   }
 }

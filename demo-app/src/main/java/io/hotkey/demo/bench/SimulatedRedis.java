@@ -130,7 +130,10 @@ final class SimulatedRedis implements AutoCloseable {
     return RedisEndpoint.of("127.0.0.1", ports.get(0));
   }
 
-  /** Each node's CPU so far ({@code INFO cpu}) and the fleet's script calls ({@code EVALSHA}). */
+  /**
+   * Each node's CPU so far ({@code INFO cpu}) the fleet's script calls ({@code EVALSHA}) and
+   * hot-list reads ({@code GET}).
+   */
   List<FleetSimulator.NodeStats> stats() throws IOException {
     List<FleetSimulator.NodeStats> stats = new ArrayList<>();
     for (int i = 0; i < ports.size(); i++) {
@@ -139,14 +142,18 @@ final class SimulatedRedis implements AutoCloseable {
       double seconds = field(cpu, "used_cpu_sys:") + field(cpu, "used_cpu_user:");
       long calls = 0;
       long micros = 0;
+      long reads = 0;
       for (String line : commands.split("\r\n")) {
         if (line.startsWith("cmdstat_evalsha:") || line.startsWith("cmdstat_eval:")) {
           calls += (long) field(line, "calls=");
           micros += (long) field(line, "usec=");
+        } else if (line.startsWith("cmdstat_get:")) {
+          reads += (long) field(line, "calls=");
         }
       }
       stats.add(
-          new FleetSimulator.NodeStats("127.0.0.1:" + ports.get(i), seconds * 1000, calls, micros));
+          new FleetSimulator.NodeStats(
+              "127.0.0.1:" + ports.get(i), seconds * 1000, calls, micros, reads));
     }
     return stats;
   }

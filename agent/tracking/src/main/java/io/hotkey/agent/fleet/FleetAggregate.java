@@ -33,17 +33,19 @@ public final class FleetAggregate {
               + "local n = math.floor(now / window)\n"
               + "local ended = KEYS[1] .. ':' .. (n - 1)\n"
               + "local older = KEYS[1] .. ':' .. (n - 2)\n"
+              + "local weight = tonumber(ARGV[5])\n"
               + "local reports = 0\n"
-              + "if n - 1 > tonumber(ARGV[4]) then\n"
+              + "if n - 1 > tonumber(ARGV[4]) and (weight > 0 or #ARGV > 5) then\n"
               + "  reports = 1\n"
               + "  local expiry = (n + 2) * window\n"
-              + "  if #ARGV > 4 then\n"
-              + "    for i = 5, #ARGV, 2 do\n"
+              + "  if #ARGV > 5 then\n"
+              + "    for i = 6, #ARGV, 2 do\n"
               + "      redis.call('ZINCRBY', ended, ARGV[i + 1], ARGV[i])\n"
               + "    end\n"
               + "    redis.call('PEXPIREAT', ended, expiry)\n"
               + "  end\n"
-              + "  if redis.call('INCR', ended .. ':reporters') == 1 then\n"
+              + "  if weight > 0 then\n"
+              + "    redis.call('INCRBYFLOAT', ended .. ':reporters', ARGV[5])\n"
               + "    redis.call('PEXPIREAT', ended .. ':reporters', expiry)\n"
               + "  end\n"
               + "end\n"
@@ -52,7 +54,7 @@ public final class FleetAggregate {
               + "if not hot then\n"
               + "  local range = redis.call('ZRANGEBYSCORE', older, ARGV[2], '+inf', 'WITHSCORES',"
               + " 'LIMIT', 0, ARGV[3])\n"
-              + "  local parts = {}\n"
+              + "  local parts = {redis.call('GET', older .. ':reporters') or '0', '\\n'}\n"
               + "  for i = 1, #range, 2 do\n"
               + "    parts[#parts + 1] = #range[i] .. ':' .. range[i] .. range[i + 1] .. '\\n'\n"
               + "  end\n"
@@ -60,8 +62,9 @@ public final class FleetAggregate {
               + "  redis.call('SET', hotKey, hot)\n"
               + "  redis.call('PEXPIREAT', hotKey, (n + 1) * window)\n"
               + "end\n"
-              + "local reporters = tonumber(redis.call('GET', older .. ':reporters') or 0)\n"
-              + "return {n, now % window, reports, reporters, hot}\n");
+              + "return {n, now % window, reports, hot}\n");
+
+  private static final byte[] GET = "GET".getBytes(StandardCharsets.US_ASCII);
 
   private final long windowMillis;
   private final long thresholdPerWindow;
@@ -77,14 +80,20 @@ public final class FleetAggregate {
     this.maxHot = maxHot;
   }
 
+  /** How long one window lasts. */
+  public long windowMillis() {
+    return windowMillis;
+  }
+
   /** How many accesses in one window make a key fleet-hot. */
   public long thresholdPerWindow() {
     return thresholdPerWindow;
   }
 
   /**
-   * Adds this instance's counts of the window that just ended to one shard, unless this instance
-   * already reported that window there, and returns what the fleet sees in that shard.
+   * Adds this instance's counts of the window that just ended to one shard, as one instance of a
+   * fleet where every instance reports, unless this instance already reported that window there,
+   * and returns what the fleet sees in that shard.
    *
    * @param shard the shard's {@link FleetShards#base}
    * @param lastReported the window this instance last reported into this shard; -1: none
@@ -93,14 +102,34 @@ public final class FleetAggregate {
   public Exchange exchange(
       RespClient client, byte[] shard, long lastReported, List<KeyCount> counts)
       throws IOException {
-    byte[][] args = new byte[4 + 2 * counts.size()][];
+    return exchange(client, shard, lastReported, 1, counts);
+  }
+
+  /**
+   * Adds counts of the window that just ended to one shard, unless this instance already reported
+   * that window there, and returns what the fleet sees in that shard.
+   *
+   * @param instancesStoodFor how many instances this report stands for in the fleet's count of its
+   *     instances: 1 / the chance that this instance was drawn to report the window; 0 for a report
+   *     of keys it reports whether drawn or not, or for a read that reports nothing
+   * @param counts the keys of this shard only, already scaled as their sampling asks
+   */
+  public Exchange exchange(
+      RespClient client,
+      byte[] shard,
+      long lastReported,
+      double instancesStoodFor,
+      List<KeyCount> counts)
+      throws IOException {
+    byte[][] args = new byte[5 + 2 * counts.size()][];
     args[0] = ascii(windowMillis);
     args[1] = ascii(thresholdPerWindow);
     args[2] = ascii(maxHot);
     args[3] = ascii(lastReported);
+    args[4] = Double.toString(instancesStoodFor).getBytes(StandardCharsets.US_ASCII);
     for (int i = 0; i < counts.size(); i++) {
-      args[4 + 2 * i] = counts.get(i).key();
-      args[5 + 2 * i] = ascii(counts.get(i).count());
+      args[5 + 2 * i] = counts.get(i).key();
+      args[6 + 2 * i] = ascii(counts.get(i).count());
     }
     Object reply = client.eval(EXCHANGE, new byte[][] {shard}, args);
     if (reply instanceof RespError) {
@@ -112,14 +141,32 @@ public final class FleetAggregate {
         window,
         (Long) items.get(1),
         (Long) items.get(2) == 1 ? window - 1 : lastReported,
-        (Long) items.get(3),
-        hotKeys((byte[]) items.get(4)));
+        HotList.parse((byte[]) items.get(3)));
+  }
+
+  /**
+   * The hot list an exchange of window {@code window} returns, read with one {@code GET} and no
+   * script: null until the window's first exchange with the shard has built it.
+   */
+  public HotList read(RespClient client, byte[] shard, long window) throws IOException {
+    byte[] key =
+        (new String(shard, StandardCharsets.UTF_8) + ":" + (window - 2) + ":hot")
+            .getBytes(StandardCharsets.UTF_8);
+    Object reply = client.callFor(key, GET, key);
+    if (reply instanceof RespError) {
+      throw new IOException("reading the fleet's hot list answered " + reply);
+    }
+    return reply == null ? null : HotList.parse((byte[]) reply);
   }
 
   /** The hot list as the script keeps it: per key {@code <length>:<key><count>\n}. */
   static List<KeyCount> hotKeys(byte[] list) throws IOException {
+    return hotKeys(list, 0);
+  }
+
+  private static List<KeyCount> hotKeys(byte[] list, int from) throws IOException {
     List<KeyCount> hot = new ArrayList<>();
-    int at = 0;
+    int at = from;
     try {
       while (at < list.length) {
         int colon = at;
@@ -148,6 +195,41 @@ public final class FleetAggregate {
     return Long.toString(value).getBytes(StandardCharsets.US_ASCII);
   }
 
+  /**
+   * One shard's complete window: how many instances reported into it (estimated, when only a sample
+   * of them reports) and its keys at or above the threshold, with the fleet's count.
+   */
+  public static final class HotList {
+    /** Instances that reported into the window, each sampled one standing for 1 / its chance. */
+    public final long reporters;
+
+    /** Keys at or above the threshold in the window, with the fleet's (estimated) count. */
+    public final List<KeyCount> hot;
+
+    HotList(long reporters, List<KeyCount> hot) {
+      this.reporters = reporters;
+      this.hot = hot;
+    }
+
+    /** {@code <reporters>\n} then the {@link #hotKeys} list. */
+    static HotList parse(byte[] value) throws IOException {
+      int newline = 0;
+      while (newline < value.length && value[newline] != '\n') {
+        newline++;
+      }
+      if (newline == value.length) {
+        throw new IOException("unreadable fleet hot list: no reporter count");
+      }
+      try {
+        double reporters =
+            Double.parseDouble(new String(value, 0, newline, StandardCharsets.US_ASCII));
+        return new HotList(Math.round(reporters), hotKeys(value, newline + 1));
+      } catch (NumberFormatException e) {
+        throw new IOException("unreadable fleet reporter count", e);
+      }
+    }
+  }
+
   /** What one exchange with one shard returned. */
   public static final class Exchange {
     /** Redis' number of the window the exchange ran in. */
@@ -165,12 +247,16 @@ public final class FleetAggregate {
     /** Keys at or above the threshold in the complete window, with the fleet's count there. */
     public final List<KeyCount> hot;
 
-    Exchange(long window, long offsetMillis, long reported, long reporters, List<KeyCount> hot) {
+    /** The complete window's list, as {@link #read} returns it. */
+    public final HotList list;
+
+    Exchange(long window, long offsetMillis, long reported, HotList list) {
       this.window = window;
       this.offsetMillis = offsetMillis;
       this.reported = reported;
-      this.reporters = reporters;
-      this.hot = hot;
+      this.reporters = list.reporters;
+      this.hot = list.hot;
+      this.list = list;
     }
   }
 }

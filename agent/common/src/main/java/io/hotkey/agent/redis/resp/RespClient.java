@@ -14,11 +14,12 @@ import java.util.concurrent.TimeUnit;
  * repeat.
  *
  * <p>It speaks to one server, or to a Redis Cluster found through it: the first {@code MOVED} reply
- * loads the slot map ({@code CLUSTER SLOTS}), after which {@link #eval} sends each script to the
- * master of its first key's slot (a script's keys must share a slot: give them one hash tag). A
- * {@code MOVED} reloads the map and retries there, an {@code ASK} retries once on the importing
- * node after {@code ASKING}, and a {@code TRYAGAIN} (the keys are split by a slot migration)
- * retries after a pause, all within the command timeout.
+ * loads the slot map ({@code CLUSTER SLOTS}), after which {@link #eval} sends each script, and
+ * {@link #callFor} each command about one key, to the master of its (first) key's slot (a script's
+ * keys must share a slot: give them one hash tag). A {@code MOVED} reloads the map and retries
+ * there, an {@code ASK} retries once on the importing node after {@code ASKING}, and a {@code
+ * TRYAGAIN} (the keys are split by a slot migration) retries after a pause, all within the command
+ * timeout.
  */
 public final class RespClient implements AutoCloseable {
   private static final byte[] ASKING = RespConnection.bytes("ASKING");
@@ -64,12 +65,30 @@ public final class RespClient implements AutoCloseable {
    * that serves {@code keys[0]}.
    */
   public Object eval(LuaScript script, byte[][] keys, byte[]... args) throws IOException {
+    return onNodeOf(
+        keys.length == 0 ? null : keys[0],
+        (node, asking) -> evalOn(node, asking, script, keys, args));
+  }
+
+  /** One command about {@code key}, on the node that serves it. */
+  public Object callFor(byte[] key, byte[]... command) throws IOException {
+    return onNodeOf(
+        key, (node, asking) -> node.execute(connection -> send(connection, asking, command)));
+  }
+
+  /** A command sent to a node, after ASKING when {@code asking}. */
+  private interface Send {
+    Object to(NodePool node, boolean asking) throws IOException;
+  }
+
+  /** Sends to the master of {@code key}'s slot (the seed for none), following redirections. */
+  private Object onNodeOf(byte[] key, Send send) throws IOException {
     NodePool[] map = slots;
-    NodePool node = map == null || keys.length == 0 ? seed : map[ClusterSlots.slot(keys[0])];
+    NodePool node = map == null || key == null ? seed : map[ClusterSlots.slot(key)];
     boolean asking = false;
     long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(readTimeoutMillis);
     for (int redirects = 0; ; redirects++) {
-      Object reply = evalOn(node == null ? seed : node, asking, script, keys, args);
+      Object reply = send.to(node == null ? seed : node, asking);
       if (!(reply instanceof RespError) || redirects == MAX_REDIRECTS) {
         return reply;
       }
@@ -89,7 +108,7 @@ public final class RespClient implements AutoCloseable {
   }
 
   private static Object evalOn(
-      NodePool node, boolean asking, LuaScript script, byte[][] keys, byte[][] args)
+      NodePool node, boolean asking, LuaScript script, byte[][] keys, byte[]... args)
       throws IOException {
     return node.execute(
         connection -> {

@@ -1,0 +1,136 @@
+package io.hotkey.agent.fleet;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.hotkey.agent.redis.resp.RedisEndpoint;
+import io.hotkey.agent.redis.resp.RespClient;
+import io.hotkey.agent.testing.RedisClusterProcesses;
+import io.hotkey.agent.testing.RedisProcess;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A fleet of 1,000 instances of the real exchange against a real Redis, twice the sample size: once
+ * the fleet's size is known about half of them report each window, their counts scaled by 2, the
+ * rest only read, and the sums stay close to the fleet's real ones. A key spread evenly at twice
+ * the threshold is hot; one at half the threshold is not; one read by five instances only is
+ * counted exactly, because they report it every window whether drawn or not.
+ */
+class FleetSamplingTest {
+  private static final int INSTANCES = 100;
+  private static final int SAMPLE = 50;
+  private static final Duration WINDOW = Duration.ofSeconds(2);
+
+  /** 20,000 accesses per second: 40,000 in a 2 s window, long enough for a slow machine's round. */
+  private static final long THRESHOLD = 20_000;
+
+  @Test
+  void aLargeFleetReportsASampleScaledUpAndStillFindsWhatIsHotAndOnlyThat() throws Exception {
+    try (RedisProcess redis = RedisProcess.start();
+        RespClient client =
+            new RespClient(RedisEndpoint.of("127.0.0.1", redis.port()), 2000, 2000, 1, 0)) {
+      sampleAFleet(client);
+    }
+  }
+
+  /** The same over three masters, where readers' GETs go to each shard's master. */
+  @Test
+  void aClusterFleetReadsEveryShardFromItsMaster() throws Exception {
+    try (RedisClusterProcesses cluster = RedisClusterProcesses.start(3);
+        RespClient client = new RespClient(cluster.endpoint(0), 2000, 2000, 1, 0)) {
+      sampleAFleet(client);
+    }
+  }
+
+  private static void sampleAFleet(RespClient client) throws Exception {
+    FleetAggregate aggregate = new FleetAggregate(WINDOW, THRESHOLD, FleetExchange.MAX_KEYS);
+    FleetShards shards = FleetShards.of(client, "sampling:");
+    List<FleetExchange> fleet = new ArrayList<>();
+    for (int i = 0; i < INSTANCES; i++) {
+      fleet.add(new FleetExchange(client, shards, System::nanoTime, SAMPLE));
+    }
+
+    // two rounds in which everyone reports, then the fleet's size is known: a sampled round,
+    // and the round that reads the sampled window back
+    Round round = null;
+    for (int r = 0; r < 5; r++) {
+      round = round(client, aggregate, fleet);
+    }
+
+    assertTrue(
+        round.drawn > 30 && round.drawn < 70,
+        round.drawn + " of 100 reported, about half expected");
+    assertTrue(
+        round.reporters > 70 && round.reporters < 130,
+        "the fleet's size estimated from the sample: " + round.reporters);
+    assertTrue(
+        round.even > 56_000 && round.even < 104_000,
+        "80,000 accesses spread evenly estimated as " + round.even);
+    assertFalse(round.halfHot, "a key at half the threshold is not hot");
+    assertEquals(50_000, round.few, "five instances' key is counted exactly, not sampled");
+  }
+
+  /** What the last instance of a round read back. */
+  private static final class Round {
+    long drawn;
+    long reporters;
+    long even = -1;
+    long few = -1;
+    boolean halfHot;
+  }
+
+  /** Every instance exchanges once, early in one window by Redis' clock. */
+  private static Round round(RespClient client, FleetAggregate aggregate, List<FleetExchange> fleet)
+      throws Exception {
+    long now = redisMillis(client);
+    Thread.sleep(WINDOW.toMillis() - now % WINDOW.toMillis() + 20);
+    Round round = new Round();
+    FleetExchange.Result result = null;
+    long firstWindow = -1;
+    for (int i = 0; i < fleet.size(); i++) {
+      List<KeyCount> counts = new ArrayList<>();
+      counts.add(count("even", 800));
+      counts.add(count("half", 200));
+      if (i < 5) {
+        counts.add(count("few", 10_000));
+      }
+      result = fleet.get(i).exchange(aggregate, counts);
+      firstWindow = i == 0 ? result.window : firstWindow;
+      if (result.drawn) {
+        round.drawn++;
+      }
+    }
+    assertEquals(firstWindow, result.window, "a round's exchanges all ran in one window");
+    round.reporters = result.reporters;
+    for (KeyCount key : result.hot) {
+      String name = new String(key.key(), StandardCharsets.UTF_8);
+      if (name.equals("even")) {
+        round.even = key.count();
+      } else if (name.equals("few")) {
+        round.few = key.count();
+      } else if (name.equals("half")) {
+        round.halfHot = true;
+      }
+    }
+    return round;
+  }
+
+  private static long redisMillis(RespClient client) throws Exception {
+    List<?> time = (List<?>) client.call(bytes("TIME"));
+    return Long.parseLong(new String((byte[]) time.get(0), StandardCharsets.US_ASCII)) * 1000
+        + Long.parseLong(new String((byte[]) time.get(1), StandardCharsets.US_ASCII)) / 1000;
+  }
+
+  private static KeyCount count(String key, long count) {
+    return new KeyCount(bytes(key), count);
+  }
+
+  private static byte[] bytes(String text) {
+    return text.getBytes(StandardCharsets.UTF_8);
+  }
+}
