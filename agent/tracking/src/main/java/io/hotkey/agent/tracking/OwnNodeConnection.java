@@ -50,7 +50,10 @@ final class OwnNodeConnection implements Runnable {
   /** The server refused {@code TOUCH}: no more are sent. */
   private volatile boolean touchRefused;
 
-  /** The server is a Cluster node ({@code TOUCH} of keys in several slots was refused). */
+  /**
+   * The server is a Cluster node ({@code TOUCH} of keys in several slots was refused); only the
+   * connection's thread reads and sets it.
+   */
   private boolean bySlot;
 
   private boolean ttlRefusalLogged;
@@ -160,8 +163,11 @@ final class OwnNodeConnection implements Runnable {
     private void refused(RespError error) {
       String message = error.message();
       if (message.startsWith("CROSSSLOT")) {
-        // a Cluster node: from the next round on, one TOUCH per slot
-        bySlot = true;
+        if (!bySlot) {
+          // a Cluster node: this round goes again at once, and every later one, one TOUCH per slot
+          bySlot = true;
+          requests.add(new Touches(keys));
+        }
         return;
       }
       if (!message.startsWith("NOPERM") && !message.startsWith("ERR unknown command")) {

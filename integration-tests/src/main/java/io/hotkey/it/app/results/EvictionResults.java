@@ -13,8 +13,14 @@ public final class EvictionResults {
   /** Reads answered by the agent's cache (JMX CacheHits); -1 without the agent. */
   public static final ResultName<Long> HITS = number("eviction.hits");
 
-  /** Cold keys Redis evicted during the run ({@code INFO stats evicted_keys}). */
+  /**
+   * Cold keys the hot key's node evicted during the run ({@code INFO stats evicted_keys}): the
+   * server's, on a standalone one.
+   */
   public static final ResultName<Long> EVICTED = number("eviction.evictedKeys");
+
+  /** Nodes that evicted keys during the run: every master, when the cold keys spread over them. */
+  public static final ResultName<Long> EVICTING_NODES = number("eviction.evictingNodes");
 
   /** {@code OBJECT IDLETIME} of the hot key at the end, in seconds; -1 under an LFU policy. */
   public static final ResultName<Long> IDLE_SECONDS = number("eviction.idleSeconds");
