@@ -214,6 +214,44 @@ class LettuceIT extends RedisTestBase {
   }
 
   /**
+   * The same under Lettuce's {@code MicrometerTracing} (every command wrapped and observed), with
+   * the plain SETs carrying an expiry as Spring's {@code @CachePut} sends them: a write seen by the
+   * application before its reply was applied locally would show here as an older read.
+   */
+  @ParameterizedTest(name = "lettuce {0}")
+  @ValueSource(strings = {Clients.LETTUCE_6})
+  void aReturnedWriteIsSeenByEveryThreadUnderMicrometerTracing(String version) {
+    Snapshots snaps = new Snapshots(redis::stats);
+    ChildRun c =
+        AgentJvm.app(
+                "lettuce-traced-ryw-" + version,
+                Clients.lettuceWithMicrometerClasspath(version),
+                "io.hotkey.it.app.LettuceScenarioApp")
+            .hotkeyTestDefaults()
+            .prop("hotkey.cache.ttl", "5s")
+            .args("--scenario", "traced-ryw", "--redis", redis.address(), "--millis", "3000")
+            .run(snaps);
+    ran(c, Jdk.JDK17);
+    long reads = c.result(ReadYourWritesResults.READS);
+    long redisGets = snaps.calls("get", "ryw", "ryw-done");
+    System.out.println(
+        "[it] lettuce traced ryw "
+            + version
+            + ": reads="
+            + reads
+            + " writes="
+            + c.result(ReadYourWritesResults.WRITES)
+            + " GETs that reached Redis="
+            + redisGets
+            + " violations="
+            + c.result(ReadYourWritesResults.VIOLATIONS)
+            + " ("
+            + c.result(ReadYourWritesResults.VIOLATIONS_BY_WRITE_PATH)
+            + ")");
+    Check.all(c, "lettuce traced read your writes", readYourWritesChecks(c, reads, redisGets));
+  }
+
+  /**
    * What the {@code ryw} scenario must show: no read older than a returned write, and a cache that
    * was used.
    */

@@ -6,10 +6,13 @@ import static io.hotkey.it.app.Child.sync;
 import io.hotkey.it.app.results.AttachResults;
 import io.hotkey.it.app.results.ReadYourWritesResults;
 import io.lettuce.core.RedisClient;
+import io.lettuce.core.SetArgs;
 import io.lettuce.core.api.StatefulRedisConnection;
+import io.lettuce.core.resource.ClientResources;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicLongArray;
@@ -25,11 +28,21 @@ final class LettuceReadYourWritesScenario {
   /**
    * With {@code attachFirst} the JVM starts without the agent and every API is used once (so
    * Lettuce's command, argument and output classes are loaded) before the test attaches it from
-   * outside: the agent then works on classes it could not extend at load.
+   * outside: the agent then works on classes it could not extend at load. With {@code traced} the
+   * client runs Lettuce's {@code MicrometerTracing} (every command wrapped and observed, as under
+   * Spring Boot's actuator) and the plain SETs carry an expiry ({@code SET k v PX}), as Spring's
+   * {@code RedisCache} writes a {@code @CachePut} with a time-to-live.
    */
-  static void run(String address, long millis, boolean attachFirst) throws Exception {
+  static void run(String address, long millis, boolean attachFirst, boolean traced)
+      throws Exception {
     String key = "lt:ryw";
-    RedisClient client = RedisClient.create(LettuceScenarioApp.uri(address));
+    ConcurrentLinkedQueue<LettuceTracingApp.RecordedSpan> spans = new ConcurrentLinkedQueue<>();
+    ClientResources resources =
+        traced
+            ? ClientResources.builder().tracing(ObservedCommands.tracing(spans)).build()
+            : ClientResources.create();
+    SetArgs expiry = SetArgs.Builder.px(600_000);
+    RedisClient client = RedisClient.create(resources, LettuceScenarioApp.uri(address));
     try (StatefulRedisConnection<String, String> shared = client.connect();
         StatefulRedisConnection<String, String> writerConn = client.connect();
         StatefulRedisConnection<String, String> other = client.connect()) {
@@ -63,7 +76,13 @@ final class LettuceReadYourWritesScenario {
                       StatefulRedisConnection<String, String> w =
                           (i / 4) % 2 == 0 ? writerConn : shared;
                       switch ((int) (i % 4)) {
-                        case 0 -> w.sync().set(key, Long.toString(i));
+                        case 0 -> {
+                          if (traced) {
+                            w.sync().set(key, Long.toString(i), expiry);
+                          } else {
+                            w.sync().set(key, Long.toString(i));
+                          }
+                        }
                         case 1 -> w.async().set(key, Long.toString(i)).get(5, TimeUnit.SECONDS);
                         case 2 -> {
                           if (w == shared) {
@@ -82,6 +101,8 @@ final class LettuceReadYourWritesScenario {
                       lastReturned.set(i);
                       writes.incrementAndGet();
                     }
+                    // the observations are not what is checked here
+                    spans.clear();
                     java.util.concurrent.locks.LockSupport.parkNanos(2_000_000);
                   }
                 } catch (Exception e) {
@@ -152,6 +173,7 @@ final class LettuceReadYourWritesScenario {
       Child.reportJmx(ReadYourWritesResults.JMX);
     } finally {
       client.shutdown();
+      resources.shutdown().get(10, TimeUnit.SECONDS);
     }
   }
 }

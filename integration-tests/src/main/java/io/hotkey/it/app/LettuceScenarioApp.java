@@ -33,9 +33,9 @@ import java.util.concurrent.atomic.AtomicLong;
  * Scenario app on Lettuce 6.x/7.x (compiled against 7.7, using API common to both); String, byte[]
  * and an application's own JSON codec ({@link ProductJsonCodec}).
  *
- * <p>Usage: {@code --scenario serve|ryw|attach-ryw|cluster|compat --redis host:port | --nodes
- * h:p,h:p,h:p [--n N] [--millis M]}. The {@code compat} scenario uses only API that Lettuce 5.3
- * shares with 6 and 7 (it also runs on 5.x).
+ * <p>Usage: {@code --scenario serve|ryw|traced-ryw|attach-ryw|cluster|compat --redis host:port |
+ * --nodes h:p,h:p,h:p [--n N] [--millis M]}. The {@code compat} scenario uses only API that Lettuce
+ * 5.3 shares with 6 and 7 (it also runs on 5.x).
  */
 public final class LettuceScenarioApp {
   static final String STR = "lt:str";
@@ -75,10 +75,13 @@ public final class LettuceScenarioApp {
       case "serve" -> serve(a.get("redis"), n);
       case "ryw" ->
           LettuceReadYourWritesScenario.run(
-              a.get("redis"), Long.parseLong(a.getOrDefault("millis", "3000")), false);
+              a.get("redis"), Long.parseLong(a.getOrDefault("millis", "3000")), false, false);
+      case "traced-ryw" ->
+          LettuceReadYourWritesScenario.run(
+              a.get("redis"), Long.parseLong(a.getOrDefault("millis", "3000")), false, true);
       case "attach-ryw" ->
           LettuceReadYourWritesScenario.run(
-              a.get("redis"), Long.parseLong(a.getOrDefault("millis", "3000")), true);
+              a.get("redis"), Long.parseLong(a.getOrDefault("millis", "3000")), true, false);
       case "cluster" -> LettuceClusterScenario.run(a.get("nodes"), n);
       case "compat" -> compat(a.get("redis"), n);
       default -> throw new IllegalArgumentException("unknown scenario " + a.get("scenario"));
