@@ -18,9 +18,13 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.BiConsumer;
+import java.util.function.BiFunction;
 import java.util.function.Function;
 import redis.clients.jedis.HostAndPort;
 import redis.clients.jedis.Jedis;
@@ -34,19 +38,25 @@ import redis.clients.jedis.Transaction;
  * every read returns the key's last written value, whichever entry the connections held before.
  * Paths: the same connection, another connection, a pipeline and a transaction (a Cluster has no
  * cross-node transaction: the first two there). Then the sequence a third party's suite tried,
- * {@code SET k v; GET k} on one connection, counting the reads the agent answered. Usage: {@code
- * --client jedis|lettuce --redis host:port[,host:port...] --rounds n}.
+ * {@code SET k v; GET k} on one connection, counting the reads the agent answered. On Lettuce, a
+ * write sent and not awaited (as Spring Data Redis' cache puts are) is then read on another thread
+ * through the same connection: Redis answers a connection in order, so that read sees it. Usage:
+ * {@code --client jedis|lettuce --redis host:port[,host:port...] --rounds n}.
  */
 public final class WriteThenReadApp {
   private static final int KEYS = 16;
 
   private WriteThenReadApp() {}
 
-  /** Two connections' reads, and writes through each path on the first. */
+  /**
+   * Two connections' reads, and writes through each path on the first; on Lettuce, a write on the
+   * first returning before its reply ({@code sendWrite}, else null).
+   */
   private record Client(
       Function<String, String> read,
       Function<String, String> readOther,
-      Map<String, BiConsumer<String, String>> writes) {}
+      Map<String, BiConsumer<String, String>> writes,
+      BiFunction<String, String, Future<?>> sendWrite) {}
 
   public static void main(String[] args) {
     Map<String, String> a = Child.parseArgs(args);
@@ -103,6 +113,9 @@ public final class WriteThenReadApp {
             }
             result(WriteThenReadResults.SET_GET_MISMATCHES, setGetMismatches);
             result(WriteThenReadResults.SET_GET_LOCAL, local);
+            if (client.sendWrite() != null) {
+              result(WriteThenReadResults.UNAWAITED_MISMATCHES, unawaitedWrites(client, rounds));
+            }
             result(WriteThenReadResults.HITS, Child.counter("CacheHits") - hitsBefore);
             result(WriteThenReadResults.IDLE_WHILE_SERVED, idleWhileServed(client, nodes));
           } finally {
@@ -112,6 +125,35 @@ public final class WriteThenReadApp {
           }
         },
         false);
+  }
+
+  /**
+   * Rounds of: a read that holds the key's entry (its last value), a write sent and not awaited,
+   * and a read on another thread through the same connection, which must see the write. Returns the
+   * reads that did not get the value they must.
+   */
+  private static long unawaitedWrites(Client client, int rounds) throws Exception {
+    ExecutorService anotherThread = Executors.newSingleThreadExecutor();
+    try {
+      long mismatches = 0;
+      Map<String, String> written = new HashMap<>();
+      for (int round = 0; round < rounds; round++) {
+        String key = "wtr:unawaited:{" + round % KEYS + "}";
+        if (!Objects.equals(written.get(key), client.read().apply(key))) {
+          mismatches++;
+        }
+        String value = Integer.toString(round);
+        written.put(key, value);
+        Future<?> sent = client.sendWrite().apply(key, value);
+        if (!value.equals(anotherThread.submit(() -> client.read().apply(key)).get())) {
+          mismatches++;
+        }
+        sent.get(10, TimeUnit.SECONDS);
+      }
+      return mismatches;
+    } finally {
+      anotherThread.shutdown();
+    }
   }
 
   /**
@@ -148,7 +190,7 @@ public final class WriteThenReadApp {
         closeables.add(other);
         writes.put("same", same::set);
         writes.put("other", other::set);
-        return new Client(same::get, other::get, writes);
+        return new Client(same::get, other::get, writes, null);
       }
       HostAndPort server = HostAndPort.from(nodes.get(0));
       Jedis same = new Jedis(server);
@@ -171,7 +213,7 @@ public final class WriteThenReadApp {
             transaction.set(key, value);
             transaction.exec();
           });
-      return new Client(same::get, other::get, writes);
+      return new Client(same::get, other::get, writes, null);
     }
   }
 
@@ -187,7 +229,11 @@ public final class WriteThenReadApp {
         closeables.add(cluster::shutdown);
         writes.put("same", (key, value) -> same.sync().set(key, value));
         writes.put("other", (key, value) -> other.sync().set(key, value));
-        return new Client(key -> same.sync().get(key), key -> other.sync().get(key), writes);
+        return new Client(
+            key -> same.sync().get(key),
+            key -> other.sync().get(key),
+            writes,
+            (key, value) -> same.async().set(key, value));
       }
       String[] hp = nodes.get(0).split(":");
       RedisClient client =
@@ -222,7 +268,11 @@ public final class WriteThenReadApp {
             sync.set(key, value);
             sync.exec();
           });
-      return new Client(sync::get, key -> other.sync().get(key), writes);
+      return new Client(
+          sync::get,
+          key -> other.sync().get(key),
+          writes,
+          (key, value) -> same.async().set(key, value));
     }
   }
 }

@@ -27,6 +27,13 @@ public final class WriteThenReadResults {
   /** Of those {@code GET}s, the ones the agent answered locally. */
   public static final ResultName<Long> SET_GET_LOCAL = number("writeThenRead.setGet.local");
 
+  /**
+   * Lettuce: reads on another thread, through the same connection, right after a write sent there
+   * and not awaited, that did not see it.
+   */
+  public static final ResultName<Long> UNAWAITED_MISMATCHES =
+      number("writeThenRead.unawaited.mismatches");
+
   /** {@code OBJECT IDLETIME} of a key on its node after 5 s of reads all answered locally. */
   public static final ResultName<Long> IDLE_WHILE_SERVED = number("writeThenRead.idleWhileServed");
 

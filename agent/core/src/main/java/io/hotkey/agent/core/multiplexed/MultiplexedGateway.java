@@ -94,7 +94,7 @@ public final class MultiplexedGateway {
     try {
       argv = EncodedArguments.argv(name, encodedArgs, argCount);
     } catch (RuntimeException | Error e) {
-      invalidateEverythingOnReply(reply, threads.get());
+      invalidateEverythingOnReply(reply);
       throw e;
     }
     return dispatch(client, connection, command, reply, argv, neverServe);
@@ -127,18 +127,18 @@ public final class MultiplexedGateway {
       }
       if (classified.writes()) {
         state = state != null ? state : connectionState(thread, connection);
-        expectsEcho = trackWrites(client, reply, argv, classified, neverServe, state, thread);
+        expectsEcho = trackWrites(client, reply, argv, classified, neverServe, state);
       }
       if (session == CommandSpec.Session.EXEC
           || session == CommandSpec.Session.DISCARD
           || session == CommandSpec.Session.RESET) {
         WriteSet queued = state.takeQueued();
         if (queued != null) {
-          trackWrites(reply, queued, thread.writesInFlight);
+          trackWrites(reply, queued);
         }
       }
     } catch (RuntimeException | Error e) {
-      invalidateEverythingOnReply(reply, thread);
+      invalidateEverythingOnReply(reply);
       throw e;
     }
     if (neverServe
@@ -158,7 +158,7 @@ public final class MultiplexedGateway {
       return missed(classified);
     }
     int[] hashes = classified.keptHashes();
-    if (inFlight.blocksEverything() || thread.writesInFlight.blocks(hashes)) {
+    if (inFlight.blocks(hashes)) {
       return parkBehindSets(namespace, argv, hashes, connection, command, classified)
           ? DispatchOutcome.PARKED
           : missed(classified);
@@ -217,8 +217,7 @@ public final class MultiplexedGateway {
       byte[][] argv,
       ClassifiedCommand write,
       boolean neverServe,
-      ConnectionState state,
-      ThreadDispatchState thread) {
+      ConnectionState state) {
     WriteSet written = new WriteSet();
     for (int n = 0; n < write.keyCount(); n++) {
       written.add(write.hash(n));
@@ -234,14 +233,12 @@ public final class MultiplexedGateway {
         && classifier.servable(argv, write)) {
       String namespace = state.servableNamespace(client, null);
       if (namespace != null) {
-        track(reply)
-            .addWrites(
-                written, thread.writesInFlight, namespace, state.database(), argv, write.hash(0));
+        track(reply).addWrites(written, namespace, state.database(), argv, write.hash(0));
         return true;
       }
-      track(reply).addWrites(written, thread.writesInFlight, null, 0, null, 0);
+      track(reply).addWrites(written, null, 0, null, 0);
     } else {
-      trackWrites(reply, written, thread.writesInFlight);
+      trackWrites(reply, written);
     }
     return false;
   }
@@ -262,15 +259,15 @@ public final class MultiplexedGateway {
   /**
    * The command can no longer be tied to its keys: everything is invalidated once it is applied.
    */
-  private void invalidateEverythingOnReply(Object reply, ThreadDispatchState thread) {
+  private void invalidateEverythingOnReply(Object reply) {
     WriteSet everything = new WriteSet();
     everything.addAll();
-    trackWrites(reply, everything, thread.writesInFlight);
+    trackWrites(reply, everything);
   }
 
   /**
-   * A read that must see a write in flight (its own thread's, or one to every key): parked if it is
-   * {@code GET key} behind a {@link SetRun} of the key, else sent.
+   * A read that must see a write in flight (see {@link InFlightWrites}): parked if it is {@code GET
+   * key} behind a {@link SetRun} of the key, else sent.
    */
   private boolean parkBehindSets(
       String namespace,
@@ -324,10 +321,7 @@ public final class MultiplexedGateway {
     thread.resumed = read;
   }
 
-  /**
-   * @param sender the sending thread's own writes in flight
-   */
-  private void trackWrites(Object reply, WriteSet written, ThreadWrites sender) {
+  private void trackWrites(Object reply, WriteSet written) {
     if (written.isEmpty()) {
       return;
     }
@@ -336,7 +330,7 @@ public final class MultiplexedGateway {
       written.bump(versions);
       return;
     }
-    track(reply).addWrites(written, sender, null, 0, null, 0);
+    track(reply).addWrites(written, null, 0, null, 0);
   }
 
   private TrackedReply track(Object reply) {

@@ -23,8 +23,8 @@ import java.util.List;
  * the cache TTL bounds anyway). Two things are done with it:
  *
  * <ul>
- *   <li>{@code GET key} that must see a member (sent by the same thread, see {@link ThreadWrites})
- *       on the same connection is parked behind the members sent before it, instead of going to
+ *   <li>{@code GET key} that must see a member (any read of the key while one is in flight, see
+ *       {@link InFlightWrites}) is parked behind the members sent before it, instead of going to
  *       Redis behind them, and answered once they are all answered: with the value of the one among
  *       them Redis answered last. Allowed only while every write in flight on the stripe is a
  *       member and every invalidation the stripe saw since the run started is a member's: then

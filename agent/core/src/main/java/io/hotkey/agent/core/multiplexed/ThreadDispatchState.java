@@ -6,15 +6,11 @@ import io.hotkey.agent.core.ConnectionState;
 
 /**
  * What one thread that dispatches commands to multiplexed connections keeps: the command being
- * dispatched, its writes whose reply has not started, the connection it used last, and the parked
- * read it is resuming.
+ * dispatched, the connection it used last, and the parked read it is resuming.
  */
 final class ThreadDispatchState {
   /** Where the command being dispatched is classified. */
   final ClassifiedCommand command = new ClassifiedCommand();
-
-  /** This thread's writes in flight. */
-  final ThreadWrites writesInFlight = new ThreadWrites();
 
   /**
    * The connection this thread dispatched a write or a servable read to last, and its state; holds

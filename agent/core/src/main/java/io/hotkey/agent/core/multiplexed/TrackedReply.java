@@ -32,7 +32,6 @@ final class TrackedReply {
   private WriteSet writes;
 
   /** The writes' sending thread's own count (a command is sent by one thread). */
-  private ThreadWrites sender;
 
   /**
    * The run this command is a member of when it is a plain SET of a hot key, and the value it sets.
@@ -80,28 +79,21 @@ final class TrackedReply {
 
   /**
    * @param added taken over, not copied: the caller hands a set it no longer uses
-   * @param sender the sending thread's own writes in flight
    * @param setNamespace for a plain {@code SET key value} of a hot key ({@code setArgv}, whose one
    *     key {@code added} holds), the connection's namespace: the SET joins or starts a {@link
    *     SetRun}; else null
    * @param setDatabase with {@code setNamespace}, the connection's database
    */
   synchronized void addWrites(
-      WriteSet added,
-      ThreadWrites sender,
-      String setNamespace,
-      int setDatabase,
-      byte[][] setArgv,
-      int setHash) {
+      WriteSet added, String setNamespace, int setDatabase, byte[][] setArgv, int setHash) {
     if (writes == null) {
       writes = added;
-      this.sender = sender;
     } else {
       added.addTo(writes);
     }
     SetRun run = setNamespace == null ? null : inFlight.run(setHash);
     int member = run == null ? 0 : run.join(setNamespace, setArgv[1]);
-    boolean alone = inFlight.acquire(added, this.sender);
+    boolean alone = inFlight.acquire(added);
     if (setNamespace != null && member == 0 && alone) {
       run = SetRun.start(setNamespace, setDatabase, setArgv[1], setHash, versions);
       inFlight.publish(run);
@@ -241,7 +233,7 @@ final class TrackedReply {
     if (bump) {
       writes.bump(versions);
     }
-    inFlight.release(writes, sender);
+    inFlight.release(writes);
     writes = null;
   }
 
