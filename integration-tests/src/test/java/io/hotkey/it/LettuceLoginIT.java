@@ -11,6 +11,8 @@ import java.util.Locale;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.function.Executable;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -27,7 +29,8 @@ import redis.clients.jedis.util.JedisClusterCRC16;
  * StalenessApp} reads a hot key through Lettuce while a raw connection SETs it every 5 ms: the
  * application is tracking and sees every write in milliseconds, with a 30 s TTL. A password changed
  * on the server after the client logged in falls back to the TTL with one log line, and the
- * application never notices. No secret is ever printed.
+ * application never notices. No secret is ever printed. Every case has servers of its own, so cases
+ * run two at a time.
  */
 class LettuceLoginIT {
   private static final String PASSWORD = "app-secret-5f1c";
@@ -96,6 +99,7 @@ class LettuceLoginIT {
     }
   }
 
+  @Execution(ExecutionMode.CONCURRENT)
   @ParameterizedTest(name = "lettuce {0}")
   @ValueSource(strings = {Clients.LETTUCE_6_1, Clients.LETTUCE_6, Clients.LETTUCE_7})
   void aPasswordProtectedServer(String version) {
@@ -117,6 +121,7 @@ class LettuceLoginIT {
     }
   }
 
+  @Execution(ExecutionMode.CONCURRENT)
   @ParameterizedTest(name = "lettuce {0}")
   @ValueSource(strings = {Clients.LETTUCE_6_1, Clients.LETTUCE_7})
   void anAclUser(String version) {
@@ -156,6 +161,7 @@ class LettuceLoginIT {
         Arguments.of(Clients.LETTUCE_7, "127.0.0.1", "NONE", false));
   }
 
+  @Execution(ExecutionMode.CONCURRENT)
   @ParameterizedTest(name = "lettuce {0} rediss://{1} verifyPeer={2} trusting SslOptions: {3}")
   @MethodSource("tlsClients")
   void tlsAsTheClientConfiguresIt(
@@ -177,6 +183,7 @@ class LettuceLoginIT {
     }
   }
 
+  @Execution(ExecutionMode.CONCURRENT)
   @Test
   void aClusterIsTrackedOnTheMasterOfTheHotKey() {
     String version = Clients.LETTUCE_6;
@@ -213,6 +220,7 @@ class LettuceLoginIT {
   /** How long a key that is hot but must not be served is read before the checks. */
   private static final String NO_SERVING_SECONDS = "5";
 
+  @Execution(ExecutionMode.CONCURRENT)
   @Test
   void aPasswordChangedOnTheServerFallsBackToTheTtlWithOneLine() {
     try (RedisServer redis = aclServer()) {
@@ -231,6 +239,7 @@ class LettuceLoginIT {
     }
   }
 
+  @Execution(ExecutionMode.CONCURRENT)
   @Test
   void hotkeyRedisUriStillOverridesWhatIsDiscovered() {
     try (RedisServer redis = RedisServers.startLocal("override", List.of())) {
