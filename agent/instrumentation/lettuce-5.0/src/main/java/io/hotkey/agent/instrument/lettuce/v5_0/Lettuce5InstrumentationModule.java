@@ -6,12 +6,7 @@ import io.hotkey.agent.instrument.ClassLoaderMatchers;
 import io.hotkey.agent.instrument.HelperClasses;
 import io.hotkey.agent.instrument.InstrumentationModule;
 import io.hotkey.agent.instrument.TypeInstrumentation;
-import io.hotkey.agent.instrument.lettuce.v6_0.CommandArgsInstrumentation;
-import io.hotkey.agent.instrument.lettuce.v6_0.CommandInstrumentation;
-import io.hotkey.agent.instrument.lettuce.v6_0.CommandOutputInstrumentation;
-import io.hotkey.agent.instrument.lettuce.v6_0.DefaultEndpointInstrumentation;
-import io.hotkey.agent.instrument.lettuce.v6_0.RedisChannelHandlerInstrumentation;
-import io.hotkey.agent.instrument.lettuce.v6_0.RedisStateMachineInstrumentation;
+import io.hotkey.agent.instrument.lettuce.v6_0.Lettuce6InstrumentationModule;
 import java.util.List;
 import net.bytebuddy.matcher.ElementMatcher;
 
@@ -50,13 +45,7 @@ public final class Lettuce5InstrumentationModule implements InstrumentationModul
 
   @Override
   public List<TypeInstrumentation> typeInstrumentations() {
-    return List.of(
-        new RedisChannelHandlerInstrumentation(),
-        new DefaultEndpointInstrumentation(),
-        new RedisStateMachineInstrumentation(),
-        new CommandInstrumentation(),
-        new CommandOutputInstrumentation(),
-        new CommandArgsInstrumentation());
+    return Lettuce6InstrumentationModule.commandHooks();
   }
 
   @Override

@@ -5,6 +5,7 @@ import io.hotkey.agent.instrument.ClassLoaderMatchers;
 import io.hotkey.agent.instrument.HelperClasses;
 import io.hotkey.agent.instrument.InstrumentationModule;
 import io.hotkey.agent.instrument.TypeInstrumentation;
+import java.util.ArrayList;
 import java.util.List;
 import net.bytebuddy.matcher.ElementMatcher;
 
@@ -59,18 +60,29 @@ public final class Lettuce6InstrumentationModule implements InstrumentationModul
 
   @Override
   public List<TypeInstrumentation> typeInstrumentations() {
+    List<TypeInstrumentation> hooks = new ArrayList<>(commandHooks());
+    hooks.addAll(
+        List.of(
+            new RedisHandshakeInstrumentation(),
+            new SslChannelInitializerInstrumentation(),
+            new CommandFailureInstrumentation(CommandFailureInstrumentation.ASYNC_COMMAND),
+            new CommandFailureInstrumentation(CommandFailureInstrumentation.COMMAND_WRAPPER),
+            new CommandFailureInstrumentation(CommandFailureInstrumentation.CLUSTER_COMMAND),
+            new SyncWaitInstrumentation(),
+            new CommandHandlerInstrumentation()));
+    return hooks;
+  }
+
+  /**
+   * Counting, invalidation and serving: the hooks whose classes, methods and fields Lettuce 5 has
+   * too.
+   */
+  public static List<TypeInstrumentation> commandHooks() {
     return List.of(
         new RedisChannelHandlerInstrumentation(),
         new DefaultEndpointInstrumentation(),
-        new RedisHandshakeInstrumentation(),
-        new SslChannelInitializerInstrumentation(),
         new RedisStateMachineInstrumentation(),
         new CommandInstrumentation(),
-        new CommandFailureInstrumentation(CommandFailureInstrumentation.ASYNC_COMMAND),
-        new CommandFailureInstrumentation(CommandFailureInstrumentation.COMMAND_WRAPPER),
-        new CommandFailureInstrumentation(CommandFailureInstrumentation.CLUSTER_COMMAND),
-        new SyncWaitInstrumentation(),
-        new CommandHandlerInstrumentation(),
         new CommandOutputInstrumentation(),
         new CommandArgsInstrumentation());
   }
