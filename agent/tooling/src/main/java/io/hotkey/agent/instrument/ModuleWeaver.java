@@ -13,6 +13,7 @@ import net.bytebuddy.description.type.TypeDescription;
 import net.bytebuddy.dynamic.ClassFileLocator;
 import net.bytebuddy.dynamic.DynamicType;
 import net.bytebuddy.dynamic.TypeResolutionStrategy;
+import net.bytebuddy.dynamic.scaffold.MethodGraph;
 import net.bytebuddy.implementation.Implementation;
 import net.bytebuddy.matcher.ElementMatcher;
 import net.bytebuddy.pool.TypePool;
@@ -25,8 +26,16 @@ import net.bytebuddy.pool.TypePool;
  * its own and loads much of Byte Buddy that this needs none of.
  */
 final class ModuleWeaver {
+  /**
+   * Byte Buddy's own configuration for decorating a type: advice visits only the methods the class
+   * file declares, so the method graph of its whole hierarchy (every super type's class file read
+   * and resolved, Netty's handlers for Lettuce) is not needed.
+   */
   private static final ByteBuddy DECORATING =
-      new ByteBuddy().with(Implementation.Context.Disabled.Factory.INSTANCE);
+      new ByteBuddy()
+          .with(MethodGraph.Compiler.ForDeclaredMethods.INSTANCE)
+          .with(Implementation.Context.Disabled.Factory.INSTANCE);
+
   private static final ByteBuddy REDEFINING = new ByteBuddy();
 
   private final List<Hook> adviceHooks = new ArrayList<>();
