@@ -1,0 +1,70 @@
+package io.hotkey.agent.fleet;
+
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * When an instance that reports nothing reads the fleet's hot lists again. Each read costs every
+ * master a request, and at 10,000 instances those reads, not the sampled reports, are most of what
+ * the fleet costs Redis. So an instance reads only when something it sees may have changed the
+ * answer: a key not hot whose count here reached twice both the count the last read already
+ * answered for and the report floor (a key spread evenly over the fleet reaches the threshold at
+ * twice the floor). The list of that count's window is readable in the next window, so such a key
+ * is found as soon as it would have been by reading every window. Anything else (a key that grows
+ * only on other instances, a key that cools, the fleet's size) is learned at the latest {@link
+ * #REFRESH_WINDOWS} windows after the last read.
+ */
+final class HotListReads {
+  /** Longest run of windows without a read: bounds how late a change seen elsewhere arrives. */
+  static final int REFRESH_WINDOWS = 8;
+
+  /** The window of the last read of every shard; -1 before the first. */
+  private long readWindow = -1;
+
+  /** Per key, the highest count here that a read has already answered for. */
+  private Map<String, Long> answered = new HashMap<>();
+
+  /** The counts of the last exchange: the window the next read's lists are about. */
+  private Map<String, Long> previous = Map.of();
+
+  private boolean risen;
+
+  /** Whether the exchange of {@code window} must read every shard's list. */
+  boolean due(long window) {
+    return readWindow < 0 || risen || window - readWindow >= REFRESH_WINDOWS;
+  }
+
+  /**
+   * Records an exchange in {@code window}: whether it read every shard's list, this instance's
+   * counts of the window just ended (unscaled), the report floor per window and the keys now hot.
+   */
+  void exchanged(
+      long window,
+      boolean readAll,
+      Map<String, Long> counts,
+      long floorPerWindow,
+      Set<String> hot) {
+    if (readAll) {
+      // the lists just read are about the window of the previous exchange's counts
+      Map<String, Long> nowAnswered = new HashMap<>();
+      for (Map<String, Long> seen : List.of(previous, counts)) {
+        for (String key : seen.keySet()) {
+          long before = answered.getOrDefault(key, 0L);
+          nowAnswered.put(key, Math.max(before, previous.getOrDefault(key, 0L)));
+        }
+      }
+      answered = nowAnswered;
+      readWindow = window;
+      risen = false;
+    }
+    for (Map.Entry<String, Long> count : counts.entrySet()) {
+      long bar = 2 * Math.max(answered.getOrDefault(count.getKey(), 0L), floorPerWindow);
+      if (count.getValue() >= bar && !hot.contains(count.getKey())) {
+        risen = true;
+      }
+    }
+    previous = counts;
+  }
+}
