@@ -1,7 +1,6 @@
 package io.hotkey.agent.fleet;
 
 import java.util.HashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
@@ -23,8 +22,12 @@ final class HotListReads {
   /** The window of the last read of every shard; -1 before the first. */
   private long readWindow = -1;
 
-  /** Per key, the highest count here that a read has already answered for. */
-  private Map<String, Long> answered = new HashMap<>();
+  /**
+   * Per key seen here in the last {@link #REFRESH_WINDOWS} windows: the highest count a read has
+   * already answered for, and the last window it was seen in. A key that dips below the report
+   * floor now and then is thus not news each time it comes back.
+   */
+  private final Map<String, Seen> seen = new HashMap<>();
 
   /** The counts of the last exchange: the window the next read's lists are about. */
   private Map<String, Long> previous = Map.of();
@@ -48,23 +51,29 @@ final class HotListReads {
       Set<String> hot) {
     if (readAll) {
       // the lists just read are about the window of the previous exchange's counts
-      Map<String, Long> nowAnswered = new HashMap<>();
-      for (Map<String, Long> seen : List.of(previous, counts)) {
-        for (String key : seen.keySet()) {
-          long before = answered.getOrDefault(key, 0L);
-          nowAnswered.put(key, Math.max(before, previous.getOrDefault(key, 0L)));
-        }
-      }
-      answered = nowAnswered;
+      previous.forEach(
+          (key, count) -> {
+            Seen entry = seen.computeIfAbsent(key, k -> new Seen());
+            entry.answered = Math.max(entry.answered, count);
+          });
+      seen.values().removeIf(key -> window - key.lastWindow > REFRESH_WINDOWS);
       readWindow = window;
       risen = false;
     }
     for (Map.Entry<String, Long> count : counts.entrySet()) {
-      long bar = 2 * Math.max(answered.getOrDefault(count.getKey(), 0L), floorPerWindow);
-      if (count.getValue() >= bar && !hot.contains(count.getKey())) {
+      Seen key = seen.computeIfAbsent(count.getKey(), k -> new Seen());
+      key.lastWindow = window;
+      if (count.getValue() >= 2 * Math.max(key.answered, floorPerWindow)
+          && !hot.contains(count.getKey())) {
         risen = true;
       }
     }
     previous = counts;
+  }
+
+  /** What this instance knows of one key it counted. */
+  private static final class Seen {
+    long answered;
+    long lastWindow;
   }
 }
