@@ -205,7 +205,8 @@ public final class FleetSimulator {
     FleetAggregate aggregate =
         new FleetAggregate(
             Duration.ofMillis(windowMillis), options.threshold, FleetExchange.MAX_KEYS);
-    int timeout = (int) Math.max(1000, windowMillis);
+    // long enough that a host too loaded to answer in a window never marks Redis down
+    int timeout = (int) Math.max(10_000, 10 * windowMillis);
     double[] zipf = zipfShares(options.universe, options.zipf);
     Fleet fleet = new Fleet(instances, zipf);
     try (RespClient client =
@@ -285,16 +286,25 @@ public final class FleetSimulator {
   }
 
   /**
-   * One thread's instances, each at its own point of every window in turn (a thread that falls
-   * behind runs them late, which the made/due column shows): instances share a host's cores, so a
-   * few threads step many of them, with no scheduler between.
+   * One thread's instances, each at its own point of every window in turn: instances share a host's
+   * cores, so a few threads step many of them, with no scheduler between. An instance whose point
+   * of the window passed more than half a window ago, because its thread fell behind, misses that
+   * window (the made/due column counts it); a thread a window behind starts over at the current
+   * one.
    */
   private void stepInTurn(
       List<Instance> slice, Fleet fleet, long firstWindow, long redisMillisAt, long nanosAt) {
+    long windowMillis = options.windowMillis;
     for (long window = firstWindow; !fleet.stopped; window++) {
+      window =
+          Math.max(
+              window, (redisMillisAt + (System.nanoTime() - nanosAt) / 1_000_000) / windowMillis);
       for (Instance instance : slice) {
-        long due = window * options.windowMillis + instance.phaseMillis;
+        long due = window * windowMillis + instance.phaseMillis;
         long wait = due - (redisMillisAt + (System.nanoTime() - nanosAt) / 1_000_000);
+        if (wait < -windowMillis / 2) {
+          continue;
+        }
         if (wait > 0) {
           try {
             Thread.sleep(wait);
