@@ -56,10 +56,10 @@ final class HotListReads {
             Seen entry = seen.computeIfAbsent(key, k -> new Seen());
             entry.answered = Math.max(entry.answered, count);
           });
-      seen.values().removeIf(key -> window - key.lastWindow > REFRESH_WINDOWS);
       readWindow = window;
       risen = false;
     }
+    seen.values().removeIf(key -> window - key.lastWindow > REFRESH_WINDOWS);
     for (Map.Entry<String, Long> count : counts.entrySet()) {
       Seen key = seen.computeIfAbsent(count.getKey(), k -> new Seen());
       key.lastWindow = window;

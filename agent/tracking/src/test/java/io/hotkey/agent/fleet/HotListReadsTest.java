@@ -65,6 +65,17 @@ class HotListReadsTest {
     assertFalse(reads.due(505), "20 was answered for in 503: 21 is no news");
   }
 
+  @Test
+  void aKeyUnseenForLongerThanTheRefreshIsNewsAgain() {
+    HotListReads reads = steadyAt(600, Map.of("k", 20L));
+    long window = 602;
+    for (; window <= 601 + HotListReads.REFRESH_WINDOWS + 1; window++) {
+      reads.exchanged(window, reads.due(window), Map.of(), FLOOR, Set.of());
+    }
+    reads.exchanged(window, reads.due(window), Map.of("k", 20L), FLOOR, Set.of());
+    assertTrue(reads.due(window + 1), "k was forgotten: 20 is twice the floor again");
+  }
+
   /** A reader that read in {@code window} and {@code window + 1} with {@code counts} both times. */
   private static HotListReads steadyAt(long window, Map<String, Long> counts) {
     HotListReads reads = new HotListReads();
