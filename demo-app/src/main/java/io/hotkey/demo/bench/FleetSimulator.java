@@ -9,16 +9,14 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
 import java.util.Random;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
-import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ThreadLocalRandom;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicLongArray;
 import java.util.concurrent.atomic.LongAdder;
 
 /**
@@ -34,8 +32,9 @@ import java.util.concurrent.atomic.LongAdder;
  * fleet-hot whose real sum never reached the threshold in any window) and whether the cold key was
  * ever read back.
  *
- * <p>Instances are tasks on a pool of threads sharing one connection per thread, not a JVM and a
- * connection each: Redis does the same work per call, minus the cost of holding N connections.
+ * <p>Instances are stepped in turn by a few threads ({@code --threads}), each at its own point of
+ * every window, sharing one connection per thread, not a JVM and a connection each: Redis does the
+ * same work per call, minus the cost of holding N connections.
  *
  * <pre>
  * java -cp demo-app/target/hotkey-demo.jar:agent/target/hotkey-agent.jar \
@@ -45,10 +44,9 @@ import java.util.concurrent.atomic.LongAdder;
  * Options, with their defaults: {@code --deployment standalone|cluster (standalone) --instances
  * 10,100,1000,10000 --window-ms 1000 --windows 8 (measured, after 3 to settle) --threshold 20000
  * (accesses/s over the fleet) --rate 200 (accesses/s per instance) --universe 5000 --zipf 1.0
- * --threads 16 --redis-server /usr/bin/redis-server}.
+ * --threads 16 --settle 3 (windows before the measurement) --redis-server /usr/bin/redis-server}.
  */
 public final class FleetSimulator {
-  private static final int SETTLE_WINDOWS = 3;
   private static final byte[] FLASH = bytes("flash");
   private static final byte[] COLD = bytes("cold");
 
@@ -74,11 +72,13 @@ public final class FleetSimulator {
             "--universe",
             "--zipf",
             "--threads",
+            "--settle",
             "--redis-server");
     Options options = new Options();
     options.cluster = a.text("--deployment").orElse("standalone").equals("cluster");
     options.windowMillis = a.wholeNumber("--window-ms", 1000, 100);
     options.windows = a.wholeNumber("--windows", 8, 1);
+    options.settleWindows = a.wholeNumber("--settle", 3, 3);
     options.threshold = a.wholeNumber("--threshold", 20_000, 1);
     options.rate = a.wholeNumber("--rate", 200, 1);
     options.universe = a.wholeNumber("--universe", 5_000, TRACKED_RANKS);
@@ -118,6 +118,10 @@ public final class FleetSimulator {
     boolean cluster;
     int windowMillis = 1000;
     int windows = 8;
+
+    /** Windows before the measurement: a large fleet's first exchanges all run the script. */
+    int settleWindows = 3;
+
     long threshold = 20_000;
     long rate = 200;
     int universe = 5_000;
@@ -131,7 +135,7 @@ public final class FleetSimulator {
     static final String HEADER =
         String.format(
             Locale.ROOT,
-            "%9s %-16s %12s %7s %10s %9s %9s %9s %10s %13s %6s %10s %5s",
+            "%9s %-16s %12s %7s %10s %9s %9s %13s %9s %10s %13s %6s %10s %5s",
             "instances",
             "node",
             "cpu ms/win",
@@ -139,6 +143,7 @@ public final class FleetSimulator {
             "calls/win",
             "us/call",
             "gets/win",
+            "reads/win(max)",
             "made/due",
             "keys/inst",
             "delay max win",
@@ -152,6 +157,11 @@ public final class FleetSimulator {
     double callsPerWindow;
     double microsPerCall;
     double readsPerWindow;
+
+    /** Exchanges of instances not drawn that read the hot lists, per window: mean and most. */
+    double readerReadsPerWindow;
+
+    long readerReadsMax;
     double exchangesMadePerDue;
     double keysPerInstance;
     double detectionWindowsMax;
@@ -168,7 +178,7 @@ public final class FleetSimulator {
     public String toString() {
       return String.format(
           Locale.ROOT,
-          "%9d %-16s %12.1f %6.2f%% %10.0f %9.1f %9.0f %8.0f%% %10.1f %13s %6d %10s %5s",
+          "%9d %-16s %12.1f %6.2f%% %10.0f %9.1f %9.0f %13s %8.0f%% %10.1f %13s %6d %10s %5s",
           instances,
           node,
           cpuMillisPerWindow,
@@ -176,6 +186,7 @@ public final class FleetSimulator {
           callsPerWindow,
           microsPerCall,
           readsPerWindow,
+          String.format(Locale.ROOT, "%.0f(%d)", readerReadsPerWindow, readerReadsMax),
           100 * exchangesMadePerDue,
           keysPerInstance,
           instancesThatDetected < instances
@@ -194,7 +205,8 @@ public final class FleetSimulator {
     FleetAggregate aggregate =
         new FleetAggregate(
             Duration.ofMillis(windowMillis), options.threshold, FleetExchange.MAX_KEYS);
-    int timeout = (int) Math.max(1000, windowMillis);
+    // long enough that a host too loaded to answer in a window never marks Redis down
+    int timeout = (int) Math.max(10_000, 10 * windowMillis);
     double[] zipf = zipfShares(options.universe, options.zipf);
     Fleet fleet = new Fleet(instances, zipf);
     try (RespClient client =
@@ -202,20 +214,31 @@ public final class FleetSimulator {
       FleetShards shards = FleetShards.of(client, namespace);
       long now = redisMillis(client);
       long firstWindow = now / windowMillis + 1;
-      fleet.measuredFrom = firstWindow + SETTLE_WINDOWS;
+      fleet.measuredFrom = firstWindow + options.settleWindows;
       fleet.flashFrom = fleet.measuredFrom + 1;
       fleet.measuredUntil = fleet.measuredFrom + options.windows;
-      ScheduledExecutorService pool = Executors.newScheduledThreadPool(options.threads);
+      long startNanos = System.nanoTime();
+      List<List<Instance>> slices = new ArrayList<>();
+      for (int t = 0; t < options.threads; t++) {
+        slices.add(new ArrayList<>());
+      }
+      for (int i = 0; i < instances; i++) {
+        long phase =
+            windowMillis / 20 + ThreadLocalRandom.current().nextLong(windowMillis * 9 / 20);
+        slices
+            .get(i % options.threads)
+            .add(new Instance(i, phase, fleet, new FleetExchange(client, shards), aggregate));
+      }
+      List<Thread> threads = new ArrayList<>();
+      for (List<Instance> slice : slices) {
+        slice.sort(Comparator.comparingLong(instance -> instance.phaseMillis));
+        Thread thread =
+            new Thread(() -> stepInTurn(slice, fleet, firstWindow, now, startNanos), "instances");
+        thread.setDaemon(true);
+        thread.start();
+        threads.add(thread);
+      }
       try {
-        for (int i = 0; i < instances; i++) {
-          Instance instance = new Instance(i, fleet, new FleetExchange(client, shards), aggregate);
-          long phase =
-              windowMillis / 20 + ThreadLocalRandom.current().nextLong(windowMillis * 9 / 20);
-          long delay = firstWindow * windowMillis + phase - now;
-          // each step schedules the next and catches its own failures: the futures are never read
-          Future<?> unused =
-              pool.schedule(() -> instance.step(pool), Math.max(0, delay), TimeUnit.MILLISECONDS);
-        }
         sleepUntil(client, fleet.measuredFrom * windowMillis);
         List<NodeStats> before = redis.stats();
         fleet.measuring = true;
@@ -238,6 +261,11 @@ public final class FleetSimulator {
           row.readsPerWindow = (double) spent.reads / options.windows;
           row.exchangesMadePerDue =
               fleet.measuredExchanges.sum() / ((double) instances * options.windows);
+          row.readerReadsPerWindow =
+              fleet.readerReads.values().stream().mapToLong(LongAdder::sum).sum()
+                  / (double) options.windows;
+          row.readerReadsMax =
+              fleet.readerReads.values().stream().mapToLong(LongAdder::sum).max().orElse(0);
           row.keysPerInstance =
               fleet.reportedKeys.sum() / (double) Math.max(1, fleet.reports.sum());
           row.detectionWindowsMax = fleet.detectionMillisMax.get() / (double) windowMillis;
@@ -249,8 +277,45 @@ public final class FleetSimulator {
         }
         return rows;
       } finally {
-        pool.shutdownNow();
-        pool.awaitTermination(10, TimeUnit.SECONDS);
+        fleet.stopped = true;
+        for (Thread thread : threads) {
+          thread.join(10_000);
+        }
+      }
+    }
+  }
+
+  /**
+   * One thread's instances, each at its own point of every window in turn: instances share a host's
+   * cores, so a few threads step many of them, with no scheduler between. An instance whose point
+   * of the window passed more than half a window ago, because its thread fell behind, misses that
+   * window (the made/due column counts it); a thread a window behind starts over at the current
+   * one.
+   */
+  private void stepInTurn(
+      List<Instance> slice, Fleet fleet, long firstWindow, long redisMillisAt, long nanosAt) {
+    long windowMillis = options.windowMillis;
+    for (long window = firstWindow; !fleet.stopped; window++) {
+      window =
+          Math.max(
+              window, (redisMillisAt + (System.nanoTime() - nanosAt) / 1_000_000) / windowMillis);
+      for (Instance instance : slice) {
+        long due = window * windowMillis + instance.phaseMillis;
+        long wait = due - (redisMillisAt + (System.nanoTime() - nanosAt) / 1_000_000);
+        if (wait < -windowMillis / 2) {
+          continue;
+        }
+        if (wait > 0) {
+          try {
+            Thread.sleep(wait);
+          } catch (InterruptedException e) {
+            return;
+          }
+        }
+        if (fleet.stopped) {
+          return;
+        }
+        instance.step(window);
       }
     }
   }
@@ -259,7 +324,7 @@ public final class FleetSimulator {
   private final class Fleet {
     final int instances;
     final double[] zipf;
-    final ConcurrentHashMap<Long, long[]> realSums = new ConcurrentHashMap<>();
+    final ConcurrentHashMap<Long, AtomicLongArray> realSums = new ConcurrentHashMap<>();
     final ConcurrentHashMap<Integer, Boolean> detected = new ConcurrentHashMap<>();
     final AtomicLong detectionMillisMax = new AtomicLong();
     final LongAdder falsePromotions = new LongAdder();
@@ -272,6 +337,12 @@ public final class FleetSimulator {
 
     /** Exchanges made while the measurement ran, against one per instance and window due. */
     final LongAdder measuredExchanges = new LongAdder();
+
+    /** Exchanges that failed (Redis too slow, or down). */
+    final LongAdder failures = new LongAdder();
+
+    /** Per window (by Redis' clock), exchanges of instances not drawn that read the hot lists. */
+    final ConcurrentHashMap<Long, LongAdder> readerReads = new ConcurrentHashMap<>();
 
     volatile boolean measuring;
     volatile boolean coldPromoted;
@@ -290,8 +361,8 @@ public final class FleetSimulator {
      */
     double highestShareOfThreshold(int rank) {
       long highest = 0;
-      for (long[] sums : realSums.values()) {
-        highest = Math.max(highest, sums[rank]);
+      for (AtomicLongArray sums : realSums.values()) {
+        highest = Math.max(highest, sums.get(rank));
       }
       return highest * 1000.0 / (options.threshold * options.windowMillis);
     }
@@ -304,32 +375,32 @@ public final class FleetSimulator {
     final FleetExchange exchange;
     final FleetAggregate aggregate;
     final Random random;
-    long phaseMillis = -1;
 
-    Instance(int id, Fleet fleet, FleetExchange exchange, FleetAggregate aggregate) {
+    /** Where in each window this instance exchanges. */
+    final long phaseMillis;
+
+    Instance(
+        int id, long phaseMillis, Fleet fleet, FleetExchange exchange, FleetAggregate aggregate) {
       this.id = id;
+      this.phaseMillis = phaseMillis;
       this.fleet = fleet;
       this.exchange = exchange;
       this.aggregate = aggregate;
       this.random = new Random(id * 7919L + 17);
     }
 
-    void step(ScheduledExecutorService pool) {
-      if (fleet.stopped) {
-        return;
-      }
+    /** One exchange, due in {@code window}; a failed one is simply not made. */
+    void step(long window) {
       long windowMillis = options.windowMillis;
-      long next = windowMillis;
       try {
-        // the window this exchange reports is the one just ended, by the clock of the last answer
+        // the window this exchange reports is the one just ended
         long floor =
             (long)
                 Math.ceil(
                     exchange.reportFloorPerSecond(options.threshold, windowMillis)
                         * windowMillis
                         / 1000.0);
-        long reporting = currentWindowEstimate() - 1;
-        List<KeyCount> counts = counts(reporting, Math.max(1, floor));
+        List<KeyCount> counts = counts(window - 1, Math.max(1, floor));
         FleetExchange.Result result = exchange.exchange(aggregate, counts);
         if (result.drawn) {
           fleet.reportedKeys.add(counts.size());
@@ -337,25 +408,14 @@ public final class FleetSimulator {
         }
         if (fleet.measuring) {
           fleet.measuredExchanges.increment();
+          if (result.read && !result.drawn) {
+            fleet.readerReads.computeIfAbsent(result.window, w -> new LongAdder()).increment();
+          }
         }
         observe(result);
-        if (phaseMillis < 0) {
-          phaseMillis = result.offsetMillis;
-        }
-        lastWindow = result.window;
-        next = Math.max(1, windowMillis - result.offsetMillis + phaseMillis);
       } catch (IOException | RuntimeException e) {
-        next = windowMillis / 2;
+        fleet.failures.increment();
       }
-      Future<?> unused = pool.schedule(() -> step(pool), next, TimeUnit.MILLISECONDS);
-    }
-
-    /** The window of the last exchange by Redis' clock; -1 before the first. */
-    long lastWindow = -1;
-
-    /** The window of this exchange: the last one's plus the windows slept since. */
-    private long currentWindowEstimate() {
-      return lastWindow < 0 ? fleet.measuredFrom - SETTLE_WINDOWS : lastWindow + 1;
     }
 
     /**
@@ -364,18 +424,17 @@ public final class FleetSimulator {
      */
     private List<KeyCount> counts(long window, long floor) {
       double perWindow = options.rate * options.windowMillis / 1000.0;
-      long[] sums = fleet.realSums.computeIfAbsent(window, w -> new long[TRACKED_RANKS + 1]);
-      long[] mine = new long[TRACKED_RANKS + 1];
+      AtomicLongArray sums =
+          fleet.realSums.computeIfAbsent(window, w -> new AtomicLongArray(TRACKED_RANKS + 1));
       List<KeyCount> counts = new ArrayList<>();
-      for (int rank = 1; rank <= TRACKED_RANKS; rank++) {
-        mine[rank] = Math.round(perWindow * fleet.zipf[rank] * (0.75 + 0.5 * random.nextDouble()));
-        if (mine[rank] >= floor && counts.size() < FleetExchange.MAX_KEYS) {
-          counts.add(new KeyCount(bytes("item:" + rank), mine[rank]));
-        }
-      }
-      synchronized (sums) {
-        for (int rank = 1; rank <= TRACKED_RANKS; rank++) {
-          sums[rank] += mine[rank];
+      // past the ranks whose highest count rounds to 0 every count is 0
+      for (int rank = 1;
+          rank <= TRACKED_RANKS && perWindow * fleet.zipf[rank] * 1.25 >= 0.5;
+          rank++) {
+        long mine = Math.round(perWindow * fleet.zipf[rank] * (0.75 + 0.5 * random.nextDouble()));
+        sums.addAndGet(rank, mine);
+        if (mine >= floor && counts.size() < FleetExchange.MAX_KEYS) {
+          counts.add(new KeyCount(bytes("item:" + rank), mine));
         }
       }
       long fleetPerWindow = options.threshold * options.windowMillis / 1000;

@@ -23,9 +23,10 @@ import java.util.function.LongSupplier;
  * reported every window, unscaled, unless the fleet already counts it at twice the threshold: a key
  * read on a few instances only is thus counted exactly instead of by a sample that may hold none or
  * several of them. An instance that reports nothing reads the shard's hot list with one {@code GET}
- * (falling back to the script when the window's list is not built yet). Reports go through one
- * {@link FleetAggregate} call per {@link FleetShards shard}, each reporting the window just ended
- * at most once. Not thread-safe: one instance's exchanges run one after another.
+ * (falling back to the script when the window's list is not built yet), and only in the windows
+ * {@link HotListReads} says it must: otherwise it keeps the lists it last read. Reports go through
+ * one {@link FleetAggregate} call per {@link FleetShards shard}, each reporting the window just
+ * ended at most once. Not thread-safe: one instance's exchanges run one after another.
  */
 public final class FleetExchange {
   /** Most keys one instance reports per window, and most fleet-hot keys read back per shard. */
@@ -56,6 +57,10 @@ public final class FleetExchange {
   private final LongSupplier nanoTime;
   private final int reportersPerWindow;
   private final Map<String, Long> lastReported = new HashMap<>();
+  private final HotListReads reads = new HotListReads();
+
+  /** Each shard's hot list as last read; null before the first. */
+  private final FleetAggregate.HotList[] lists;
 
   /** The fleet's estimated size as of the last hot list; 0 before the first. */
   private long instances;
@@ -80,6 +85,7 @@ public final class FleetExchange {
     this.shards = shards;
     this.nanoTime = nanoTime;
     this.reportersPerWindow = reportersPerWindow;
+    this.lists = new FleetAggregate.HotList[shards.count()];
   }
 
   /**
@@ -139,13 +145,16 @@ public final class FleetExchange {
             .add(new KeyCount(count.key(), Math.round(count.count() / chance)));
       }
     }
-    Map<String, KeyCount> hot = new LinkedHashMap<>();
-    long reporters = 0;
+    boolean readAll = drawn || reads.due(window);
     boolean clockFromRedis = false;
     for (int s = 0; s < shards.count(); s++) {
       String shard = new String(shards.base(s), StandardCharsets.UTF_8);
+      boolean reports = drawn || !byShard.get(s).isEmpty();
+      if (!reports && !readAll && lists[s] != null) {
+        continue;
+      }
       FleetAggregate.HotList list = null;
-      if (!drawn && byShard.get(s).isEmpty()) {
+      if (!reports) {
         list = aggregate.read(client, shards.base(s), window);
       }
       if (list == null) {
@@ -167,16 +176,33 @@ public final class FleetExchange {
         }
         list = exchange.list;
       }
+      lists[s] = list;
+    }
+    Map<String, KeyCount> hot = new LinkedHashMap<>();
+    long reporters = 0;
+    for (FleetAggregate.HotList list : lists) {
       reporters = Math.max(reporters, list.reporters);
       for (KeyCount key : list.hot) {
         hot.put(new String(key.key(), StandardCharsets.ISO_8859_1), key);
       }
     }
-    instances = reporters;
     Map<String, Long> hotCounts = new HashMap<>();
     hot.forEach((name, key) -> hotCounts.put(name, key.count()));
     lastHot = hotCounts;
-    return new Result(window, offsetMillis, reporters, drawn, new ArrayList<>(hot.values()));
+    Map<String, Long> seen = new HashMap<>();
+    for (KeyCount count : counts) {
+      seen.put(new String(count.key(), StandardCharsets.ISO_8859_1), count.count());
+    }
+    // the floor as this exchange's keys were chosen, before the new lists change the fleet's size
+    long floorPerWindow =
+        Math.max(
+            1,
+            aggregate.thresholdPerWindow()
+                / (instances > 0 ? 2 * instances : INSTANCES_ASSUMED_AT_FIRST));
+    reads.exchanged(window, readAll, seen, floorPerWindow, hotCounts.keySet());
+    instances = reporters;
+    return new Result(
+        window, offsetMillis, reporters, drawn, readAll, new ArrayList<>(hot.values()));
   }
 
   /** A number in [0, 1) drawn from this instance's id and {@code window} alone. */
@@ -202,14 +228,27 @@ public final class FleetExchange {
     /** Whether this instance was drawn to report the window just ended. */
     public final boolean drawn;
 
+    /**
+     * Whether this exchange read every shard's hot list; else some are the ones last read, at most
+     * {@link HotListReads#REFRESH_WINDOWS} windows old.
+     */
+    public final boolean read;
+
     /** The fleet-hot keys of every shard, with the fleet's count in their window. */
     public final List<KeyCount> hot;
 
-    Result(long window, long offsetMillis, long reporters, boolean drawn, List<KeyCount> hot) {
+    Result(
+        long window,
+        long offsetMillis,
+        long reporters,
+        boolean drawn,
+        boolean read,
+        List<KeyCount> hot) {
       this.window = window;
       this.offsetMillis = offsetMillis;
       this.reporters = reporters;
       this.drawn = drawn;
+      this.read = read;
       this.hot = hot;
     }
   }

@@ -11,15 +11,18 @@ import io.hotkey.agent.testing.RedisProcess;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /**
- * A fleet of 1,000 instances of the real exchange against a real Redis, twice the sample size: once
- * the fleet's size is known about half of them report each window, their counts scaled by 2, the
- * rest only read, and the sums stay close to the fleet's real ones. A key spread evenly at twice
- * the threshold is hot; one at half the threshold is not; one read by five instances only is
- * counted exactly, because they report it every window whether drawn or not.
+ * A fleet of 100 instances of the real exchange against a real Redis, twice the sample size: once
+ * the fleet's size is known about half of them report each window, their counts scaled by 2, and
+ * the sums stay close to the fleet's real ones. A key spread evenly at twice the threshold is hot;
+ * one at half the threshold is not; one read by five instances only is counted exactly, because
+ * they report it every window whether drawn or not. The rest read the hot lists only when a key
+ * rises on them: while their counts hold still they send nothing, and a key that appears on every
+ * instance is hot on every one of them in the window after next, as if each read every window.
  */
 class FleetSamplingTest {
   private static final int INSTANCES = 100;
@@ -55,29 +58,36 @@ class FleetSamplingTest {
       fleet.add(new FleetExchange(client, shards, System::nanoTime, SAMPLE));
     }
 
-    // two rounds in which everyone reports, then the fleet's size is known: a sampled round,
-    // and the round that reads the sampled window back
-    Round round = null;
-    for (int r = 0; r < 5; r++) {
-      round = round(client, aggregate, fleet);
+    // two rounds in which everyone reports, then the fleet's size is known: two sampled rounds,
+    // the second with a key that appears on every instance, and the round that reads it back
+    List<Round> rounds = new ArrayList<>();
+    for (int r = 1; r <= 5; r++) {
+      rounds.add(round(client, aggregate, fleet, r == 4));
     }
+    Round last = rounds.get(4);
 
+    for (int r = 2; r <= 3; r++) {
+      assertEquals(
+          0, rounds.get(r).readersThatRead, "round " + (r + 1) + ": readers whose counts held");
+    }
+    assertEquals(INSTANCES, last.seeingRising, "every instance sees the key that appeared");
     assertTrue(
-        round.drawn > 30 && round.drawn < 70,
-        round.drawn + " of 100 reported, about half expected");
+        last.drawn > 30 && last.drawn < 70, last.drawn + " of 100 reported, about half expected");
     assertTrue(
-        round.reporters > 70 && round.reporters < 130,
-        "the fleet's size estimated from the sample: " + round.reporters);
+        last.reporters > 70 && last.reporters < 130,
+        "the fleet's size estimated from the sample: " + last.reporters);
     assertTrue(
-        round.even > 56_000 && round.even < 104_000,
-        "80,000 accesses spread evenly estimated as " + round.even);
-    assertFalse(round.halfHot, "a key at half the threshold is not hot");
-    assertEquals(50_000, round.few, "five instances' key is counted exactly, not sampled");
+        last.even > 56_000 && last.even < 104_000,
+        "80,000 accesses spread evenly estimated as " + last.even);
+    assertFalse(last.halfHot, "a key at half the threshold is not hot");
+    assertEquals(50_000, last.few, "five instances' key is counted exactly, not sampled");
   }
 
-  /** What the last instance of a round read back. */
+  /** What a round's instances did, and what its last drawn instance read back. */
   private static final class Round {
     long drawn;
+    long readersThatRead;
+    long seeingRising;
     long reporters;
     long even = -1;
     long few = -1;
@@ -85,13 +95,14 @@ class FleetSamplingTest {
   }
 
   /** Every instance exchanges once, early in one window by Redis' clock. */
-  private static Round round(RespClient client, FleetAggregate aggregate, List<FleetExchange> fleet)
+  private static Round round(
+      RespClient client, FleetAggregate aggregate, List<FleetExchange> fleet, boolean rising)
       throws Exception {
     long now = redisMillis(client);
     Thread.sleep(WINDOW.toMillis() - now % WINDOW.toMillis() + 20);
     Round round = new Round();
-    FleetExchange.Result result = null;
     long firstWindow = -1;
+    FleetExchange.Result result = null;
     for (int i = 0; i < fleet.size(); i++) {
       List<KeyCount> counts = new ArrayList<>();
       counts.add(count("even", 800));
@@ -99,14 +110,28 @@ class FleetSamplingTest {
       if (i < 5) {
         counts.add(count("few", 10_000));
       }
+      if (rising) {
+        counts.add(count("rising", 1_000));
+      }
       result = fleet.get(i).exchange(aggregate, counts);
       firstWindow = i == 0 ? result.window : firstWindow;
       if (result.drawn) {
         round.drawn++;
+        lastDrawn(round, result);
+      } else if (i >= 5 && result.read) {
+        round.readersThatRead++;
+      }
+      if (result.hot.stream().anyMatch(key -> Arrays.equals(key.key(), bytes("rising")))) {
+        round.seeingRising++;
       }
     }
     assertEquals(firstWindow, result.window, "a round's exchanges all ran in one window");
+    return round;
+  }
+
+  private static void lastDrawn(Round round, FleetExchange.Result result) {
     round.reporters = result.reporters;
+    round.halfHot = false;
     for (KeyCount key : result.hot) {
       String name = new String(key.key(), StandardCharsets.UTF_8);
       if (name.equals("even")) {
@@ -117,7 +142,6 @@ class FleetSamplingTest {
         round.halfHot = true;
       }
     }
-    return round;
   }
 
   private static long redisMillis(RespClient client) throws Exception {
