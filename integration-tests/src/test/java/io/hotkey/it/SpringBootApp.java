@@ -133,6 +133,18 @@ final class SpringBootApp implements AutoCloseable {
     return existing(dir.resolve("gateway-app.jar"), "spring-gateway-app", "gateway-build");
   }
 
+  /**
+   * The same gateway on spring-cloud 2025.1.4 and Boot 4 ({@code spring-gateway-4-app/}; {@code
+   * -Dhotkey.it.gateway4Dir} overrides where).
+   */
+  static Path gateway4Jar() {
+    Path dir =
+        ItConfig.prop(
+            "hotkey.it.gateway4Dir",
+            ItConfig.workDir().getParent().resolve("gateway4-build/target"));
+    return existing(dir.resolve("gateway-app.jar"), "spring-gateway-4-app", "gateway4-build");
+  }
+
   private static Path existing(Path jar, String execution, String buildDir) {
     if (!Files.isRegularFile(jar)) {
       throw new IllegalStateException(
@@ -167,10 +179,21 @@ final class SpringBootApp implements AutoCloseable {
    */
   static SpringBootApp start(
       String name, Path jar, Map<String, String> systemProps, String... bootArgs) {
+    return start(name, jar, List.of(), systemProps, bootArgs);
+  }
+
+  /** The same with more JVM options, after the usual ones. */
+  static SpringBootApp start(
+      String name,
+      Path jar,
+      List<String> jvmOptions,
+      Map<String, String> systemProps,
+      String... bootArgs) {
     List<String> cmd = new ArrayList<>();
     cmd.add(Jdk.JDK17.java().toString());
     // C1 only: Boot's start-up is CPU-bound and the machine has 2 shared cores
     cmd.addAll(List.of("-Xmx384m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1"));
+    cmd.addAll(jvmOptions);
     Path agent = ItConfig.agentJar();
     if (!Files.isRegularFile(agent)) {
       throw new IllegalStateException("agent jar not found: " + agent);

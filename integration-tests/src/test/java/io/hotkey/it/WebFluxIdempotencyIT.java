@@ -39,8 +39,9 @@ import redis.clients.jedis.args.ClientPauseMode;
  * principals (set by the application's own {@code WebFilter}) that never share a record, the rest
  * of the playbook ({@link PlaybookOverHttp}: session cookies, the keyless guard, tokens), and the
  * agent's {@code hotkey.idempotency.requests} counters in {@code /actuator/prometheus}, which must
- * equal, outcome by outcome, what the requests caused. With the redis store, the event loops must
- * keep answering while Redis holds every claim.
+ * equal, outcome by outcome, what the requests caused. With the redis store, the application runs
+ * under Reactor's BlockHound, which must see no blocking call on an event loop or on Reactor's
+ * parallel scheduler, and the event loops must keep answering while Redis holds every claim.
  */
 class WebFluxIdempotencyIT extends RedisTestBase {
   private static final Pattern OUTCOME =
@@ -48,7 +49,7 @@ class WebFluxIdempotencyIT extends RedisTestBase {
 
   @Test
   void memoryStore() throws Exception {
-    try (SpringBootApp app = start("webflux-memory", Map.of())) {
+    try (SpringBootApp app = start("webflux-memory", List.of(), Map.of())) {
       proveIdempotency(app, "webflux memory");
     }
   }
@@ -58,6 +59,7 @@ class WebFluxIdempotencyIT extends RedisTestBase {
     try (SpringBootApp app =
         start(
             "webflux-redis",
+            BLOCKHOUND,
             Map.of(
                 "hotkey.idempotency.store",
                 "redis",
@@ -68,16 +70,31 @@ class WebFluxIdempotencyIT extends RedisTestBase {
         assertFalse(jedis.keys("hotkey:idem:*").isEmpty(), "the records are in Redis");
       }
       eventLoopsNeverWaitForTheStore(app, http);
+      ChildRun end = app.snapshot();
+      assertTrue(
+          end.stderrContains("[blockhound] installed"), () -> "no BlockHound" + end.describe());
+      assertTrue(
+          end.stderr().stream().noneMatch(line -> line.contains("[blockhound] blocking call")),
+          () -> "a thread that must not block blocked" + end.describe());
     }
   }
 
-  private static SpringBootApp start(String name, Map<String, String> store) throws Exception {
+  /**
+   * The application under Reactor's BlockHound (its {@code BlockingCheck}): a blocking call on an
+   * event loop or on Reactor's parallel scheduler is printed and fails.
+   */
+  private static final List<String> BLOCKHOUND =
+      List.of("-XX:+AllowRedefinitionToAddDeleteMethods", "-Dwebflux-app.blockhound=true");
+
+  private static SpringBootApp start(
+      String name, List<String> jvmOptions, Map<String, String> store) throws Exception {
     Map<String, String> properties = new TreeMap<>(PlaybookOverHttp.PROPERTIES);
     properties.put(
         "hotkey.idempotency.routes", "POST /orders, POST /annotated/orders, POST /orders/stream");
     properties.put("hotkey.report.interval", "0");
     properties.putAll(store);
-    SpringBootApp app = SpringBootApp.start(name, SpringBootApp.webfluxJar(), properties);
+    SpringBootApp app =
+        SpringBootApp.start(name, SpringBootApp.webfluxJar(), jvmOptions, properties);
     try {
       app.awaitReady(Duration.ofSeconds(150));
     } catch (Throwable t) {
@@ -190,7 +207,7 @@ class WebFluxIdempotencyIT extends RedisTestBase {
    * from {@code X-User} (no scope header, no cookie): each runs its own request, each gets its own
    * answer replayed.
    */
-  private static void principalsNeverShare(IdempotencyOverHttp http) throws Exception {
+  static void principalsNeverShare(IdempotencyOverHttp http) throws Exception {
     int before = http.runs();
     String key = UUID.randomUUID().toString();
     HttpResponse<byte[]> alice = send(http.request(key, PAYLOAD, "X-User", "alice"));

@@ -23,8 +23,10 @@ import redis.clients.jedis.resps.ScanResult;
 
 /**
  * What the Idempotency-Key layer costs: the same HTTP service ({@link IdempotencyBenchApp}, a JDK
- * {@code HttpServer} whose {@code POST /orders} handler does a few microseconds of work) run four
- * times as separate child JVMs, side by side in one invocation against one Redis:
+ * {@code HttpServer} whose {@code POST /orders} handler does a few microseconds of work; with
+ * {@code --server webflux}, {@link IdempotencyBenchWebFluxApp}, the same service on Spring WebFlux
+ * and Reactor Netty) run four times as separate child JVMs, side by side in one invocation against
+ * one Redis:
  *
  * <ol>
  *   <li>without the agent;
@@ -38,7 +40,8 @@ import redis.clients.jedis.resps.ScanResult;
  *
  * <pre>
  * java -cp hotkey-demo.jar io.hotkey.demo.bench.IdempotencyBench --agent agent/target/hotkey-agent.jar
- *      [--threads 8] [--warmup 5] [--seconds 20] [--rounds 4] [--retries 0] [--requests 0]</pre>
+ *      [--server jdk|webflux] [--threads 8] [--warmup 5] [--seconds 20] [--rounds 4] [--retries 0]
+ *      [--requests 0]</pre>
  *
  * <h2>How it measures</h2>
  *
@@ -91,8 +94,8 @@ public final class IdempotencyBench {
 
   private static final String USAGE =
       "usage: java -cp hotkey-demo.jar io.hotkey.demo.bench.IdempotencyBench"
-          + " --agent path/to/hotkey-agent.jar [--threads 8] [--warmup 5] [--seconds 20] [--rounds 4]"
-          + " [--retries 0] [--requests 0]";
+          + " --agent path/to/hotkey-agent.jar [--server jdk|webflux] [--threads 8] [--warmup 5]"
+          + " [--seconds 20] [--rounds 4] [--retries 0] [--requests 0]";
   private static final long CHILD_GRACE_SECONDS = 180;
   private static final String RECORD_PATTERN = "hotkey:idem:*";
   private static final int ROUND_TRIPS = 2_000;
@@ -104,6 +107,42 @@ public final class IdempotencyBench {
   static final int REDIS_TARGET_ROUND_TRIPS = 2;
 
   static final double REDIS_EXTRA_MICROS = 20;
+
+  /** The HTTP server the service runs on. */
+  enum Server {
+    JDK(
+        IdempotencyBenchApp.class,
+        "JDK HttpServer, POST %s builds a small JSON answer (no I/O); %d worker threads"),
+    WEBFLUX(
+        IdempotencyBenchWebFluxApp.class,
+        "Spring WebFlux on Reactor Netty, POST %s builds a small JSON answer (no I/O); %d event-loop"
+            + " threads");
+
+    private final Class<?> main;
+    private final String description;
+
+    Server(Class<?> main, String description) {
+      this.main = main;
+      this.description = description;
+    }
+
+    Class<?> main() {
+      return main;
+    }
+
+    String describe(int workers) {
+      return String.format(description, IdempotencyBenchApp.ORDERS, workers);
+    }
+
+    static Server named(String name) {
+      for (Server server : values()) {
+        if (server.name().equalsIgnoreCase(name)) {
+          return server;
+        }
+      }
+      throw new IllegalArgumentException("--server is jdk or webflux, not " + name);
+    }
+  }
 
   /** The ways the service runs. */
   enum Setup {
@@ -161,6 +200,7 @@ public final class IdempotencyBench {
   /** What to run. */
   record Settings(
       Path agent,
+      Server server,
       int threads,
       int warmupSeconds,
       int seconds,
@@ -169,7 +209,8 @@ public final class IdempotencyBench {
       long maxRequests) {
 
     Settings {
-      if (threads < 1
+      if (server == null
+          || threads < 1
           || warmupSeconds < 0
           || seconds < 1
           || rounds < 1
@@ -246,6 +287,7 @@ public final class IdempotencyBench {
           BenchArgs.parse(
               args,
               "--agent",
+              "--server",
               "--threads",
               "--warmup",
               "--seconds",
@@ -266,6 +308,7 @@ public final class IdempotencyBench {
       settings =
           new Settings(
               agent,
+              options.text("--server").map(Server::named).orElse(Server.JDK),
               options.wholeNumber("--threads", 8, 1),
               options.wholeNumber("--warmup", 5, 0),
               options.wholeNumber("--seconds", 20, 1),
@@ -289,9 +332,7 @@ public final class IdempotencyBench {
     try (RedisEndpoint redis = RedisEndpoint.fromEnvironment();
         Jedis observer = redis.newConnection()) {
       redis.announce(observer, out);
-      out.printf(
-          "service: JDK HttpServer, POST %s builds a small JSON answer (no I/O); %d worker threads%n",
-          IdempotencyBenchApp.ORDERS, settings.threads());
+      out.println("service: " + settings.server().describe(settings.threads()));
       out.printf(
           "load: closed loop, %d client threads, one kept-alive HTTP/1.1 connection each; every request a"
               + " fresh Idempotency-Key%s%n",
@@ -320,7 +361,7 @@ public final class IdempotencyBench {
               setup.hasAgent() ? Optional.of(settings.agent()) : Optional.empty();
           ChildJvm child =
               ChildJvm.start(
-                  IdempotencyBenchApp.class,
+                  settings.server().main(),
                   setup.appArguments(settings.threads(), redis.uri()),
                   agent,
                   setup.agentProperties(redis.uri()),

@@ -162,7 +162,7 @@ public final class IdempotencyBenchApp {
    * The agent's {@code IdempotencyOutcomes} (an MXBean map, so a table of key/value rows); empty
    * without it.
    */
-  private static Map<String, Long> agentOutcomes() {
+  static Map<String, Long> agentOutcomes() {
     Map<String, Long> outcomes = new TreeMap<>();
     try {
       MBeanServer server = ManagementFactory.getPlatformMBeanServer();

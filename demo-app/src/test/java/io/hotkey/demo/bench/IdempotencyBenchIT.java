@@ -11,9 +11,10 @@ import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 
 /**
- * The idempotency benchmark end to end in its shortest form: three real child JVMs (two with the
- * agent jar the reactor built), a real Redis, a few hundred requests each. It asserts that the
- * benchmark ran and that what it measured was real work, never how fast anything was.
+ * The idempotency benchmark end to end in its shortest form, on each of its servers: four real
+ * child JVMs (two with the agent jar the reactor built), a real Redis, a few hundred requests each.
+ * It asserts that the benchmark ran and that what it measured was real work, never how fast
+ * anything was.
  */
 class IdempotencyBenchIT {
 
@@ -21,12 +22,22 @@ class IdempotencyBenchIT {
 
   @Test
   void everyConfigurationAnswersAndTheAgentReallyClaimsStoresAndReplays() throws Exception {
+    runAndCheck(IdempotencyBench.Server.JDK);
+  }
+
+  @Test
+  void theSameOnSpringWebFlux() throws Exception {
+    runAndCheck(IdempotencyBench.Server.WEBFLUX);
+  }
+
+  private static void runAndCheck(IdempotencyBench.Server server) throws Exception {
     Path agent = AgentJar.built();
     ByteArrayOutputStream log = new ByteArrayOutputStream();
     PrintStream out = new PrintStream(log, true, StandardCharsets.UTF_8);
 
     IdempotencyBench.Report report =
-        IdempotencyBench.run(new IdempotencyBench.Settings(agent, 2, 0, 30, 2, 10, REQUESTS), out);
+        IdempotencyBench.run(
+            new IdempotencyBench.Settings(agent, server, 2, 0, 30, 2, 10, REQUESTS), out);
 
     String output = log.toString(StandardCharsets.UTF_8);
     System.out.println(output);

@@ -4,8 +4,9 @@ import org.springframework.boot.SpringApplication;
 import org.springframework.boot.autoconfigure.SpringBootApplication;
 
 /**
- * A Spring Cloud Gateway with nothing of its own: its routes come from the properties the test
- * starts it with ({@code spring.cloud.gateway.server.webflux.routes[n]}).
+ * A Spring Cloud Gateway whose routes come from the properties the test starts it with ({@code
+ * spring.cloud.gateway.server.webflux.routes[n]}), and whose only code of its own is the
+ * authentication its callers' principals come from ({@link HeaderAuthentication}).
  */
 @SpringBootApplication
 public class GatewayApp {

@@ -12,11 +12,13 @@ import org.springframework.web.reactive.function.server.ServerResponse;
  * ({@code POST /orders}, {@code /orders/checkout}, {@code /orders/pay}; {@code /orders/stream}
  * answers in several chunks) and as an annotated
  * controller ({@code POST /annotated/orders}, {@link AnnotatedOrders}), both counting their runs
- * in {@link Orders}.
+ * in {@link Orders}. Started with {@value BlockingCheck#PROPERTY}{@code =true}, it runs under
+ * BlockHound ({@link BlockingCheck}).
  */
 @SpringBootApplication
 public class WebFluxApp {
   public static void main(String[] args) {
+    BlockingCheck.installIfAsked();
     SpringApplication.run(WebFluxApp.class, args);
   }
 

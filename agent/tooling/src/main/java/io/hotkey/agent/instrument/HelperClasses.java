@@ -2,7 +2,9 @@ package io.hotkey.agent.instrument;
 
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.UncheckedIOException;
 import java.lang.invoke.MethodHandles;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.WeakHashMap;
@@ -34,6 +36,14 @@ public final class HelperClasses {
   private final List<String> helpers;
   private final UnaryOperator<String> otherNames;
   private final String targetPackage;
+
+  /**
+   * The renamed class files, read from the agent jar when the set is made (at the agent's start):
+   * defining them happens on an application's thread, often its first request's, which may be an
+   * event loop that must not wait on file I/O.
+   */
+  private final Map<String, byte[]> renamed;
+
   private final Map<ClassLoader, Boolean> definedIn = new WeakHashMap<>();
   private final ClassValue<Class<?>> entryByAnchor =
       new ClassValue<Class<?>>() {
@@ -56,6 +66,7 @@ public final class HelperClasses {
    *     verifier loads to check another comes first, and the entry point last, so that a loader
    *     left half-done by a failure never has an entry point
    * @param otherNames renames any other internal name the helpers use
+   * @throws UncheckedIOException if a helper's class file cannot be read from the agent jar
    */
   public HelperClasses(
       String anchor, String sourcePackage, List<String> helpers, UnaryOperator<String> otherNames) {
@@ -64,6 +75,15 @@ public final class HelperClasses {
     this.helpers = List.copyOf(helpers);
     this.otherNames = otherNames;
     this.targetPackage = anchor.substring(0, anchor.lastIndexOf('.') + 1).replace('.', '/');
+    Map<String, byte[]> classFiles = new HashMap<>();
+    for (String helper : this.helpers) {
+      try {
+        classFiles.put(helper, readRenamed(helper));
+      } catch (IOException e) {
+        throw new UncheckedIOException(e);
+      }
+    }
+    this.renamed = Map.copyOf(classFiles);
   }
 
   public HelperClasses(String anchor, String sourcePackage, List<String> helpers) {
@@ -85,7 +105,15 @@ public final class HelperClasses {
   }
 
   /** The class file of {@code helper} with its names moved into the anchor's package. */
-  public byte[] renamedBytes(String helper) throws IOException {
+  public byte[] renamedBytes(String helper) {
+    byte[] classFile = renamed.get(helper);
+    if (classFile == null) {
+      throw new IllegalArgumentException("not a helper of this set: " + helper);
+    }
+    return classFile.clone();
+  }
+
+  private byte[] readRenamed(String helper) throws IOException {
     String resource = sourcePackage + helper + ".class";
     byte[] original;
     ClassLoader own = HelperClasses.class.getClassLoader();

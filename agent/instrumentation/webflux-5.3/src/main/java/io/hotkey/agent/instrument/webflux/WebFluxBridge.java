@@ -6,11 +6,6 @@ import io.hotkey.agent.idempotency.store.MemoryRecordStore;
 import io.hotkey.agent.instrument.HelperClasses;
 import java.util.List;
 import java.util.Optional;
-import java.util.concurrent.ArrayBlockingQueue;
-import java.util.concurrent.Executor;
-import java.util.concurrent.ThreadPoolExecutor;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Supplier;
 
 /**
@@ -25,8 +20,8 @@ import java.util.function.Supplier;
  * org.springframework.http.server.reactive.HotkeyAgent*}).
  *
  * <p>An event-loop thread never waits for the store: calls to a store other than the in-memory one
- * (which answers without I/O) run on {@link #storeCalls()}, a small bounded pool, and the request
- * resumes on Reactor's parallel scheduler.
+ * (which answers without I/O) run on the helpers' own bounded Reactor scheduler, and the request
+ * resumes on Reactor's parallel scheduler ({@code IdempotentExchange}).
  */
 public final class WebFluxBridge {
   static final List<String> HELPERS =
@@ -40,18 +35,11 @@ public final class WebFluxBridge {
           HELPER_PACKAGE,
           HELPERS);
 
-  /** Threads for store calls; enough for many round trips in flight to a slow store. */
-  private static final int STORE_THREADS = 16;
-
-  /** Store calls waiting for a thread; beyond this a request passes through (an agent error). */
-  private static final int STORE_QUEUE = 4096;
-
   /** Set while a helper calls the adapter itself: that call runs untouched. */
   private static final ThreadLocal<Boolean> NESTED = new ThreadLocal<>();
 
   private static volatile IdempotencyEngine engine;
   private static volatile AgentErrors errors = new AgentErrors(0);
-  private static volatile ThreadPoolExecutor storeCalls;
 
   /** The helpers of the loader of a Spring class the advice is in (the adapter, the dispatcher). */
   private static final ClassValue<Optional<WebFluxHelper>> HELPER_BY_CLASS =
@@ -152,35 +140,6 @@ public final class WebFluxBridge {
   /** Whether calls to this engine's store may wait on I/O, and so must leave the event loop. */
   public static boolean storeBlocks(IdempotencyEngine active) {
     return !(active.store() instanceof MemoryRecordStore);
-  }
-
-  /** Where store calls that may wait on I/O run. */
-  public static Executor storeCalls() {
-    ThreadPoolExecutor pool = storeCalls;
-    if (pool == null) {
-      synchronized (WebFluxBridge.class) {
-        pool = storeCalls;
-        if (pool == null) {
-          AtomicInteger count = new AtomicInteger();
-          pool =
-              new ThreadPoolExecutor(
-                  STORE_THREADS,
-                  STORE_THREADS,
-                  30,
-                  TimeUnit.SECONDS,
-                  new ArrayBlockingQueue<>(STORE_QUEUE),
-                  task -> {
-                    Thread thread =
-                        new Thread(task, "hotkey-idempotency-store-" + count.incrementAndGet());
-                    thread.setDaemon(true);
-                    return thread;
-                  });
-          pool.allowCoreThreadTimeOut(true);
-          storeCalls = pool;
-        }
-      }
-    }
-    return pool;
   }
 
   public static void error(String where, Throwable error) {

@@ -4,6 +4,9 @@ import io.hotkey.agent.idempotency.BodyCapture;
 import io.hotkey.agent.idempotency.Execution;
 import io.hotkey.agent.idempotency.ReleaseReason;
 import io.hotkey.agent.instrument.webflux.WebFluxBridge;
+import java.lang.invoke.MethodHandle;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.MethodType;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -31,6 +34,22 @@ import reactor.core.publisher.Mono;
  */
 public final class CapturingResponse extends ServerHttpResponseDecorator {
   private static final byte[] EMPTY = new byte[0];
+
+  /**
+   * {@code getRawStatusCode()}, up to Spring 6 (an {@code Integer}); null on Spring 7, which
+   * removed it: there the status is {@link #STATUS_CODE}'s {@link #STATUS_VALUE}. No one call links
+   * on every version, so they are found once, by name, in the application's Spring.
+   */
+  private static final MethodHandle RAW_STATUS =
+      find(ServerHttpResponse.class, "getRawStatusCode", "java.lang.Integer");
+
+  /** Spring 6 and 7's {@code getStatusCode()}, returning an {@code HttpStatusCode}. */
+  private static final MethodHandle STATUS_CODE =
+      find(ServerHttpResponse.class, "getStatusCode", "org.springframework.http.HttpStatusCode");
+
+  /** {@code HttpStatusCode.value()}. */
+  private static final MethodHandle STATUS_VALUE =
+      find(type("org.springframework.http.HttpStatusCode"), "value", int.class.getName());
 
   private final Execution execution;
 
@@ -155,8 +174,44 @@ public final class CapturingResponse extends ServerHttpResponseDecorator {
   }
 
   private void finish(byte[] body, boolean whole) {
-    Integer status = getRawStatusCode();
+    Integer status = rawStatus();
     execution.finish(status == null ? 200 : status, headers(), body, whole);
+  }
+
+  /** The status set so far, or null. */
+  private Integer rawStatus() {
+    try {
+      if (RAW_STATUS != null) {
+        return (Integer) RAW_STATUS.invoke((ServerHttpResponse) this);
+      }
+      Object code = STATUS_CODE.invoke((ServerHttpResponse) this);
+      return code == null ? null : (Integer) (int) STATUS_VALUE.invoke(code);
+    } catch (Throwable t) {
+      throw new IllegalStateException("reading the response status", t);
+    }
+  }
+
+  /** A public method of {@code owner} with no parameters, or null when there is none. */
+  private static MethodHandle find(Class<?> owner, String name, String returns) {
+    Class<?> returnType = int.class.getName().equals(returns) ? int.class : type(returns);
+    if (owner == null || returnType == null) {
+      return null;
+    }
+    try {
+      return MethodHandles.publicLookup()
+          .findVirtual(owner, name, MethodType.methodType(returnType));
+    } catch (NoSuchMethodException | IllegalAccessException e) {
+      return null;
+    }
+  }
+
+  /** A class as the application's Spring sees it, or null. */
+  private static Class<?> type(String name) {
+    try {
+      return Class.forName(name, false, ServerHttpResponse.class.getClassLoader());
+    } catch (ClassNotFoundException e) {
+      return null;
+    }
   }
 
   private List<Map.Entry<String, String>> headers() {

@@ -44,7 +44,22 @@ import reactor.core.scheduler.Schedulers;
 public final class IdempotentExchange implements WebFluxHelper {
   private static final byte[] EMPTY = new byte[0];
 
-  private final Scheduler storeCalls = Schedulers.fromExecutor(WebFluxBridge.storeCalls());
+  /** Threads for store calls; enough for many round trips in flight to a slow store. */
+  private static final int STORE_THREADS = 16;
+
+  /** Store calls waiting for a thread; beyond this a request passes through (an agent error). */
+  private static final int STORE_QUEUE = 4096;
+
+  private static final int STORE_THREAD_IDLE_SECONDS = 30;
+
+  /**
+   * Where store calls that may wait on I/O run: a bounded elastic scheduler of Reactor's, whose
+   * hand-off from an event loop Reactor's own BlockHound integration accepts (a plain pool's queue
+   * lock parks the event loop when contended). One per application, as this class is.
+   */
+  private static final Scheduler STORE_CALLS =
+      Schedulers.newBoundedElastic(
+          STORE_THREADS, STORE_QUEUE, "hotkey-idempotency-store", STORE_THREAD_IDLE_SECONDS, true);
 
   @Override
   public Object handle(Object adapterObject, Object requestObject, Object responseObject) {
@@ -133,7 +148,7 @@ public final class IdempotentExchange implements WebFluxHelper {
                                 ? bytes.get()
                                 : null)));
     if (WebFluxBridge.storeBlocks(engine)) {
-      decided = decided.subscribeOn(storeCalls).publishOn(Schedulers.parallel());
+      decided = decided.subscribeOn(STORE_CALLS).publishOn(Schedulers.parallel());
     }
     return decided.onErrorResume(
         t -> {
@@ -176,7 +191,7 @@ public final class IdempotentExchange implements WebFluxHelper {
   /** A store call as a Mono: inline for the memory store, else on the store threads. */
   private Mono<Void> storeCall(Runnable call, boolean blocks) {
     Mono<Void> run = Mono.fromRunnable(call);
-    return blocks ? run.subscribeOn(storeCalls).publishOn(Schedulers.parallel()) : run;
+    return blocks ? run.subscribeOn(STORE_CALLS).publishOn(Schedulers.parallel()) : run;
   }
 
   /**
