@@ -7,6 +7,7 @@ import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisURI;
 import io.lettuce.core.SetArgs;
 import io.lettuce.core.api.StatefulRedisConnection;
+import io.lettuce.core.api.sync.RedisStringCommands;
 import io.lettuce.core.cluster.RedisClusterClient;
 import io.lettuce.core.cluster.api.StatefulRedisClusterConnection;
 import java.util.ArrayList;
@@ -148,11 +149,7 @@ public final class EvictionApp {
       StatefulRedisConnection<String, String> connection = client.connect();
       closeables.add(connection);
       closeables.add(client::shutdown);
-      return new KeyAccess(
-          () -> connection.sync().get(key),
-          withTtl
-              ? v -> connection.sync().set(key, v, SetArgs.Builder.ex(3600))
-              : v -> connection.sync().set(key, v));
+      return access(connection.sync(), key, withTtl);
     }
 
     static KeyAccess openCluster(
@@ -162,11 +159,14 @@ public final class EvictionApp {
       StatefulRedisClusterConnection<String, String> connection = client.connect();
       closeables.add(connection);
       closeables.add(client::shutdown);
+      return access(connection.sync(), key, withTtl);
+    }
+
+    private static KeyAccess access(
+        RedisStringCommands<String, String> sync, String key, boolean withTtl) {
       return new KeyAccess(
-          () -> connection.sync().get(key),
-          withTtl
-              ? v -> connection.sync().set(key, v, SetArgs.Builder.ex(3600))
-              : v -> connection.sync().set(key, v));
+          () -> sync.get(key),
+          withTtl ? v -> sync.set(key, v, SetArgs.Builder.ex(3600)) : v -> sync.set(key, v));
     }
   }
 
