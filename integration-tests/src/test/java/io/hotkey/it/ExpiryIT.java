@@ -8,6 +8,8 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.function.Executable;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import redis.clients.jedis.Jedis;
@@ -21,7 +23,8 @@ import redis.clients.jedis.Jedis;
  * never reaches Redis, so its lazy expiry does not either. With {@code invalidation=ttl} the agent
  * does not see another process's changes, so only a TTL the key had when it was filled applies.
  */
-class ExpiryIT extends RedisTestBase {
+@Execution(ExecutionMode.CONCURRENT)
+class ExpiryIT {
   static final List<String> CASES =
       List.of(
           "initial",
@@ -42,10 +45,13 @@ class ExpiryIT extends RedisTestBase {
 
   // each client and each invalidation mode on Redis 6.2 and on Redis 7
   @ParameterizedTest(name = "{0} {1} redis {2}")
+  @Execution(ExecutionMode.SAME_THREAD)
   @CsvSource({"jedis, tracking, 6.2", "lettuce, tracking, 7", "jedis, ttl, 7", "lettuce, ttl, 6.2"})
   void noReadGetsTheValueAfterItsTtl(String client, String invalidation, String redisVersion) {
     RedisServer server =
-        redisVersion.equals("7") ? RedisServers.startRedis7("expiry-redis-7") : redis;
+        redisVersion.equals("7")
+            ? RedisServers.startRedis7("expiry-redis-7")
+            : RedisServers.start();
     try {
       try (Jedis j = server.jedis()) {
         j.eval(
@@ -57,9 +63,7 @@ class ExpiryIT extends RedisTestBase {
       ChildRun c = run(client, invalidation, server.address(), "{expiry}:" + client, cases);
       checkNoneLate(c, "expiry " + client + " " + invalidation + " redis " + redisVersion, cases);
     } finally {
-      if (server != redis) {
-        server.close();
-      }
+      server.close();
     }
   }
 

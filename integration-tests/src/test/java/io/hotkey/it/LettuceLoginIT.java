@@ -32,6 +32,7 @@ import redis.clients.jedis.util.JedisClusterCRC16;
  * application never notices. No secret is ever printed. Every case has servers of its own, so cases
  * run two at a time.
  */
+@Execution(ExecutionMode.CONCURRENT)
 class LettuceLoginIT {
   private static final String PASSWORD = "app-secret-5f1c";
   private static final String ROTATED = "rotated-secret-9a7e";

@@ -22,6 +22,7 @@ import redis.clients.jedis.Protocol;
  * and fail after it, as they would without the agent. Without the setting they fail as soon as the
  * agent noticed Redis is gone. Every case has a Redis of its own, so cases run two at a time.
  */
+@Execution(ExecutionMode.CONCURRENT)
 class ServeStaleIT {
   static final long BOUND_MS = 3_000;
 
