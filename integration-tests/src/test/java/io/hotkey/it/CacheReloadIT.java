@@ -131,7 +131,7 @@ class CacheReloadIT extends RedisTestBase {
     return report.getAsJsonObject("cache");
   }
 
-  private static LiveService start(LiveConfigFile file, String name) throws InterruptedException {
+  private LiveService start(LiveConfigFile file, String name) throws InterruptedException {
     return LiveService.start(file.liveLoadApp(name, redis));
   }
 }

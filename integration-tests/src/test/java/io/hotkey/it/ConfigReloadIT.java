@@ -27,6 +27,7 @@ import org.junit.jupiter.api.io.TempDir;
  * the fleet threshold in {@link FleetReloadIT}, the idempotency keys in {@link
  * IdempotencyReloadIT}.
  */
+@SideLane
 class ConfigReloadIT extends RedisTestBase {
   private static final String SECOND = "product:43";
   private static final Pattern TOP_KEYS_LINE =
@@ -271,7 +272,7 @@ class ConfigReloadIT extends RedisTestBase {
     return count;
   }
 
-  private static LiveService start(LiveConfigFile file, String name) throws InterruptedException {
+  private LiveService start(LiveConfigFile file, String name) throws InterruptedException {
     return LiveService.start(file.liveLoadApp(name, redis));
   }
 }

@@ -8,8 +8,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.function.Executable;
-import org.junit.jupiter.api.parallel.Execution;
-import org.junit.jupiter.api.parallel.ExecutionMode;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import redis.clients.jedis.Jedis;
@@ -23,7 +21,7 @@ import redis.clients.jedis.Jedis;
  * never reaches Redis, so its lazy expiry does not either. With {@code invalidation=ttl} the agent
  * does not see another process's changes, so only a TTL the key had when it was filled applies.
  */
-@Execution(ExecutionMode.CONCURRENT)
+@SideLane
 class ExpiryIT {
   static final List<String> CASES =
       List.of(
@@ -45,7 +43,6 @@ class ExpiryIT {
 
   // each client and each invalidation mode on Redis 6.2 and on Redis 7
   @ParameterizedTest(name = "{0} {1} redis {2}")
-  @Execution(ExecutionMode.SAME_THREAD)
   @CsvSource({"jedis, tracking, 6.2", "lettuce, tracking, 7", "jedis, ttl, 7", "lettuce, ttl, 6.2"})
   void noReadGetsTheValueAfterItsTtl(String client, String invalidation, String redisVersion) {
     RedisServer server =

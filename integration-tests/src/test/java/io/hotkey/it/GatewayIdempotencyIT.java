@@ -105,8 +105,7 @@ class GatewayIdempotencyIT extends RedisTestBase {
         () -> "agent internal errors" + end.describe());
   }
 
-  private static SpringBootApp startGateway(String name, Path jar, String backend)
-      throws Exception {
+  private SpringBootApp startGateway(String name, Path jar, String backend) throws Exception {
     Map<String, String> properties = new TreeMap<>(PlaybookOverHttp.PROPERTIES);
     properties.put("hotkey.idempotency.routes", "POST /orders");
     properties.put("hotkey.idempotency.store", "redis");

@@ -63,7 +63,7 @@ class HotKeyCoreIT extends RedisTestBase {
     j.zadd(ZSET, 3, "m3");
   }
 
-  static Run run(String version, Jdk jdk) {
+  Run run(String version, Jdk jdk) {
     return RUNS.computeIfAbsent(
         version + "/" + jdk,
         k -> {

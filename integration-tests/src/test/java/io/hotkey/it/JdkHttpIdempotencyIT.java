@@ -40,6 +40,7 @@ import redis.clients.jedis.Jedis;
  * and on the {@code redis} store against a real redis-server. The handler appends a line to a runs
  * file per run, so runs are counted across kills and restarts of the application.
  */
+@SideLane
 class JdkHttpIdempotencyIT extends RedisTestBase {
   private static final String APP = "io.hotkey.it.app.IdempotentOrdersApp";
   private static final String ROUTES = "POST /orders, POST /refunds";
@@ -458,14 +459,14 @@ class JdkHttpIdempotencyIT extends RedisTestBase {
     }
   }
 
-  private static Set<String> records() {
+  private Set<String> records() {
     try (Jedis jedis = redis.jedis()) {
       return jedis.keys("hotkey:idem:*");
     }
   }
 
   /** The Redis key of the record for an Idempotency-Key on POST /orders (no Authorization). */
-  private static String recordOf(String key) {
+  private String recordOf(String key) {
     return records().stream()
         .filter(r -> recordFor(r).startsWith("POST /orders ") && r.endsWith(" " + key))
         .findFirst()
@@ -478,7 +479,7 @@ class JdkHttpIdempotencyIT extends RedisTestBase {
   }
 
   /** PTTL in ms; -2 once the key is gone. */
-  private static long redisTtl(String redisKey) {
+  private long redisTtl(String redisKey) {
     try (Jedis jedis = redis.jedis()) {
       return jedis.pttl(redisKey);
     }

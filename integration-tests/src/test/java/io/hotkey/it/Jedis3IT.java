@@ -108,7 +108,7 @@ class Jedis3IT extends RedisTestBase {
         });
   }
 
-  private static String writeForeign() {
+  private String writeForeign() {
     try (Jedis other = redis.jedis()) {
       other.set("j3:str", "foreign");
     }

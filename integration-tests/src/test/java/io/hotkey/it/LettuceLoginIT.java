@@ -11,8 +11,6 @@ import java.util.Locale;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.function.Executable;
-import org.junit.jupiter.api.parallel.Execution;
-import org.junit.jupiter.api.parallel.ExecutionMode;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -29,10 +27,10 @@ import redis.clients.jedis.util.JedisClusterCRC16;
  * StalenessApp} reads a hot key through Lettuce while a raw connection SETs it every 5 ms: the
  * application is tracking and sees every write in milliseconds, with a 30 s TTL. A password changed
  * on the server after the client logged in falls back to the TTL with one log line, and the
- * application never notices. No secret is ever printed. Every case has servers of its own, so cases
- * run two at a time.
+ * application never notices. No secret is ever printed. Every case has servers of its own. The
+ * class runs beside the others ({@link SideLane}).
  */
-@Execution(ExecutionMode.CONCURRENT)
+@SideLane
 class LettuceLoginIT {
   private static final String PASSWORD = "app-secret-5f1c";
   private static final String ROTATED = "rotated-secret-9a7e";
@@ -100,7 +98,6 @@ class LettuceLoginIT {
     }
   }
 
-  @Execution(ExecutionMode.CONCURRENT)
   @ParameterizedTest(name = "lettuce {0}")
   @ValueSource(strings = {Clients.LETTUCE_6_1, Clients.LETTUCE_6, Clients.LETTUCE_7})
   void aPasswordProtectedServer(String version) {
@@ -122,7 +119,6 @@ class LettuceLoginIT {
     }
   }
 
-  @Execution(ExecutionMode.CONCURRENT)
   @ParameterizedTest(name = "lettuce {0}")
   @ValueSource(strings = {Clients.LETTUCE_6_1, Clients.LETTUCE_7})
   void anAclUser(String version) {
@@ -162,7 +158,6 @@ class LettuceLoginIT {
         Arguments.of(Clients.LETTUCE_7, "127.0.0.1", "NONE", false));
   }
 
-  @Execution(ExecutionMode.CONCURRENT)
   @ParameterizedTest(name = "lettuce {0} rediss://{1} verifyPeer={2} trusting SslOptions: {3}")
   @MethodSource("tlsClients")
   void tlsAsTheClientConfiguresIt(
@@ -184,7 +179,6 @@ class LettuceLoginIT {
     }
   }
 
-  @Execution(ExecutionMode.CONCURRENT)
   @Test
   void aClusterIsTrackedOnTheMasterOfTheHotKey() {
     String version = Clients.LETTUCE_6;
@@ -221,7 +215,6 @@ class LettuceLoginIT {
   /** How long a key that is hot but must not be served is read before the checks. */
   private static final String NO_SERVING_SECONDS = "5";
 
-  @Execution(ExecutionMode.CONCURRENT)
   @Test
   void aPasswordChangedOnTheServerFallsBackToTheTtlWithOneLine() {
     try (RedisServer redis = aclServer()) {
@@ -240,7 +233,6 @@ class LettuceLoginIT {
     }
   }
 
-  @Execution(ExecutionMode.CONCURRENT)
   @Test
   void hotkeyRedisUriStillOverridesWhatIsDiscovered() {
     try (RedisServer redis = RedisServers.startLocal("override", List.of())) {

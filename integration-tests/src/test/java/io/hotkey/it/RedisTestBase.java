@@ -1,29 +1,35 @@
 package io.hotkey.it;
 
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.TestInfo;
 
-/** One real Redis per test class; FLUSHALL + CONFIG RESETSTAT before each test. */
+/**
+ * One real Redis per test class, its own, so that classes may run side by side; FLUSHALL + CONFIG
+ * RESETSTAT before each test.
+ */
 public abstract class RedisTestBase {
-  protected static RedisServer redis;
+  private static final Map<Class<?>, RedisServer> servers = new ConcurrentHashMap<>();
 
-  @BeforeAll
-  static void startRedis() {
-    redis = RedisServers.start();
-    System.out.println("[it] using " + redis);
-  }
-
-  @AfterAll
-  static void stopRedis() {
-    if (redis != null) {
-      redis.close();
-      redis = null;
-    }
-  }
+  protected RedisServer redis;
 
   @BeforeEach
   void resetRedis() {
+    redis =
+        servers.computeIfAbsent(
+            getClass(),
+            testClass -> {
+              RedisServer server = RedisServers.start();
+              System.out.println("[it] " + testClass.getSimpleName() + " using " + server);
+              return server;
+            });
     redis.reset();
+  }
+
+  @AfterAll
+  static void stopRedis(TestInfo testClass) {
+    testClass.getTestClass().map(servers::remove).ifPresent(RedisServer::close);
   }
 }

@@ -15,6 +15,7 @@ import redis.clients.jedis.Jedis;
  * that reaches Redis is a refresh and none finds the entry expired (and parks or waits behind a
  * fill). Without the setting, the entry expires once a TTL and reads miss.
  */
+@SideLane
 class RefreshAheadIT extends RedisTestBase {
   static final int SECONDS = 5;
 

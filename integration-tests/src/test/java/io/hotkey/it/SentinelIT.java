@@ -13,8 +13,6 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.function.Executable;
-import org.junit.jupiter.api.parallel.Execution;
-import org.junit.jupiter.api.parallel.ExecutionMode;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import redis.clients.jedis.Jedis;
@@ -34,7 +32,7 @@ import redis.clients.jedis.Jedis;
  * does not end the hot key in time. A run that fails the master over leaves the next one on the
  * other server.
  */
-@Execution(ExecutionMode.CONCURRENT)
+@SideLane
 class SentinelIT {
   private static final String MASTER_NAME = "mymaster";
 
@@ -75,7 +73,6 @@ class SentinelIT {
   }
 
   @ParameterizedTest(name = "{0} {1}, failover {2}")
-  @Execution(ExecutionMode.SAME_THREAD)
   @CsvSource({
     "jedis, " + Clients.JEDIS_8 + ", true",
     "lettuce, " + Clients.LETTUCE_6 + ", true",

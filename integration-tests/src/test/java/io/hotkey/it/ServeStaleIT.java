@@ -9,8 +9,6 @@ import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.function.Executable;
-import org.junit.jupiter.api.parallel.Execution;
-import org.junit.jupiter.api.parallel.ExecutionMode;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import redis.clients.jedis.Jedis;
@@ -20,9 +18,9 @@ import redis.clients.jedis.Protocol;
  * {@code hotkey.cache.serve-stale-on-error}: Redis is stopped, or hangs, while a hot key is served;
  * its reads are answered with the last value for as long as that value is younger than the bound,
  * and fail after it, as they would without the agent. Without the setting they fail as soon as the
- * agent noticed Redis is gone. Every case has a Redis of its own, so cases run two at a time.
+ * agent noticed Redis is gone. Every case has a Redis of its own.
  */
-@Execution(ExecutionMode.CONCURRENT)
+@SideLane
 class ServeStaleIT {
   static final long BOUND_MS = 3_000;
 
@@ -99,7 +97,6 @@ class ServeStaleIT {
     return checks;
   }
 
-  @Execution(ExecutionMode.CONCURRENT)
   @ParameterizedTest(name = "{0}")
   @ValueSource(strings = {"jedis", "lettuce"})
   void readsAreAnsweredWithTheLastValueWithinTheBoundAndFailAfterIt(String client) {
@@ -131,7 +128,6 @@ class ServeStaleIT {
    * Lettuce's timeout. A key that is not hot times out as without the agent. When Redis wakes up,
    * the late replies of the reads answered stale reach nothing the application holds.
    */
-  @Execution(ExecutionMode.CONCURRENT)
   @ParameterizedTest(name = "lettuce {0}")
   @ValueSource(strings = {"6 sync", "6 async", "6 reactive", "7 sync", "7 async"})
   void readsThatTimeOutOnAHungRedisAreAnsweredWithinTheBoundAndFailAfterIt(String lettuceAndApi) {
@@ -180,7 +176,6 @@ class ServeStaleIT {
     Check.all(c, "serve stale while Redis hangs", checks.stream());
   }
 
-  @Execution(ExecutionMode.CONCURRENT)
   @ParameterizedTest(name = "{0}")
   @ValueSource(strings = {"jedis", "lettuce"})
   void withoutTheSettingReadsFailAtOnce(String client) {

@@ -40,8 +40,8 @@ class SpringBoot27IT extends RedisTestBase {
    * server's release line and not the other client or server, and waits until that server serves
    * it.
    */
-  private static SpringBootApp start(
-      String client, String clientLine, String server, String serverLine) throws Exception {
+  private SpringBootApp start(String client, String clientLine, String server, String serverLine)
+      throws Exception {
     Path jar = SpringBootApp.boot2Jar(client + "-" + server.toLowerCase(Locale.ROOT));
     SpringBootIT.assertHoldsOnlyItsClient(jar, client);
     SpringBoot4IT.assertHolds(

@@ -48,8 +48,8 @@ class SpringBoot4IT extends RedisTestBase {
    * server's release line and not the other client or server, and waits until that server serves
    * it.
    */
-  private static SpringBootApp start(
-      String client, String clientLine, String server, String serverLine) throws Exception {
+  private SpringBootApp start(String client, String clientLine, String server, String serverLine)
+      throws Exception {
     Path jar = SpringBootApp.boot4Jar(client + "-" + server.toLowerCase(Locale.ROOT));
     SpringBootIT.assertHoldsOnlyItsClient(jar, client);
     assertHolds(jar, (client.equals("lettuce") ? "lettuce-core-" : "jedis-") + clientLine);

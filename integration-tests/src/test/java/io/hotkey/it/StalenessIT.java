@@ -27,7 +27,7 @@ class StalenessIT extends RedisTestBase {
   static final long FULL_CPU_P99_US = 5_000;
   static final long FULL_CPU_MAX_US = 50_000;
 
-  private static AgentJvm app(String client, String key, String... extra) {
+  private AgentJvm app(String client, String key, String... extra) {
     List<String> args = new ArrayList<>(List.of("--client", client));
     args.addAll(List.of(extra));
     return app("staleness-" + client, classpath(client), redis, key, args.toArray(new String[0]));

@@ -139,7 +139,7 @@ class StatusCommandIT extends RedisTestBase {
     return Long.parseLong(shown.replace(",", ""));
   }
 
-  private static LiveService underLoad(String name) throws Exception {
+  private LiveService underLoad(String name) throws Exception {
     LiveService app = LiveService.startWithoutEndpoint(LiveService.app(redis).name(name));
     app.load(HOT, 600);
     app.load("cold:1", 20);

@@ -263,7 +263,7 @@ class WebFluxIdempotencyIT extends RedisTestBase {
    * spread over every event loop, wait for their claims: plain requests on fresh connections are
    * still answered at once, so no claim holds an event-loop thread.
    */
-  private static void eventLoopsNeverWaitForTheStore(SpringBootApp app, IdempotencyOverHttp http)
+  private void eventLoopsNeverWaitForTheStore(SpringBootApp app, IdempotencyOverHttp http)
       throws Exception {
     URI base = URI.create(app.base());
     List<CompletableFuture<HttpResponse<byte[]>>> claims = new ArrayList<>();
