@@ -13,6 +13,7 @@ import io.hotkey.agent.instrument.InstalledModules;
 import io.hotkey.config.RouteTable;
 import io.hotkey.config.StoreFailurePolicy;
 import jakarta.servlet.AsyncContext;
+import jakarta.servlet.DispatcherType;
 import jakarta.servlet.Filter;
 import jakarta.servlet.FilterChain;
 import jakarta.servlet.ServletException;
@@ -48,6 +49,8 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * Embedded Tomcat 10.1 (jakarta) over real sockets, instrumented in this JVM with the
@@ -140,6 +143,12 @@ class TomcatServletIdempotencyTest {
         throws ServletException, IOException {
       String mode = request.getHeader("X-Mode");
       mode = mode == null ? "" : mode;
+      if (request.getDispatcherType() == DispatcherType.ASYNC) {
+        // the dispatch an async cycle asked for writes the answer, as Spring MVC's does
+        response.setContentType("text/plain");
+        response.getWriter().write("async " + request.getAttribute("run"));
+        return;
+      }
       String body;
       if (mode.equals("form")) {
         body = "item=" + request.getParameter("item") + "&q=" + request.getParameter("q");
@@ -165,9 +174,39 @@ class TomcatServletIdempotencyTest {
         // startAsync(request,
         // response) writes through the response this call got, as Spring MVC does
         AsyncContext async =
-            mode.equals("async-wrapped")
-                ? request.startAsync(request, response)
-                : request.startAsync();
+            !mode.equals("async") ? request.startAsync(request, response) : request.startAsync();
+        if (mode.equals("async-dispatched-before-return")) {
+          request.setAttribute("run", run);
+          Thread dispatcher = new Thread(async::dispatch);
+          dispatcher.start();
+          try {
+            dispatcher.join();
+          } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+          }
+          return;
+        }
+        if (mode.equals("async-done-before-return")) {
+          // another thread writes the answer and ends the cycle before this dispatch returns
+          Thread writer =
+              new Thread(
+                  () -> {
+                    try {
+                      async.getResponse().setContentType("text/plain");
+                      async.getResponse().getWriter().write("async " + run);
+                    } catch (IOException e) {
+                      throw new RuntimeException(e);
+                    }
+                    async.complete();
+                  });
+          writer.start();
+          try {
+            writer.join();
+          } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+          }
+          return;
+        }
         async.start(
             () -> {
               sleep(300);
@@ -403,6 +442,23 @@ class TomcatServletIdempotencyTest {
     assertEquals("true", after.headers().firstValue("Idempotent-Replayed").orElse(null));
     assertEquals(
         "text/plain;charset=ISO-8859-1", after.headers().firstValue("Content-Type").orElse(null));
+    assertEquals(1, runs.get());
+    assertEquals(0, ERRORS.count());
+  }
+
+  /**
+   * Another thread completes the async cycle, or asks for the dispatch that writes the answer,
+   * before the dispatch that started it returns: the answer is still stored and replayed.
+   */
+  @ParameterizedTest
+  @ValueSource(strings = {"async-done-before-return", "async-dispatched-before-return"})
+  void anAsyncCycleEndedBeforeItsDispatchReturnsIsStored(String mode) throws Exception {
+    String key = UUID.randomUUID().toString();
+    HttpResponse<byte[]> first = post("/orders", key, "x", "X-Mode", mode);
+    assertEquals("async 1", text(first));
+    HttpResponse<byte[]> again = post("/orders", key, "x", "X-Mode", mode);
+    assertEquals("async 1", text(again));
+    assertEquals("true", again.headers().firstValue("Idempotent-Replayed").orElse(null));
     assertEquals(1, runs.get());
     assertEquals(0, ERRORS.count());
   }

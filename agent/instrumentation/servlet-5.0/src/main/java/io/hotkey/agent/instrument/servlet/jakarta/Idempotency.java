@@ -75,7 +75,7 @@ public final class Idempotency implements ServletApiHelper {
     }
     if (decision == null || decision.outcome() == Outcome.PASS) {
       return body.touched()
-          ? ServletCall.withArguments(new RequestWrapper(request, body), response)
+          ? ServletCall.withArguments(new RequestWrapper(request, body, null), response)
           : ServletCall.asIs();
     }
     HttpAnswer answer = decision.answer();
@@ -86,7 +86,7 @@ public final class Idempotency implements ServletApiHelper {
     Execution execution = decision.execution();
     try {
       ResponseWrapper captured = new ResponseWrapper(request, response, execution);
-      return ServletCall.followed(new RequestWrapper(request, body), captured, captured);
+      return ServletCall.followed(new RequestWrapper(request, body, captured), captured, captured);
     } catch (Throwable t) {
       execution.fail(ReleaseReason.AGENT_ERROR);
       throw t;
@@ -94,19 +94,31 @@ public final class Idempotency implements ServletApiHelper {
   }
 
   /**
-   * The call started async processing: the response is written later, from another thread or an
-   * {@code ASYNC} dispatch, and is complete when the async cycle is. It is captured when the
-   * application writes it through the request's own wrappers, i.e. {@code startAsync(request,
-   * response)} with the response it was given, as Spring MVC does; with {@code startAsync()} it
-   * goes to the container's response, which the agent does not see, and is not stored. Either way
-   * the claim is held until the cycle ends, or until the {@code ASYNC} dispatch that wrote the
-   * answer returns: the container sends the answer and ends the cycle only after that, so a client
-   * that retries the moment it has the answer finds the key stored or released, as after a
-   * synchronous call, instead of still claimed (409).
+   * An async cycle started past the agent's request wrapper (on a request the application
+   * unwrapped), found when the outermost call returns.
    */
   static void followAsync(ResponseWrapper response) {
     try {
-      AsyncContext async = response.request().getAsyncContext();
+      followAsync(response, response.request().getAsyncContext());
+    } catch (IllegalStateException e) {
+      response.abandon(); // no longer async: nothing to follow, release the claim
+    }
+  }
+
+  /**
+   * The request started the async cycle {@code async}: the response is written later, from another
+   * thread or an {@code ASYNC} dispatch, and is complete when the async cycle is. It is captured
+   * when the application writes it through the request's own wrappers, i.e. {@code
+   * startAsync(request, response)} with the response it was given, as Spring MVC does; with {@code
+   * startAsync()} it goes to the container's response, which the agent does not see, and is not
+   * stored. Either way the claim is held until the cycle ends, or until the {@code ASYNC} dispatch
+   * that wrote the answer returns: the container sends the answer and ends the cycle only after
+   * that, so a client that retries the moment it has the answer finds the key stored or released,
+   * as after a synchronous call, instead of still claimed (409).
+   */
+  static void followAsync(ResponseWrapper response, AsyncContext async) {
+    try {
+      response.followingAsync();
       ServletResponse target = async.getResponse();
       if (target != response
           && !(target instanceof ServletResponseWrapper
@@ -114,12 +126,10 @@ public final class Idempotency implements ServletApiHelper {
         response.uncaptured();
       }
       AsyncCompletion completion = new AsyncCompletion(response);
-      async.addListener(completion);
       response.request().setAttribute(AsyncCompletion.ATTRIBUTE, completion);
-    } catch (IllegalStateException e) {
-      response
-          .abandon(); // no longer async, or no listener accepted: nothing to follow, release the
-      // claim
+      async.addListener(completion);
+    } catch (RuntimeException e) {
+      response.abandon(); // no listener accepted: nothing to follow, release the claim
     }
   }
 

@@ -1,6 +1,9 @@
 package io.hotkey.agent.instrument.servlet.jakarta;
 
+import jakarta.servlet.AsyncContext;
 import jakarta.servlet.ServletInputStream;
+import jakarta.servlet.ServletRequest;
+import jakarta.servlet.ServletResponse;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletRequestWrapper;
 import java.io.BufferedReader;
@@ -21,18 +24,42 @@ import java.util.Map;
  * The request the application sees after the agent read its body: the body reads in full from the
  * buffer (then from the container's stream if only a prefix was buffered), through {@code
  * getInputStream()} or {@code getReader()} (not both, as the specification says), and a form body
- * ({@code application/x-www-form-urlencoded} POST) still shows in {@code getParameter*}.
+ * ({@code application/x-www-form-urlencoded} POST) still shows in {@code getParameter*}. An async
+ * cycle started through it is followed from the moment it starts, before another thread can end it
+ * or ask for the dispatch that writes the answer.
  */
 public final class RequestWrapper extends HttpServletRequestWrapper {
   private final RequestBody body;
+  private final ResponseWrapper answer;
   private ServletInputStream stream;
   private BufferedReader reader;
   private Map<String, String[]> parameters;
   private String characterEncoding;
 
-  RequestWrapper(HttpServletRequest request, RequestBody body) {
+  /**
+   * @param answer the response that captures this request's answer, or null when nothing is stored
+   */
+  RequestWrapper(HttpServletRequest request, RequestBody body, ResponseWrapper answer) {
     super(request);
     this.body = body;
+    this.answer = answer;
+  }
+
+  @Override
+  public AsyncContext startAsync() {
+    return followed(super.startAsync());
+  }
+
+  @Override
+  public AsyncContext startAsync(ServletRequest request, ServletResponse response) {
+    return followed(super.startAsync(request, response));
+  }
+
+  private AsyncContext followed(AsyncContext async) {
+    if (answer != null) {
+      Idempotency.followAsync(answer, async);
+    }
+    return async;
   }
 
   /**

@@ -46,6 +46,7 @@ public final class ResponseWrapper extends HttpServletResponseWrapper implements
   private long declaredLength = -1;
   private boolean uncapturable;
   private boolean ended;
+  private boolean followingAsync;
   private CapturingOutput output;
   private PrintWriter writer;
 
@@ -66,6 +67,8 @@ public final class ResponseWrapper extends HttpServletResponseWrapper implements
   public void callReturned(Throwable thrown) {
     if (thrown != null) {
       failed(ReleaseReason.HANDLER_THREW);
+    } else if (isFollowingAsync()) {
+      return; // its async cycle, already followed, ends it
     } else if (request.isAsyncStarted()) {
       Idempotency.followAsync(this);
     } else {
@@ -236,6 +239,15 @@ public final class ResponseWrapper extends HttpServletResponseWrapper implements
     }
     ended = true;
     execution.fail(why);
+  }
+
+  /** An async cycle of the request is followed: its end, not the outermost call's, ends this. */
+  synchronized void followingAsync() {
+    followingAsync = true;
+  }
+
+  private synchronized boolean isFollowingAsync() {
+    return followingAsync;
   }
 
   /** The request went async and cannot be followed: release the claim. */
