@@ -26,7 +26,6 @@ import redis.clients.jedis.JedisCluster;
  * fleet's counts go: each finds the one deployment its clients use, a standalone server or a
  * 3-master Cluster, whose every master then holds a shard of the counts.
  */
-@SideLane
 class FleetIT extends RedisTestBase {
   static final int INSTANCES = 3;
   static final long WINDOW_MS = 1_000;

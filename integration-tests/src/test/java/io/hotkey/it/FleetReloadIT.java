@@ -26,7 +26,6 @@ import org.junit.jupiter.api.io.TempDir;
  * locally, so Redis stops answering its GETs; set back to 0, every instance demotes the fleet's hot
  * keys at once, stops exchanging counts with the fleet, and sends every read to Redis again.
  */
-@SideLane
 class FleetReloadIT extends RedisTestBase {
   private static final int INSTANCES = 3;
   private static final String OFF =
