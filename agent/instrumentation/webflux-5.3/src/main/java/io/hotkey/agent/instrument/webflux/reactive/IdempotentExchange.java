@@ -13,6 +13,7 @@ import java.net.URI;
 import java.security.Principal;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.springframework.core.io.buffer.DataBuffer;
 import org.springframework.core.io.buffer.DataBufferUtils;
 import org.springframework.http.HttpHeaders;
@@ -52,6 +53,11 @@ public final class IdempotentExchange implements WebFluxHelper {
 
   private static final int STORE_THREAD_IDLE_SECONDS = 30;
 
+  /** The store threads' group, by which a store call knows it is on one already. */
+  private static final ThreadGroup STORE_THREAD_GROUP = new ThreadGroup("hotkey-idempotency-store");
+
+  private static final AtomicInteger STORE_THREAD_COUNT = new AtomicInteger();
+
   /**
    * Where store calls that may wait on I/O run: a bounded elastic scheduler of Reactor's, whose
    * hand-off from an event loop Reactor's own BlockHound integration accepts (a plain pool's queue
@@ -59,7 +65,18 @@ public final class IdempotentExchange implements WebFluxHelper {
    */
   private static final Scheduler STORE_CALLS =
       Schedulers.newBoundedElastic(
-          STORE_THREADS, STORE_QUEUE, "hotkey-idempotency-store", STORE_THREAD_IDLE_SECONDS, true);
+          STORE_THREADS,
+          STORE_QUEUE,
+          task -> {
+            Thread thread =
+                new Thread(
+                    STORE_THREAD_GROUP,
+                    task,
+                    "hotkey-idempotency-store-" + STORE_THREAD_COUNT.incrementAndGet());
+            thread.setDaemon(true);
+            return thread;
+          },
+          STORE_THREAD_IDLE_SECONDS);
 
   @Override
   public Object handle(Object adapterObject, Object requestObject, Object responseObject) {
@@ -136,25 +153,23 @@ public final class IdempotentExchange implements WebFluxHelper {
   private Mono<Optional<Decision>> decide(
       IdempotencyEngine engine, BufferedRequest buffered, String principal) {
     Optional<byte[]> bytes = buffered.bytes();
-    Mono<Optional<Decision>> decided =
-        Mono.fromCallable(
-            () ->
-                Optional.of(
+    return onStoreThread(
+        Mono.fromSupplier(
+            () -> {
+              try {
+                return Optional.of(
                     engine.decide(
                         buffered.route(),
                         buffered.head(principal),
                         limit ->
-                            bytes.isPresent() && bytes.get().length <= limit
-                                ? bytes.get()
-                                : null)));
-    if (WebFluxBridge.storeBlocks(engine)) {
-      decided = decided.subscribeOn(STORE_CALLS).publishOn(Schedulers.parallel());
-    }
-    return decided.onErrorResume(
-        t -> {
-          WebFluxBridge.error("deciding", t);
-          return Mono.just(Optional.empty());
-        });
+                            bytes.isPresent() && bytes.get().length <= limit ? bytes.get() : null));
+              } catch (Throwable t) {
+                // caught here: Reactor rethrows a LinkageError on the thread, hanging the request
+                WebFluxBridge.error("deciding (the request passes through)", t);
+                return Optional.empty();
+              }
+            }),
+        WebFluxBridge.storeBlocks(engine));
   }
 
   private Mono<Void> act(
@@ -188,10 +203,40 @@ public final class IdempotentExchange implements WebFluxHelper {
         .doOnCancel(captured::cancelled);
   }
 
-  /** A store call as a Mono: inline for the memory store, else on the store threads. */
-  private Mono<Void> storeCall(Runnable call, boolean blocks) {
-    Mono<Void> run = Mono.fromRunnable(call);
-    return blocks ? run.subscribeOn(STORE_CALLS).publishOn(Schedulers.parallel()) : run;
+  /**
+   * A store call as a Mono, where {@link #onStoreThread} runs it. Whatever it throws is the agent's
+   * failure, recorded and swallowed: the response goes on (without being stored) rather than
+   * hanging, as a LinkageError that Reactor rethrows on the thread would leave it.
+   */
+  static Mono<Void> storeCall(Runnable call, boolean blocks) {
+    return onStoreThread(
+        Mono.fromRunnable(
+            () -> {
+              try {
+                call.run();
+              } catch (Throwable t) {
+                WebFluxBridge.error("a store call", t);
+              }
+            }),
+        blocks);
+  }
+
+  /**
+   * {@code call} run inline when the store never blocks (the memory store) or this thread is a
+   * store thread already; otherwise on a store thread, where the request then carries on: the
+   * dispatcher after a claim, the server's write after a completion (which Reactor Netty hands to
+   * the channel's event loop itself). Each hand-off between threads costs a request more than a
+   * Redis round trip on loopback, so there is one each way and no more.
+   */
+  static <T> Mono<T> onStoreThread(Mono<T> call, boolean blocks) {
+    if (!blocks) {
+      return call;
+    }
+    return Mono.defer(() -> isStoreThread() ? call : call.subscribeOn(STORE_CALLS));
+  }
+
+  static boolean isStoreThread() {
+    return Thread.currentThread().getThreadGroup() == STORE_THREAD_GROUP;
   }
 
   /**
