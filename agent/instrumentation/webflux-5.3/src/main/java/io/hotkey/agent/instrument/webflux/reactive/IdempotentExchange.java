@@ -53,8 +53,12 @@ public final class IdempotentExchange implements WebFluxHelper {
 
   private static final int STORE_THREAD_IDLE_SECONDS = 30;
 
-  /** The store threads' group, by which a store call knows it is on one already. */
-  private static final ThreadGroup STORE_THREAD_GROUP = new ThreadGroup("hotkey-idempotency-store");
+  /**
+   * Set on the store threads, by which a store call knows it is on one already. Not their thread
+   * group: a thread made on a store thread (Reactor's parallel scheduler, first used by a handler
+   * running there) would inherit that.
+   */
+  private static final ThreadLocal<Boolean> ON_STORE_THREAD = new ThreadLocal<>();
 
   private static final AtomicInteger STORE_THREAD_COUNT = new AtomicInteger();
 
@@ -70,8 +74,10 @@ public final class IdempotentExchange implements WebFluxHelper {
           task -> {
             Thread thread =
                 new Thread(
-                    STORE_THREAD_GROUP,
-                    task,
+                    () -> {
+                      ON_STORE_THREAD.set(Boolean.TRUE);
+                      task.run();
+                    },
                     "hotkey-idempotency-store-" + STORE_THREAD_COUNT.incrementAndGet());
             thread.setDaemon(true);
             return thread;
@@ -236,7 +242,7 @@ public final class IdempotentExchange implements WebFluxHelper {
   }
 
   static boolean isStoreThread() {
-    return Thread.currentThread().getThreadGroup() == STORE_THREAD_GROUP;
+    return ON_STORE_THREAD.get() != null;
   }
 
   /**

@@ -57,6 +57,31 @@ class StoreCallTest {
     assertEquals(first, secondOn.get(), "a call from a store thread runs inline");
   }
 
+  /**
+   * A thread made on a store thread (Reactor's parallel scheduler, when a handler running there
+   * uses it first) is not one: a store call there would block it.
+   */
+  @Test
+  void aThreadMadeOnAStoreThreadIsNotOne() {
+    AtomicReference<Boolean> onStoreThread = new AtomicReference<>();
+    AtomicReference<Boolean> inChild = new AtomicReference<>();
+    IdempotentExchange.storeCall(
+            () -> {
+              onStoreThread.set(IdempotentExchange.isStoreThread());
+              Thread child = new Thread(() -> inChild.set(IdempotentExchange.isStoreThread()));
+              child.start();
+              try {
+                child.join();
+              } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+              }
+            },
+            true)
+        .block(WAIT);
+    assertTrue(onStoreThread.get());
+    assertFalse(inChild.get());
+  }
+
   @Test
   void aStoreThatNeverBlocksIsCalledInline() {
     AtomicReference<Thread> ranOn = new AtomicReference<>();
