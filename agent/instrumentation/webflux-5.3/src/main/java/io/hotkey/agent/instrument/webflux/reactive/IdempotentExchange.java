@@ -160,22 +160,30 @@ public final class IdempotentExchange implements WebFluxHelper {
       IdempotencyEngine engine, BufferedRequest buffered, String principal) {
     Optional<byte[]> bytes = buffered.bytes();
     return onStoreThread(
-        Mono.fromSupplier(
-            () -> {
-              try {
-                return Optional.of(
-                    engine.decide(
-                        buffered.route(),
-                        buffered.head(principal),
-                        limit ->
-                            bytes.isPresent() && bytes.get().length <= limit ? bytes.get() : null));
-              } catch (Throwable t) {
-                // caught here: Reactor rethrows a LinkageError on the thread, hanging the request
-                WebFluxBridge.error("deciding (the request passes through)", t);
-                return Optional.empty();
-              }
-            }),
-        WebFluxBridge.storeBlocks(engine));
+            Mono.<Optional<Decision>>fromSupplier(
+                () -> {
+                  try {
+                    return Optional.of(
+                        engine.decide(
+                            buffered.route(),
+                            buffered.head(principal),
+                            limit ->
+                                bytes.isPresent() && bytes.get().length <= limit
+                                    ? bytes.get()
+                                    : null));
+                  } catch (Throwable t) {
+                    // caught here: Reactor would rethrow a LinkageError, hanging the request
+                    WebFluxBridge.error("deciding (the request passes through)", t);
+                    return Optional.empty();
+                  }
+                }),
+            WebFluxBridge.storeBlocks(engine))
+        .onErrorResume(
+            t -> {
+              // the store threads' queue is full: the request passes through
+              WebFluxBridge.error("handing a decision to the store threads", t);
+              return Mono.just(Optional.empty());
+            });
   }
 
   private Mono<Void> act(
