@@ -8,8 +8,11 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.util.ArrayList;
 import java.util.Enumeration;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.SortedSet;
 import java.util.TreeSet;
 import java.util.jar.JarEntry;
@@ -246,7 +249,7 @@ class HookReferencesIT {
     }
     jars.add(ClassFileLocator.ForClassLoader.ofPlatformLoader());
     TypePool pool = TypePool.Default.of(new ClassFileLocator.Compound(jars));
-    int checked = 0;
+    Map<String, References> agentClasses = new HashMap<>();
     try (JarFile agent = new JarFile(ItConfig.agentJar().toFile())) {
       Enumeration<JarEntry> entries = agent.entries();
       while (entries.hasMoreElements()) {
@@ -259,9 +262,13 @@ class HookReferencesIT {
         try (InputStream in = agent.getInputStream(entry)) {
           References refs = new References();
           new ClassReader(in.readAllBytes()).accept(refs, ClassReader.SKIP_FRAMES);
-          checked += refs.check(pool, missing);
+          agentClasses.put(refs.name, refs);
         }
       }
+    }
+    int checked = 0;
+    for (References refs : agentClasses.values()) {
+      checked += refs.check(pool, agentClasses, missing);
     }
     return checked;
   }
@@ -275,7 +282,14 @@ class HookReferencesIT {
     private final List<String[]> fields = new ArrayList<>();
     private final List<String> types = new ArrayList<>();
     private final List<String> fieldValues = new ArrayList<>();
+
+    /** Calls on an agent class (its own methods, or those it inherits from a client class). */
+    private final List<String[]> agentMethods = new ArrayList<>();
+
+    private final Set<String> declared = new HashSet<>();
+    private String name;
     private String simpleName;
+    private String superName;
     private List<String> interfaces = List.of();
 
     References() {
@@ -290,13 +304,16 @@ class HookReferencesIT {
         String signature,
         String superName,
         String[] interfaces) {
+      this.name = name;
       simpleName = name.substring(name.lastIndexOf('/') + 1);
+      this.superName = superName;
       this.interfaces = interfaces == null ? List.of() : List.of(interfaces);
     }
 
     @Override
     public MethodVisitor visitMethod(
         int access, String name, String descriptor, String signature, String[] exceptions) {
+      declared.add(name + descriptor);
       for (Type t : Type.getArgumentTypes(descriptor)) {
         type(t);
       }
@@ -307,6 +324,8 @@ class HookReferencesIT {
             int opcode, String owner, String method, String desc, boolean itf) {
           if (isClient(owner)) {
             methods.add(new String[] {owner, method, desc});
+          } else {
+            agentMethods.add(new String[] {owner, method, desc});
           }
         }
 
@@ -396,7 +415,38 @@ class HookReferencesIT {
       return false;
     }
 
-    int check(TypePool pool, SortedSet<String> missing) {
+    /**
+     * @param agentClasses the agent classes checked with this one, by internal name: a call on one
+     *     of them (a helper calling a method it inherits from the client class it extends, often on
+     *     itself) resolves in its client supertypes when none of them declares it
+     */
+    int check(TypePool pool, Map<String, References> agentClasses, SortedSet<String> missing) {
+      int inherited = 0;
+      for (String[] m : agentMethods) {
+        List<String> clientSupertypes = new ArrayList<>();
+        References owner = agentClasses.get(m[0]);
+        boolean declaredByAgent = false;
+        while (owner != null && !declaredByAgent) {
+          declaredByAgent = owner.declared.contains(m[1] + m[2]);
+          owner.interfaces.stream().filter(References::isClient).forEach(clientSupertypes::add);
+          if (owner.superName != null && isClient(owner.superName)) {
+            clientSupertypes.add(owner.superName);
+          }
+          owner = owner.superName == null ? null : agentClasses.get(owner.superName);
+        }
+        if (declaredByAgent || clientSupertypes.isEmpty()) {
+          continue;
+        }
+        inherited++;
+        boolean found = false;
+        for (String supertype : clientSupertypes) {
+          TypePool.Resolution resolution = pool.describe(supertype.replace('/', '.'));
+          found |= resolution.isResolved() && hasMethod(resolution.resolve(), m[1], m[2]);
+        }
+        if (!found) {
+          missing.add(simpleName + ": inherited method " + clientSupertypes + "." + m[1] + m[2]);
+        }
+      }
       for (String type : types) {
         if (!pool.describe(type.replace('/', '.')).isResolved()) {
           missing.add(simpleName + ": class " + type);
@@ -427,7 +477,7 @@ class HookReferencesIT {
           missing.add(simpleName + ": field " + wovenInto + "." + field + " (@Advice.FieldValue)");
         }
       }
-      return types.size() + methods.size() + fields.size() + fieldValues.size();
+      return types.size() + methods.size() + fields.size() + fieldValues.size() + inherited;
     }
 
     private static boolean hasMethod(TypeDescription type, String name, String descriptor) {

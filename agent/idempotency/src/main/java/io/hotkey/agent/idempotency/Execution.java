@@ -38,7 +38,11 @@ public final class Execution {
   public void finish(
       int status, List<Map.Entry<String, String>> headers, byte[] body, boolean captured) {
     if (ended.compareAndSet(false, true)) {
-      engine.finish(this, status, headers, body, captured);
+      try {
+        engine.finish(this, status, headers, body, captured);
+      } catch (Throwable t) {
+        engine.finishFailed(this, t);
+      }
     }
   }
 

@@ -38,6 +38,7 @@ public final class IdempotencyEngine implements AutoCloseable {
   private final CallerScope callerScope;
   private final IdempotencyMeters meters = new IdempotencyMeters();
   private final RateLimitedLog log = new RateLimitedLog();
+  private final Tokens tokens = new Tokens();
 
   /** Supplies the request body on demand. */
   public interface BodySource {
@@ -120,6 +121,8 @@ public final class IdempotencyEngine implements AutoCloseable {
       found = store.claim(recordKey, fingerprint, settings.lease);
     } catch (Exception e) {
       return storeFailure("claim", e);
+    } catch (Error e) {
+      return agentFailure("claim", e);
     }
     return settle(found, fingerprint, recordKey, settings.ttl, false);
   }
@@ -140,12 +143,14 @@ public final class IdempotencyEngine implements AutoCloseable {
       found = store.claim(recordKey, fingerprint, settings.lease);
     } catch (Exception e) {
       return storeFailure("claim", e);
+    } catch (Error e) {
+      return agentFailure("claim", e);
     }
     return settle(found, fingerprint, recordKey, settings.dedupeWindow, true);
   }
 
   private Decision issueToken(String scope) {
-    String token = Tokens.newToken();
+    String token = tokens.newToken();
     try {
       if (!store.issue(Tokens.recordKey(token), scope, settings.tokenTtl)) {
         // 192 random bits met an existing token: the random source is broken, not unlucky
@@ -189,6 +194,8 @@ public final class IdempotencyEngine implements AutoCloseable {
       found = store.claimIssued(recordKey, scope, fingerprint, settings.lease);
     } catch (Exception e) {
       return storeFailure("claim", e);
+    } catch (Error e) {
+      return agentFailure("claim", e);
     }
     switch (found.kind()) {
       case NOT_ISSUED:
@@ -242,6 +249,25 @@ public final class IdempotencyEngine implements AutoCloseable {
   private Decision mismatch() {
     meters.mismatch.increment();
     return Decision.answer(Outcome.MISMATCH, Problems.keyReused(settings.header));
+  }
+
+  /**
+   * The store call failed with an Error: a class or method the agent links against is missing (a
+   * library on the application's class path that differs from the one the agent was built for), or
+   * the JVM is in trouble. That is the agent's defect, not the store's answer, so the request
+   * passes through undeduplicated whatever the store-failure policy says.
+   */
+  private Decision agentFailure(String operation, Error e) {
+    meters.passedThrough.increment();
+    log.warn(
+        operation + " agent error",
+        "idempotency store "
+            + store.describe()
+            + " failed on "
+            + operation
+            + " with an internal error of the agent, the request passes through: "
+            + e);
+    return Decision.pass();
   }
 
   private Decision storeFailure(String operation, Exception e) {
@@ -298,6 +324,21 @@ public final class IdempotencyEngine implements AutoCloseable {
   }
 
   /**
+   * Called by {@link Execution} when storing its answer threw an Error (the store's own failures
+   * are handled in {@link #finish}): the claim is released, so a retry runs the request again
+   * rather than waiting out the lease.
+   */
+  void finishFailed(Execution execution, Throwable error) {
+    meters.released.increment();
+    log.warn(
+        "finish agent error",
+        "idempotency answer not stored after an internal error of the agent, its claim is"
+            + " released: "
+            + error);
+    release(execution);
+  }
+
+  /**
    * Called once by {@link Execution}: the handler failed or could not be followed. The client may
    * never see why its key was released (a dropped connection, an async cycle that timed out), so
    * the reason is logged, once a second at most for each.
@@ -317,7 +358,7 @@ public final class IdempotencyEngine implements AutoCloseable {
       if (!store.release(execution.recordKey, execution.token)) {
         meters.fencedOut.increment();
       }
-    } catch (Exception e) {
+    } catch (Exception | Error e) {
       meters.storeFailure.increment();
       log.warn(
           "release failed",

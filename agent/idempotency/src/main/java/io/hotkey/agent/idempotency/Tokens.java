@@ -1,6 +1,7 @@
 package io.hotkey.agent.idempotency;
 
 import java.nio.charset.StandardCharsets;
+import java.security.NoSuchAlgorithmException;
 import java.security.SecureRandom;
 import java.time.Duration;
 import java.util.Base64;
@@ -8,19 +9,33 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Server-issued idempotency tokens: 192 random bits from {@link SecureRandom}, written as 32
- * base64url characters. Anything else in a token route's key header is not a token of ours.
+ * Server-issued idempotency tokens: 192 random bits from a {@code DRBG} {@link SecureRandom},
+ * written as 32 base64url characters. Anything else in a token route's key header is not a token of
+ * ours.
  */
 final class Tokens {
   static final int LENGTH = 32;
   private static final int RANDOM_BYTES = 24;
-  private static final SecureRandom RANDOM = new SecureRandom();
 
-  private Tokens() {}
+  /**
+   * Seeded when the engine is made: the platform's default source reads {@code /dev/urandom} on
+   * every draw, which a token issued on an event loop must not wait for; a DRBG reads its entropy
+   * once, on its first draw.
+   */
+  private final SecureRandom random;
 
-  static String newToken() {
+  Tokens() {
+    try {
+      random = SecureRandom.getInstance("DRBG");
+    } catch (NoSuchAlgorithmException e) {
+      throw new IllegalStateException("DRBG is required by every Java platform since 9", e);
+    }
+    random.nextBytes(new byte[RANDOM_BYTES]);
+  }
+
+  String newToken() {
     byte[] bytes = new byte[RANDOM_BYTES];
-    RANDOM.nextBytes(bytes);
+    random.nextBytes(bytes);
     return Base64.getUrlEncoder().withoutPadding().encodeToString(bytes);
   }
 

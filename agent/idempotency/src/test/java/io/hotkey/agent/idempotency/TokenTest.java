@@ -79,7 +79,7 @@ class TokenTest {
       assertEquals(Outcome.TOKEN_UNKNOWN, decision.outcome(), bad);
       assertTrue(text(decision.answer()).contains("is not a token this service issues"));
     }
-    Decision forged = decide(engine, pay(Tokens.newToken()));
+    Decision forged = decide(engine, pay(new Tokens().newToken()));
     assertEquals(Outcome.TOKEN_UNKNOWN, forged.outcome());
     assertTrue(text(forged.answer()).contains("or it expired"), text(forged.answer()));
 

@@ -21,7 +21,7 @@ import java.util.function.Supplier;
  *
  * <p>An event-loop thread never waits for the store: calls to a store other than the in-memory one
  * (which answers without I/O) run on the helpers' own bounded Reactor scheduler, and the request
- * resumes on Reactor's parallel scheduler ({@code IdempotentExchange}).
+ * carries on there ({@code IdempotentExchange}).
  */
 public final class WebFluxBridge {
   static final List<String> HELPERS =

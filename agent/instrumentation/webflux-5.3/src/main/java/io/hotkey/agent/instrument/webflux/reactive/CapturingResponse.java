@@ -173,9 +173,22 @@ public final class CapturingResponse extends ServerHttpResponseDecorator {
     failed(ReleaseReason.NO_RESPONSE).subscribe();
   }
 
+  /**
+   * Hands the answer to the engine; if reading the status or headers fails (a Spring this agent
+   * does not link against), the claim is released and the response goes out unstored.
+   */
   private void finish(byte[] body, boolean whole) {
-    Integer status = rawStatus();
-    execution.finish(status == null ? 200 : status, headers(), body, whole);
+    Integer status;
+    List<Map.Entry<String, String>> headers;
+    try {
+      status = rawStatus();
+      headers = headers();
+    } catch (Throwable t) {
+      WebFluxBridge.error("reading the response (its claim is released)", t);
+      execution.fail(ReleaseReason.AGENT_ERROR);
+      return;
+    }
+    execution.finish(status == null ? 200 : status, headers, body, whole);
   }
 
   /** The status set so far, or null. */

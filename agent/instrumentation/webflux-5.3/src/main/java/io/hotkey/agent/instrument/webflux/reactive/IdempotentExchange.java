@@ -13,6 +13,7 @@ import java.net.URI;
 import java.security.Principal;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.springframework.core.io.buffer.DataBuffer;
 import org.springframework.core.io.buffer.DataBufferUtils;
 import org.springframework.http.HttpHeaders;
@@ -53,13 +54,35 @@ public final class IdempotentExchange implements WebFluxHelper {
   private static final int STORE_THREAD_IDLE_SECONDS = 30;
 
   /**
+   * Set on the store threads, by which a store call knows it is on one already. Not their thread
+   * group: a thread made on a store thread (Reactor's parallel scheduler, first used by a handler
+   * running there) would inherit that.
+   */
+  private static final ThreadLocal<Boolean> ON_STORE_THREAD = new ThreadLocal<>();
+
+  private static final AtomicInteger STORE_THREAD_COUNT = new AtomicInteger();
+
+  /**
    * Where store calls that may wait on I/O run: a bounded elastic scheduler of Reactor's, whose
    * hand-off from an event loop Reactor's own BlockHound integration accepts (a plain pool's queue
    * lock parks the event loop when contended). One per application, as this class is.
    */
   private static final Scheduler STORE_CALLS =
       Schedulers.newBoundedElastic(
-          STORE_THREADS, STORE_QUEUE, "hotkey-idempotency-store", STORE_THREAD_IDLE_SECONDS, true);
+          STORE_THREADS,
+          STORE_QUEUE,
+          task -> {
+            Thread thread =
+                new Thread(
+                    () -> {
+                      ON_STORE_THREAD.set(Boolean.TRUE);
+                      task.run();
+                    },
+                    "hotkey-idempotency-store-" + STORE_THREAD_COUNT.incrementAndGet());
+            thread.setDaemon(true);
+            return thread;
+          },
+          STORE_THREAD_IDLE_SECONDS);
 
   @Override
   public Object handle(Object adapterObject, Object requestObject, Object responseObject) {
@@ -136,25 +159,31 @@ public final class IdempotentExchange implements WebFluxHelper {
   private Mono<Optional<Decision>> decide(
       IdempotencyEngine engine, BufferedRequest buffered, String principal) {
     Optional<byte[]> bytes = buffered.bytes();
-    Mono<Optional<Decision>> decided =
-        Mono.fromCallable(
-            () ->
-                Optional.of(
-                    engine.decide(
-                        buffered.route(),
-                        buffered.head(principal),
-                        limit ->
-                            bytes.isPresent() && bytes.get().length <= limit
-                                ? bytes.get()
-                                : null)));
-    if (WebFluxBridge.storeBlocks(engine)) {
-      decided = decided.subscribeOn(STORE_CALLS).publishOn(Schedulers.parallel());
-    }
-    return decided.onErrorResume(
-        t -> {
-          WebFluxBridge.error("deciding", t);
-          return Mono.just(Optional.empty());
-        });
+    return onStoreThread(
+            Mono.<Optional<Decision>>fromSupplier(
+                () -> {
+                  try {
+                    return Optional.of(
+                        engine.decide(
+                            buffered.route(),
+                            buffered.head(principal),
+                            limit ->
+                                bytes.isPresent() && bytes.get().length <= limit
+                                    ? bytes.get()
+                                    : null));
+                  } catch (Throwable t) {
+                    // caught here: Reactor would rethrow a LinkageError, hanging the request
+                    WebFluxBridge.error("deciding (the request passes through)", t);
+                    return Optional.empty();
+                  }
+                }),
+            WebFluxBridge.storeBlocks(engine))
+        .onErrorResume(
+            t -> {
+              // the store threads' queue is full: the request passes through
+              WebFluxBridge.error("handing a decision to the store threads", t);
+              return Mono.just(Optional.empty());
+            });
   }
 
   private Mono<Void> act(
@@ -188,10 +217,40 @@ public final class IdempotentExchange implements WebFluxHelper {
         .doOnCancel(captured::cancelled);
   }
 
-  /** A store call as a Mono: inline for the memory store, else on the store threads. */
-  private Mono<Void> storeCall(Runnable call, boolean blocks) {
-    Mono<Void> run = Mono.fromRunnable(call);
-    return blocks ? run.subscribeOn(STORE_CALLS).publishOn(Schedulers.parallel()) : run;
+  /**
+   * A store call as a Mono, where {@link #onStoreThread} runs it. Whatever it throws is the agent's
+   * failure, recorded and swallowed: the response goes on (without being stored) rather than
+   * hanging, as a LinkageError that Reactor rethrows on the thread would leave it.
+   */
+  static Mono<Void> storeCall(Runnable call, boolean blocks) {
+    return onStoreThread(
+        Mono.fromRunnable(
+            () -> {
+              try {
+                call.run();
+              } catch (Throwable t) {
+                WebFluxBridge.error("a store call", t);
+              }
+            }),
+        blocks);
+  }
+
+  /**
+   * {@code call} run inline when the store never blocks (the memory store) or this thread is a
+   * store thread already; otherwise on a store thread, where the request then carries on: the
+   * dispatcher after a claim, the server's write after a completion (which Reactor Netty hands to
+   * the channel's event loop itself). Each hand-off between threads costs a request more than a
+   * Redis round trip on loopback, so there is one each way and no more.
+   */
+  static <T> Mono<T> onStoreThread(Mono<T> call, boolean blocks) {
+    if (!blocks) {
+      return call;
+    }
+    return Mono.defer(() -> isStoreThread() ? call : call.subscribeOn(STORE_CALLS));
+  }
+
+  static boolean isStoreThread() {
+    return ON_STORE_THREAD.get() != null;
   }
 
   /**
