@@ -6,7 +6,6 @@ import io.lettuce.core.RedisURI;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.api.sync.RedisCommands;
 import java.lang.management.ManagementFactory;
-import java.lang.management.ThreadMXBean;
 import java.nio.charset.StandardCharsets;
 import java.util.Locale;
 import java.util.function.Supplier;
@@ -21,11 +20,12 @@ import redis.clients.jedis.RedisClient;
  * -Dhotkey.debug.every-key-hot=true}, and every read after the first is a served hit, so the
  * figures are the agent's hit path plus the client's own cost. Prints, per round, reads per second
  * of the reading thread's CPU time (a loop with nothing timed; on a busy machine wall-clock time
- * counts the waits for a core too) and the median and 99th percentile of one read timed alone
- * ({@code System.nanoTime} around each; the same figures of an empty timed call are printed once,
- * to subtract). Two sides need no Redis and no agent, as references: {@code caffeine}, the limit (a
- * Caffeine lookup of the reply's bytes and their decoding into a String, what a hit cannot do
- * without), and {@code jedis-pool-noop}, {@code JedisPool}'s own borrow and return with no command.
+ * counts the waits for a core too), the bytes it allocated per read, and the median and 99th
+ * percentile of one read timed alone ({@code System.nanoTime} around each; the same figures of an
+ * empty timed call are printed once, to subtract). Two sides are references, run without the agent:
+ * {@code caffeine}, the limit (a Caffeine lookup of the reply's bytes and their decoding into a
+ * String, what a hit cannot do without), and {@code jedis-pool-noop}, {@code JedisPool}'s own
+ * borrow and return with no command.
  *
  * <pre>
  * java [-javaagent:agent/target/hotkey-agent.jar -Dhotkey.debug.every-key-hot=true] \
@@ -39,7 +39,8 @@ public final class HitPathBench {
   private static final String VALUE =
       "a value of about the size of a small JSON record: {\"id\":42}";
   private static final int TIMED_READS = 1_000_000;
-  private static final ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
+  private static final com.sun.management.ThreadMXBean THREADS =
+      (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
 
   /** Where each read's result goes, so that the JIT cannot drop the work of producing it. */
   private static Object lastResult;
@@ -139,12 +140,13 @@ public final class HitPathBench {
       Rate rate = loop(read, seconds * 1_000_000_000L);
       Histogram latency = timed(read, TIMED_READS);
       System.out.printf(
-          "%s round %d: %.2f M reads per CPU second (%.2f M/s of wall clock), timed p50 %d ns,"
-              + " p99 %d ns%n",
+          "%s round %d: %.2f M reads per CPU second (%.2f M/s of wall clock), %.0f bytes allocated"
+              + " per read, timed p50 %d ns, p99 %d ns%n",
           side,
           round,
           rate.perCpuSecond() / 1e6,
           rate.perSecond() / 1e6,
+          rate.bytesPerRead(),
           latency.getValueAtPercentile(50),
           latency.getValueAtPercentile(99));
     }
@@ -156,6 +158,7 @@ public final class HitPathBench {
    */
   private static Rate loop(Supplier<Object> read, long nanos) {
     long cpuStart = THREADS.getCurrentThreadCpuTime();
+    long allocatedStart = THREADS.getCurrentThreadAllocatedBytes();
     long start = System.nanoTime();
     long reads = 0;
     long elapsed;
@@ -167,10 +170,11 @@ public final class HitPathBench {
       elapsed = System.nanoTime() - start;
     } while (elapsed < nanos);
     long cpu = THREADS.getCurrentThreadCpuTime() - cpuStart;
-    return new Rate(reads * 1e9 / cpu, reads * 1e9 / elapsed);
+    long allocated = THREADS.getCurrentThreadAllocatedBytes() - allocatedStart;
+    return new Rate(reads * 1e9 / cpu, reads * 1e9 / elapsed, (double) allocated / reads);
   }
 
-  private record Rate(double perCpuSecond, double perSecond) {}
+  private record Rate(double perCpuSecond, double perSecond, double bytesPerRead) {}
 
   private static Histogram timed(Supplier<Object> read, int reads) {
     Histogram histogram = new Histogram(1_000_000_000L, 2);
