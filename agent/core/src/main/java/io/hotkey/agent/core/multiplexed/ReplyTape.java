@@ -136,20 +136,31 @@ public final class ReplyTape {
 
   /**
    * Walks a tape for an adapter that replays it: {@link #next()} then {@link #op()} and the
-   * matching accessor, {@code complete(depth)} calls included. Each byte argument is a read-only
-   * view, so the stored tape is never changed by a codec. A dispatch that answers a command locally
-   * returns one as its {@link DispatchOutcome}.
+   * matching accessor, {@code complete(depth)} calls included. Each byte argument is a copy or a
+   * read-only view ({@link #bytes}), so the stored tape is never changed by a codec. A dispatch
+   * that answers a command locally returns one as its {@link DispatchOutcome}.
    */
   public static final class Cursor extends DispatchOutcome {
+    /**
+     * Netty copies a read-only buffer of up to 1 KiB into its scratch array before decoding it, so
+     * a copy of ours up to that length costs no more bytes copied.
+     */
+    static final int COPIED_BYTES = 1024;
+
+    private static final int[] NO_AGGREGATES = new int[0];
+
     private final List<?> tape;
     private int index;
-    private int[] open = new int[8];
+    // allocated at the tape's first aggregate: a scalar reply (a GET's) walks without it
+    private int[] open = NO_AGGREGATES;
     private int depth;
-    private int pendingCompletes;
-    private int[] completeDepths = new int[8];
-    private int completeRead;
+    // the completions owed after an element: complete(d) for d from the first down to the last
+    private int nextCompleteDepth = -1;
+    private int lastCompleteDepth;
     private int op;
     private Object value;
+    // an aggregate's element count or a completion's depth, unboxed
+    private int count;
 
     Cursor(List<?> tape) {
       super(false);
@@ -157,13 +168,11 @@ public final class ReplyTape {
     }
 
     public boolean next() {
-      if (completeRead < pendingCompletes) {
+      if (nextCompleteDepth >= lastCompleteDepth) {
         op = OP_COMPLETE;
-        value = completeDepths[completeRead++];
+        count = nextCompleteDepth--;
         return true;
       }
-      pendingCompletes = 0;
-      completeRead = 0;
       if (index >= tape.size()) {
         return false;
       }
@@ -175,13 +184,13 @@ public final class ReplyTape {
         if (op == OP_BIG_NUMBER) {
           elementDone();
         } else {
-          int count = ((Long) value).intValue();
+          count = ((Long) value).intValue();
           int children = op == OP_MAP ? count * 2 : count;
           if (children <= 0) {
             elementDone();
           } else {
             if (depth == open.length) {
-              open = Arrays.copyOf(open, depth * 2);
+              open = Arrays.copyOf(open, Math.max(8, depth * 2));
             }
             open[depth++] = children;
           }
@@ -208,9 +217,20 @@ public final class ReplyTape {
       return op;
     }
 
-    /** The bulk string or big number of this step, null for a nil. */
+    /**
+     * The bulk string or big number of this step, null for a nil. Up to {@link #COPIED_BYTES}, a
+     * copy of its own (a codec may change it): a heap buffer is what codecs decode fastest, where
+     * Netty's copy a read-only one into a scratch array first. A longer one is a read-only view of
+     * the stored bytes, so that a codec which copies anyway ({@code ByteArrayCodec}) copies once.
+     */
     public ByteBuffer bytes() {
-      return value == null ? null : ByteBuffer.wrap((byte[]) value).asReadOnlyBuffer();
+      if (value == null) {
+        return null;
+      }
+      byte[] stored = (byte[]) value;
+      return stored.length <= COPIED_BYTES
+          ? ByteBuffer.wrap(stored.clone())
+          : ByteBuffer.wrap(stored).asReadOnlyBuffer();
     }
 
     public long longValue() {
@@ -227,29 +247,20 @@ public final class ReplyTape {
 
     /** Element count of an aggregate header (pairs for a map), or the depth of a completion. */
     public int count() {
-      return value instanceof Integer ? (Integer) value : ((Long) value).intValue();
+      return count;
     }
 
     /**
      * The decoder calls {@code complete(stack size)} after each element, and again for each
-     * aggregate it closes.
+     * aggregate it closes: one call for each depth from the element's down to the outermost
+     * aggregate still open.
      */
     private void elementDone() {
-      addComplete(depth);
-      while (depth > 0) {
-        if (--open[depth - 1] > 0) {
-          return;
-        }
+      nextCompleteDepth = depth;
+      while (depth > 0 && --open[depth - 1] == 0) {
         depth--;
-        addComplete(depth);
       }
-    }
-
-    private void addComplete(int d) {
-      if (pendingCompletes == completeDepths.length) {
-        completeDepths = Arrays.copyOf(completeDepths, pendingCompletes * 2);
-      }
-      completeDepths[pendingCompletes++] = d;
+      lastCompleteDepth = depth;
     }
   }
 }

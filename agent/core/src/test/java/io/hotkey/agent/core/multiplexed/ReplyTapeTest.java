@@ -47,6 +47,28 @@ class ReplyTapeTest {
   }
 
   @Test
+  void aCodecWritingIntoItsBufferLeavesTheTapeAsRecorded() {
+    ReplyTape.Recorder r = new ReplyTape.Recorder(1024);
+    r.bulk(bytes("v"));
+    ReplyTape.Cursor c = new ReplyTape.Cursor(r.tape());
+    assertTrue(c.next());
+    c.bytes().put(0, (byte) 'x');
+    assertEquals(List.of("set(v)", "complete(0)"), replay(r.tape()));
+  }
+
+  @Test
+  void aLongValueIsHandedAsAReadOnlyViewOfTheTape() {
+    String value = "v".repeat(ReplyTape.Cursor.COPIED_BYTES + 1);
+    ReplyTape.Recorder r = new ReplyTape.Recorder(4096);
+    r.bulk(bytes(value));
+    ReplyTape.Cursor c = new ReplyTape.Cursor(r.tape());
+    assertTrue(c.next());
+    ByteBuffer b = c.bytes();
+    assertTrue(b.isReadOnly());
+    assertEquals(value, StandardCharsets.UTF_8.decode(b).toString());
+  }
+
+  @Test
   void nestedAggregatesCompleteLikeTheDecoder() {
     // RESP3 map {f1: [1, nil], f2: []}
     ReplyTape.Recorder r = new ReplyTape.Recorder(1024);
