@@ -282,7 +282,13 @@ final class AgentInstaller {
     NearCache cache = parts.cache();
     Future<?> unusedTouches =
         scheduler.scheduleWithFixedDelay(
-            guarded("touch round", errors, cache::touchServed),
+            guarded(
+                "touch round",
+                errors,
+                () -> {
+                  cache.touchServed();
+                  cache.dropExpired();
+                }),
             TOUCH_ROUND_MILLIS,
             TOUCH_ROUND_MILLIS,
             TimeUnit.MILLISECONDS);

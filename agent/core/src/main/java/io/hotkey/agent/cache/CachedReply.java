@@ -22,7 +22,7 @@ public final class CachedReply {
   private final Object frozen;
   private final long[] stamp;
   private final int weight;
-  private final long storedAtNanos = System.nanoTime();
+  private final long storedAtNanos;
 
   /** The server the reply was read from (or written to); null when the client could not tell. */
   private final RedisEndpoint node;
@@ -53,8 +53,9 @@ public final class CachedReply {
   private static final AtomicIntegerFieldUpdater<CachedReply> REFRESHING =
       AtomicIntegerFieldUpdater.newUpdater(CachedReply.class, "refreshing");
 
-  CachedReply(Object frozen, long[] stamp, int weight, RedisEndpoint node) {
+  CachedReply(Object frozen, long[] stamp, int weight, RedisEndpoint node, long storedAtNanos) {
     this.frozen = frozen;
+    this.storedAtNanos = storedAtNanos;
     this.stamp = stamp;
     this.weight = weight;
     this.node = node;
@@ -80,8 +81,8 @@ public final class CachedReply {
     return true;
   }
 
-  long ageNanos() {
-    return System.nanoTime() - storedAtNanos;
+  long ageNanos(long nowNanos) {
+    return nowNanos - storedAtNanos;
   }
 
   /**
@@ -96,10 +97,10 @@ public final class CachedReply {
     return expiresAtNanos - nowNanos > 0;
   }
 
-  /** Whether the entry may be served now, as far as its keys' TTL goes. */
-  boolean withinTtl() {
+  /** Whether the entry may be served at {@code nowNanos}, as far as its keys' TTL goes. */
+  boolean withinTtl(long nowNanos) {
     int state = ttlState;
-    return state == NO_TTL || (state == EXPIRES && liveAt(System.nanoTime()));
+    return state == NO_TTL || (state == EXPIRES && liveAt(nowNanos));
   }
 
   void noTtl() {

@@ -15,6 +15,7 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.LongAdder;
+import java.util.function.LongSupplier;
 
 /**
  * The local copy of hot keys' replies: Caffeine bounded in bytes, entries expiring after the
@@ -71,6 +72,12 @@ public final class CaffeineNearCache implements NearCache {
   private final LongAdder refreshes = new LongAdder();
 
   /**
+   * {@link System#nanoTime}, read once per lookup: the entries' ages, their keys' TTL and the
+   * tracking budget are all judged at that instant.
+   */
+  private final LongSupplier clock;
+
+  /**
    * @param refreshAhead the share of the TTL past which one read refreshes an entry while the
    *     others are still served it; 0 never
    * @param serveStale how old an entry may be to answer a read that failed on its connection
@@ -86,6 +93,31 @@ public final class CaffeineNearCache implements NearCache {
       FillGate gate,
       RemainingTtls ttls,
       ServedKeyTouches touches) {
+    this(
+        maxBytes,
+        maxEntryBytes,
+        ttl,
+        refreshAhead,
+        serveStale,
+        versions,
+        gate,
+        ttls,
+        touches,
+        System::nanoTime);
+  }
+
+  CaffeineNearCache(
+      long maxBytes,
+      long maxEntryBytes,
+      Duration ttl,
+      double refreshAhead,
+      Duration serveStale,
+      KeyVersions versions,
+      FillGate gate,
+      RemainingTtls ttls,
+      ServedKeyTouches touches,
+      LongSupplier clock) {
+    this.clock = clock;
     this.versions = versions;
     this.ttls = ttls;
     this.touches = touches;
@@ -103,11 +135,11 @@ public final class CaffeineNearCache implements NearCache {
             .executor(Runnable::run)
             .maximumWeight(maxBytes)
             .weigher((CacheKey key, CachedReply reply) -> reply.weight())
-            .expireAfterWrite(serveStaleNanos > ttlNanos ? serveStale : ttl)
+            // no expiry policy: an entry's own age is checked at each read (one clock read for
+            // the whole lookup), and dropExpired reclaims what is too old to answer anything
             .evictionListener(
                 (CacheKey key, CachedReply reply, RemovalCause cause) -> {
-                  // expiry is the TTL doing its job; the meter counts entries pushed out by the
-                  // byte bound
+                  // the meter counts entries pushed out by the byte bound
                   if (cause == RemovalCause.SIZE) {
                     evictions.increment();
                   }
@@ -116,18 +148,20 @@ public final class CaffeineNearCache implements NearCache {
   }
 
   /**
-   * A reloaded byte bound and TTL, through Caffeine's own policy: a lower bound evicts at once, a
-   * new TTL applies to the entries already held as well.
+   * A reloaded byte bound and TTL: a lower bound evicts at once (through Caffeine's policy), a new
+   * TTL applies to the entries already held as well.
    */
   public void resize(long maxBytes, Duration ttl) {
     entries.policy().eviction().ifPresent(eviction -> eviction.setMaximum(maxBytes));
     ttlNanos = ttl.toNanos();
     refreshAtNanos = refreshAt(ttlNanos);
+  }
+
+  @Override
+  public void dropExpired() {
+    long now = clock.getAsLong();
     long keepNanos = Math.max(ttlNanos, serveStaleNanos);
-    entries
-        .policy()
-        .expireAfterWrite()
-        .ifPresent(expiry -> expiry.setExpiresAfter(keepNanos, TimeUnit.NANOSECONDS));
+    entries.asMap().values().removeIf(reply -> reply.ageNanos(now) > keepNanos);
   }
 
   private long refreshAt(long ttl) {
@@ -136,24 +170,26 @@ public final class CaffeineNearCache implements NearCache {
 
   @Override
   public Object lookup(CacheKey key, int[] keyHashes) {
-    if (!gate.caughtUp()) {
+    long now = clock.getAsLong();
+    if (!gate.caughtUp(now)) {
       misses.increment();
       return null;
     }
-    CachedReply cached = current(key, keyHashes);
+    CachedReply cached = current(key, keyHashes, now);
     if (cached != null
         && cached.ttlState() == CachedReply.TTL_UNKNOWN
         && cached.refreshed() == null
         && cached.awaitTtl(FILL_WAIT_NANOS)) {
       // a blocking reader waits for the TTL question in flight rather than add its read to Redis's
-      cached = current(key, keyHashes);
+      now = clock.getAsLong();
+      cached = current(key, keyHashes, now);
     }
-    Object held = cached == null ? FILL_AGAIN : answerHeld(cached, key, keyHashes);
+    Object held = cached == null ? FILL_AGAIN : answerHeld(cached, key, keyHashes, now);
     if (held != FILL_AGAIN) {
       return held;
     }
     long[] stamp = versions.stamp(keyHashes);
-    ReadFill fill = new ReadFill(key.ownCopy(), keyHashes, stamp);
+    ReadFill fill = new ReadFill(key.ownCopy(), keyHashes, stamp, now);
     ReadFill running = fills.putIfAbsent(fill.key, fill);
     if (running == null) {
       misses.increment();
@@ -180,23 +216,24 @@ public final class CaffeineNearCache implements NearCache {
    */
   @Override
   public Object lookupNoWait(CacheKey key, int[] keyHashes) {
-    if (!gate.caughtUp()) {
+    long now = clock.getAsLong();
+    if (!gate.caughtUp(now)) {
       misses.increment();
       return null;
     }
-    CachedReply cached = current(key, keyHashes);
-    Object held = cached == null ? FILL_AGAIN : answerHeld(cached, key, keyHashes);
+    CachedReply cached = current(key, keyHashes, now);
+    Object held = cached == null ? FILL_AGAIN : answerHeld(cached, key, keyHashes, now);
     if (held != FILL_AGAIN) {
       return held;
     }
     long[] stamp = versions.stamp(keyHashes);
-    ReadFill fill = new ReadFill(key.ownCopy(), keyHashes, stamp);
+    ReadFill fill = new ReadFill(key.ownCopy(), keyHashes, stamp, now);
     ReadFill running = fills.putIfAbsent(fill.key, fill);
     if (running == null) {
       misses.increment();
       return fill;
     }
-    if (running.startedBefore(System.nanoTime() - FILL_WAIT_NANOS)) {
+    if (running.startedBefore(now - FILL_WAIT_NANOS)) {
       if (fills.replace(fill.key, running, fill)) {
         running.release();
         misses.increment();
@@ -242,14 +279,16 @@ public final class CaffeineNearCache implements NearCache {
     }
   }
 
-  /** The entry of {@code key} if it is still current (counted as a hit), else null. */
-  private CachedReply current(CacheKey key, int[] keyHashes) {
+  /**
+   * The entry of {@code key} if it is still current and within the TTL at {@code now}, else null.
+   */
+  private CachedReply current(CacheKey key, int[] keyHashes, long now) {
     CachedReply cached = entries.getIfPresent(key);
     // An outdated entry is never served again; it stays until the fill's put replaces it (removing
     // it first would be a second write to the cache, its most expensive operation).
     if (cached != null
-        && versions.isCurrent(cached.stamp(), keyHashes)
-        && (serveStaleNanos <= ttlNanos || cached.ageNanos() <= ttlNanos)) {
+        && cached.ageNanos(now) <= ttlNanos
+        && versions.isCurrent(cached.stamp(), keyHashes)) {
       return cached;
     }
     return null;
@@ -263,23 +302,22 @@ public final class CaffeineNearCache implements NearCache {
    * What a current entry answers: the entry (or a fill refreshing it), null to ask Redis without
    * filling, or {@link #FILL_AGAIN} once its keys' TTL has passed.
    */
-  private Object answerHeld(CachedReply cached, CacheKey key, int[] keyHashes) {
+  private Object answerHeld(CachedReply cached, CacheKey key, int[] keyHashes, long now) {
     int ttlState = cached.ttlState();
-    if (ttlState == CachedReply.NO_TTL
-        || (ttlState == CachedReply.EXPIRES && cached.liveAt(System.nanoTime()))) {
-      return refreshOrServe(cached, key, keyHashes);
+    if (ttlState == CachedReply.NO_TTL || (ttlState == CachedReply.EXPIRES && cached.liveAt(now))) {
+      return refreshOrServe(cached, key, keyHashes, now);
     }
     if (ttlState == CachedReply.TTL_UNKNOWN) {
-      return whileTtlUnknown(cached, keyHashes);
+      return whileTtlUnknown(cached, keyHashes, now);
     }
     return FILL_AGAIN;
   }
 
-  private Object whileTtlUnknown(CachedReply cached, int[] keyHashes) {
+  private Object whileTtlUnknown(CachedReply cached, int[] keyHashes, long now) {
     CachedReply older = cached.refreshed();
     if (older != null
-        && older.ageNanos() <= ttlNanos
-        && older.withinTtl()
+        && older.ageNanos(now) <= ttlNanos
+        && older.withinTtl(now)
         && versions.isCurrent(older.stamp(), keyHashes)) {
       hits.increment();
       cached.markServed();
@@ -295,11 +333,11 @@ public final class CaffeineNearCache implements NearCache {
    * keeps being answered by the entry until the fill replaces it. The fill's stamp is taken now, so
    * a write or an invalidation during the refresh discards it, as for any fill.
    */
-  private Object refreshOrServe(CachedReply cached, CacheKey key, int[] keyHashes) {
+  private Object refreshOrServe(CachedReply cached, CacheKey key, int[] keyHashes, long now) {
     if (refreshAtNanos != Long.MAX_VALUE
-        && cached.ageNanos() >= refreshAtNanos
+        && cached.ageNanos(now) >= refreshAtNanos
         && cached.claimRefresh()) {
-      ReadFill fill = new ReadFill(key.ownCopy(), keyHashes, versions.stamp(keyHashes));
+      ReadFill fill = new ReadFill(key.ownCopy(), keyHashes, versions.stamp(keyHashes), now);
       fill.refreshing = cached;
       if (fills.putIfAbsent(fill.key, fill) == null) {
         refreshes.increment();
@@ -365,9 +403,10 @@ public final class CaffeineNearCache implements NearCache {
   @Override
   public CachedReply stale(CacheKey key, int[] keyHashes) {
     CachedReply cached = entries.getIfPresent(key);
+    long now = clock.getAsLong();
     if (cached == null
-        || cached.ageNanos() > serveStaleNanos
-        || !cached.withinTtl()
+        || cached.ageNanos(now) > serveStaleNanos
+        || !cached.withinTtl(now)
         || !versions.isUnchanged(cached.stamp(), keyHashes)) {
       return null;
     }
@@ -432,7 +471,8 @@ public final class CaffeineNearCache implements NearCache {
     }
     long weight = ENTRY_OVERHEAD + key.weight() + ReplySnapshots.weigh(frozen);
     CachedReply reply =
-        new CachedReply(frozen, stamp, (int) Math.min(weight, Integer.MAX_VALUE), node);
+        new CachedReply(
+            frozen, stamp, (int) Math.min(weight, Integer.MAX_VALUE), node, clock.getAsLong());
     if (!versions.isCurrent(stamp, keyHashes)) {
       return null;
     }

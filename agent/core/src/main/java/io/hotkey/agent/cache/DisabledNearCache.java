@@ -37,6 +37,9 @@ final class DisabledNearCache implements NearCache {
   public void touchServed() {}
 
   @Override
+  public void dropExpired() {}
+
+  @Override
   public long maxEntryBytes() {
     return 0;
   }

@@ -40,8 +40,10 @@ public interface FillGate {
    * Asked before an entry answers a read: whether the changes servers reported until just now have
    * been applied, applying them on the caller's thread if it can without waiting. False sends the
    * read to Redis, unfilled.
+   *
+   * @param nowNanos {@link System#nanoTime}, as the cache read it for the whole lookup
    */
-  default boolean caughtUp() {
+  default boolean caughtUp(long nowNanos) {
     return true;
   }
 }

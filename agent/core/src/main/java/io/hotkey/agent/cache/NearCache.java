@@ -56,6 +56,9 @@ public interface NearCache {
   /** Tells each server which of its keys were answered locally since the last call. */
   void touchServed();
 
+  /** Drops the entries too old to answer any read, stale or not. */
+  void dropExpired();
+
   /** The largest reply an entry may hold. */
   long maxEntryBytes();
 

@@ -17,7 +17,7 @@ public final class ReadFill {
   final long[] stamp;
   private final CountDownLatch done = new CountDownLatch(1);
   private volatile CachedReply reply;
-  private final long startNanos = System.nanoTime();
+  private final long startNanos;
   private final ParkedReads parked = new ParkedReads();
 
   /** The entry this fill refreshes ahead of its expiry; null for a fill of a missing entry. */
@@ -26,8 +26,9 @@ public final class ReadFill {
   /** The server the fill's reply is read from, once the client's adapter knows it. */
   private volatile RedisEndpoint node;
 
-  ReadFill(CacheKey key, int[] keyHashes, long[] stamp) {
+  ReadFill(CacheKey key, int[] keyHashes, long[] stamp, long startNanos) {
     this.key = key;
+    this.startNanos = startNanos;
     this.keyHashes = keyHashes;
     this.stamp = stamp;
   }

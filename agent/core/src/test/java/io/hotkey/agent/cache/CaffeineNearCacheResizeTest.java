@@ -6,10 +6,13 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
 
 /** A reloaded byte bound and TTL reach the entries a running cache already holds. */
 class CaffeineNearCacheResizeTest {
+  private final AtomicLong clock = new AtomicLong();
   private final CaffeineNearCache cache =
       new CaffeineNearCache(
           1 << 20,
@@ -20,7 +23,8 @@ class CaffeineNearCacheResizeTest {
           new KeyVersions(),
           FillGate.OPEN,
           KeysWithoutTtl.INSTANCE,
-          KeysWithoutTtl.INSTANCE);
+          KeysWithoutTtl.INSTANCE,
+          clock::get);
 
   private static CacheKey get(String key) {
     byte[][] argv = {"GET".getBytes(StandardCharsets.UTF_8), key.getBytes(StandardCharsets.UTF_8)};
@@ -46,10 +50,10 @@ class CaffeineNearCacheResizeTest {
   }
 
   @Test
-  void aShorterTtlExpiresTheEntriesAlreadyHeld() throws InterruptedException {
+  void aShorterTtlExpiresTheEntriesAlreadyHeld() {
     fill("k", 1);
     cache.resize(1 << 20, Duration.ofMillis(50));
-    Thread.sleep(200);
+    clock.addAndGet(TimeUnit.MILLISECONDS.toNanos(51));
     assertInstanceOf(ReadFill.class, cache.lookup(get("k"), new int[] {1}));
   }
 }

@@ -16,6 +16,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
 
 class CaffeineNearCacheTest {
@@ -31,6 +32,26 @@ class CaffeineNearCacheTest {
           FillGate.OPEN,
           KeysWithoutTtl.INSTANCE,
           KeysWithoutTtl.INSTANCE);
+
+  private final AtomicLong clock = new AtomicLong();
+
+  private CaffeineNearCache onTheClock(Duration ttl, double refreshAhead, Duration serveStale) {
+    return new CaffeineNearCache(
+        1 << 20,
+        64 << 10,
+        ttl,
+        refreshAhead,
+        serveStale,
+        versions,
+        FillGate.OPEN,
+        KeysWithoutTtl.INSTANCE,
+        KeysWithoutTtl.INSTANCE,
+        clock::get);
+  }
+
+  private void advance(long millis) {
+    clock.addAndGet(TimeUnit.MILLISECONDS.toNanos(millis));
+  }
 
   private static byte[] bytes(String s) {
     return s.getBytes(StandardCharsets.UTF_8);
@@ -142,25 +163,14 @@ class CaffeineNearCacheTest {
   }
 
   @Test
-  void pastTheRefreshShareOneReadRefreshesWhileTheOthersAreStillServed()
-      throws InterruptedException {
-    CaffeineNearCache refreshing =
-        new CaffeineNearCache(
-            1 << 20,
-            64 << 10,
-            Duration.ofMillis(400),
-            0.5,
-            Duration.ZERO,
-            versions,
-            FillGate.OPEN,
-            KeysWithoutTtl.INSTANCE,
-            KeysWithoutTtl.INSTANCE);
+  void pastTheRefreshShareOneReadRefreshesWhileTheOthersAreStillServed() {
+    CaffeineNearCache refreshing = onTheClock(Duration.ofMillis(400), 0.5, Duration.ZERO);
     CacheKey key = key("GET", "k");
     int[] hashes = {1};
     refreshing.complete(
         assertInstanceOf(ReadFill.class, refreshing.lookup(key, hashes)), bytes("v1"));
     assertInstanceOf(CachedReply.class, refreshing.lookup(key, hashes), "young: served");
-    Thread.sleep(250);
+    advance(250);
     ReadFill refresh = assertInstanceOf(ReadFill.class, refreshing.lookup(key, hashes));
     // while the refresh runs, every other read (blocking or not) is answered by the entry
     CachedReply during = assertInstanceOf(CachedReply.class, refreshing.lookup(key, hashes));
@@ -172,29 +182,19 @@ class CaffeineNearCacheTest {
     assertEquals(1, refreshing.refreshes());
     // past the first value's TTL the entry is alive: the next old-enough read refreshes it again
     // rather than finding it expired
-    Thread.sleep(200);
+    advance(200);
     assertInstanceOf(ReadFill.class, refreshing.lookup(key, hashes));
     assertEquals(2, refreshing.refreshes());
   }
 
   @Test
-  void aRefreshThatRacesAWriteIsDiscardedAndAFailedOneCanBeRetried() throws InterruptedException {
-    CaffeineNearCache refreshing =
-        new CaffeineNearCache(
-            1 << 20,
-            64 << 10,
-            Duration.ofMillis(400),
-            0.5,
-            Duration.ZERO,
-            versions,
-            FillGate.OPEN,
-            KeysWithoutTtl.INSTANCE,
-            KeysWithoutTtl.INSTANCE);
+  void aRefreshThatRacesAWriteIsDiscardedAndAFailedOneCanBeRetried() {
+    CaffeineNearCache refreshing = onTheClock(Duration.ofMillis(400), 0.5, Duration.ZERO);
     CacheKey key = key("GET", "k");
     int[] hashes = {2};
     refreshing.complete(
         assertInstanceOf(ReadFill.class, refreshing.lookup(key, hashes)), bytes("v1"));
-    Thread.sleep(250);
+    advance(250);
     ReadFill failed = assertInstanceOf(ReadFill.class, refreshing.lookup(key, hashes));
     refreshing.abandon(failed);
     ReadFill retried = assertInstanceOf(ReadFill.class, refreshing.lookup(key, hashes));
@@ -205,24 +205,38 @@ class CaffeineNearCacheTest {
   }
 
   @Test
-  void entriesExpireAfterTheTtl() throws InterruptedException {
-    CaffeineNearCache shortLived =
-        new CaffeineNearCache(
-            1 << 20,
-            64 << 10,
-            Duration.ofMillis(50),
-            0,
-            Duration.ZERO,
-            versions,
-            FillGate.OPEN,
-            KeysWithoutTtl.INSTANCE,
-            KeysWithoutTtl.INSTANCE);
+  void entriesExpireAfterTheTtl() {
+    CaffeineNearCache shortLived = onTheClock(Duration.ofMillis(50), 0, Duration.ZERO);
     CacheKey key = key("GET", "k");
     shortLived.complete(
         assertInstanceOf(ReadFill.class, shortLived.lookup(key, new int[] {1})), bytes("v"));
-    assertInstanceOf(CachedReply.class, shortLived.lookup(key, new int[] {1}));
-    Thread.sleep(120);
-    assertInstanceOf(ReadFill.class, shortLived.lookup(key, new int[] {1}));
+    advance(50);
+    assertInstanceOf(CachedReply.class, shortLived.lookup(key, new int[] {1}), "50 ms old");
+    advance(1);
+    assertInstanceOf(ReadFill.class, shortLived.lookup(key, new int[] {1}), "51 ms old");
+  }
+
+  @Test
+  void expiredEntriesAreDroppedAndServingStaleKeepsThemItsLonger() {
+    CaffeineNearCache plain = onTheClock(Duration.ofMillis(50), 0, Duration.ZERO);
+    CaffeineNearCache stale = onTheClock(Duration.ofMillis(50), 0, Duration.ofMillis(500));
+    for (CaffeineNearCache cache : List.of(plain, stale)) {
+      CacheKey key = key("GET", "k");
+      cache.complete(
+          assertInstanceOf(ReadFill.class, cache.lookup(key, new int[] {1})), bytes("v"));
+    }
+    advance(50);
+    plain.dropExpired();
+    assertEquals(1, plain.entries(), "within the TTL: kept");
+    advance(1);
+    plain.dropExpired();
+    stale.dropExpired();
+    assertEquals(0, plain.entries(), "past the TTL: dropped");
+    assertEquals(1, stale.entries(), "past the TTL but within serve-stale: kept");
+    assertInstanceOf(CachedReply.class, stale.stale(key("GET", "k"), new int[] {1}));
+    advance(450);
+    stale.dropExpired();
+    assertEquals(0, stale.entries(), "past serve-stale: dropped");
   }
 
   @Test

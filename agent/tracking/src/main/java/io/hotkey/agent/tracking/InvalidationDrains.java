@@ -58,18 +58,17 @@ final class InvalidationDrains {
   }
 
   /**
-   * Whether a hit may be served now: every drain caught up within the budget, draining on this
-   * thread where needed. False when another thread is draining a connection this one would have
-   * drained: the read then goes to Redis rather than wait.
+   * Whether a hit may be served at {@code nowNanos} (on this clock): every drain caught up within
+   * the budget, draining on this thread where needed. False when another thread is draining a
+   * connection this one would have drained: the read then goes to Redis rather than wait.
    */
-  boolean caughtUp() {
+  boolean caughtUp(long nowNanos) {
     InvalidationDrain[] drains = open;
     if (drains.length == 0) {
       return true;
     }
-    long now = clock.getAsLong();
     for (InvalidationDrain drain : drains) {
-      if (!drain.caughtUp(now, BUDGET_NANOS)) {
+      if (!drain.caughtUp(nowNanos, BUDGET_NANOS)) {
         notCaughtUp.increment();
         return false;
       }

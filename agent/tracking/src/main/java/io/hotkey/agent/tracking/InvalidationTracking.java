@@ -153,8 +153,8 @@ public final class InvalidationTracking implements FillGate {
    * connection's reader has not run since (see {@link InvalidationDrains}).
    */
   @Override
-  public boolean caughtUp() {
-    return drains.caughtUp();
+  public boolean caughtUp(long nowNanos) {
+    return drains.caughtUp(nowNanos);
   }
 
   /** Reports (and replies) read and applied by threads about to serve a hit. */

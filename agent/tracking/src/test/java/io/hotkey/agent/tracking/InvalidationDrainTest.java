@@ -63,14 +63,14 @@ class InvalidationDrainTest {
       // the same report, sent to another connection in the same event-loop turn, has arrived
       assertInstanceOf(RespPush.class, witness.read());
       clock.addAndGet(BUDGET);
-      assertTrue(drains.caughtUp(), "the last drain is within the budget");
+      assertTrue(drains.caughtUp(clock.get()), "the last drain is within the budget");
       assertTrue(versions.isCurrent(stamp, HASHES), "within the budget nothing is read");
 
       await(
           "the report applied by a hit past the budget",
           () -> {
             clock.addAndGet(BUDGET + 1);
-            return drains.caughtUp() && !versions.isCurrent(stamp, HASHES);
+            return drains.caughtUp(clock.get()) && !versions.isCurrent(stamp, HASHES);
           });
       assertEquals(1, drains.helped());
     }
@@ -86,7 +86,7 @@ class InvalidationDrainTest {
           () -> {
             for (int i = 0; i < 100; i++) {
               clock.addAndGet(BUDGET + 1);
-              assertTrue(drains.caughtUp(), "an empty socket is caught up");
+              assertTrue(drains.caughtUp(clock.get()), "an empty socket is caught up");
             }
           },
           "a blocking read of the empty socket would never return");
@@ -144,10 +144,10 @@ class InvalidationDrainTest {
       CompletableFuture<Boolean> first =
           CompletableFuture.supplyAsync(
               () -> {
-                boolean caughtUp = drains.caughtUp();
+                boolean caughtUp = drains.caughtUp(clock.get());
                 while (!caughtUp || applying.getCount() > 0) {
                   clock.addAndGet(BUDGET + 1);
-                  caughtUp = drains.caughtUp();
+                  caughtUp = drains.caughtUp(clock.get());
                 }
                 return caughtUp;
               });
@@ -155,7 +155,9 @@ class InvalidationDrainTest {
       assertTimeoutPreemptively(
           NEVER_BLOCKS,
           () ->
-              assertFalse(drains.caughtUp(), "another thread is draining: not served, not waited"),
+              assertFalse(
+                  drains.caughtUp(clock.get()),
+                  "another thread is draining: not served, not waited"),
           "a hit waited for the thread draining");
       assertTrue(
           versions.isCurrent(stamp, HASHES), "the report is applied by the first thread only");
@@ -163,7 +165,7 @@ class InvalidationDrainTest {
       release.countDown();
       assertTrue(first.get(10, TimeUnit.SECONDS));
       assertFalse(versions.isCurrent(stamp, HASHES));
-      assertTrue(drains.caughtUp(), "the first thread's drain is current");
+      assertTrue(drains.caughtUp(clock.get()), "the first thread's drain is current");
       assertEquals(1, drains.helped());
       assertEquals(1, drains.notCaughtUp());
     }
@@ -247,8 +249,8 @@ class InvalidationDrainTest {
           }
 
           @Override
-          public boolean caughtUp() {
-            return drains.caughtUp();
+          public boolean caughtUp(long nowNanos) {
+            return drains.caughtUp(clock.get());
           }
         };
     return new CaffeineNearCache(
