@@ -106,7 +106,7 @@ public enum ConfigKey {
   CACHE_FAN_OUT_COOL_DOWN(
       "hotkey.cache.fan-out-cool-down",
       "60s",
-      "how long a key the fan-out limit demoted stays unserved before it is tried again",
+      "how long a key the fan-out limit demoted stays unserved before it is tried again; twice as long each time it is demoted again while hot (at most 16 times), each longer by up to half at random",
       ValueParsers::positiveDuration),
   CACHE_INVALIDATION(
       "hotkey.cache.invalidation",

@@ -17,8 +17,9 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The invalidation fan-out guard as the registry applies it: a served key whose tracking pushes
- * outweigh half its reads over a window stops being served and tracked for the cool-down. Time is
- * the clock the test moves, handed to each check as the detector tick does.
+ * outweigh half its reads over a window stops being served and tracked for the cool-down, twice as
+ * long each time while it stays hot. Time is the clock the test moves, handed to each check as the
+ * detector tick does; the cool-down's jitter is the test's too.
  */
 class FanOutGuardTest {
   private static final KeyFilter EVERY_KEY = new KeyFilter(List.of(Glob.parse("*")), List.of());
@@ -28,9 +29,12 @@ class FanOutGuardTest {
   private final List<String> untracked = new ArrayList<>();
   private final List<List<String>> published = new ArrayList<>();
 
+  private double jitter;
+
   private HotKeyRegistry registry(double limit) {
     HotKeyRegistry registry = new HotKeyRegistry(true, EVERY_KEY, 1_000_000);
-    registry.guardFanOut(new FanOutGuard(limit, Duration.ofSeconds(1), Duration.ofSeconds(30)));
+    registry.guardFanOut(
+        new FanOutGuard(limit, Duration.ofSeconds(1), Duration.ofSeconds(30), () -> jitter));
     registry.addFanOutListener(key -> untracked.add(new String(key, StandardCharsets.UTF_8)));
     registry.addServableListener(keys -> published.add(names(keys)));
     return registry;
@@ -59,6 +63,10 @@ class FanOutGuardTest {
 
   /** One window of a served key: its reads here and the pushes tracking received for it. */
   private void window(HotKeyRegistry registry, String key, int reads, int invalidations) {
+    span(registry, key, reads, invalidations, SECOND);
+  }
+
+  private void span(HotKeyRegistry registry, String key, int reads, int invalidations, long nanos) {
     HotKeyReads counts = registry.reads(key);
     for (int n = 0; n < reads; n++) {
       HotKeyReads.count(new HotKeyReads[] {counts}, 1, n % 2 == 0);
@@ -66,7 +74,7 @@ class FanOutGuardTest {
     for (int n = 0; n < invalidations; n++) {
       registry.countInvalidation(bytes(key));
     }
-    now += SECOND;
+    now += nanos;
     registry.checkFanOut(now);
   }
 
@@ -91,7 +99,7 @@ class FanOutGuardTest {
   }
 
   @Test
-  void aDemotedKeyIsServedAgainAfterTheCoolDownAndDemotedAgainIfTheWritesGoOn() {
+  void aDemotedKeyIsServedAgainAfterTheCoolDownAndDemotedAgainForTwiceAsLongIfTheWritesGoOn() {
     HotKeyRegistry registry = registry(0.5);
     registry.onPromoted(rate("stock:7", 1000));
     registry.checkFanOut(now);
@@ -110,6 +118,35 @@ class FanOutGuardTest {
     assertFalse(servable(registry, "stock:7"), "its writes went on: demoted within a window");
     assertEquals(2, registry.fanOutDemotions());
     assertEquals(List.of("stock:7", "stock:7"), untracked);
+    now += Duration.ofSeconds(59).toNanos();
+    registry.checkFanOut(now);
+    assertFalse(servable(registry, "stock:7"), "the second cool-down is twice as long");
+    now += SECOND;
+    registry.checkFanOut(now);
+    assertTrue(servable(registry, "stock:7"));
+
+    registry.onDemoted(rate("stock:7", 0));
+    registry.onPromoted(rate("stock:7", 1000));
+    registry.checkFanOut(now);
+    window(registry, "stock:7", 100, 80);
+    now += Duration.ofSeconds(30).toNanos();
+    registry.checkFanOut(now);
+    assertTrue(servable(registry, "stock:7"), "cooled and hot again: the shortest cool-down");
+  }
+
+  @Test
+  void eachCoolDownIsLongerByUpToHalfItsJitter() {
+    jitter = 0.99;
+    HotKeyRegistry registry = registry(0.5);
+    registry.onPromoted(rate("stock:7", 1000));
+    registry.checkFanOut(now);
+    window(registry, "stock:7", 100, 100);
+    now += Duration.ofSeconds(44).toNanos();
+    registry.checkFanOut(now);
+    assertFalse(servable(registry, "stock:7"), "30 s and 0.99 of half of it");
+    now += SECOND;
+    registry.checkFanOut(now);
+    assertTrue(servable(registry, "stock:7"));
   }
 
   @Test
@@ -136,18 +173,28 @@ class FanOutGuardTest {
   }
 
   @Test
-  void pushesAreWeighedOverAWholeWindowNotPerTick() {
+  void aVerdictComesATenthOfAWindowInFromTheReadsAndPushesSinceTheWindowBegan() {
     HotKeyRegistry registry = registry(0.5);
     registry.onPromoted(rate("stock:7", 1000));
     registry.checkFanOut(now);
-    for (int n = 0; n < 300; n++) {
-      registry.countInvalidation(bytes("stock:7"));
-    }
-    now += SECOND / 4;
+    span(registry, "stock:7", 50, 40, SECOND / 20);
+    assertTrue(servable(registry, "stock:7"), "no verdict before a tenth of the window");
+    span(registry, "stock:7", 50, 20, SECOND / 20);
+    assertFalse(servable(registry, "stock:7"), "60 pushes for 100 reads, a tenth of a window in");
+  }
+
+  @Test
+  void eachWindowIsWeighedOnItsOwn() {
+    HotKeyRegistry registry = registry(0.5);
+    registry.onPromoted(rate("stock:7", 1000));
     registry.checkFanOut(now);
-    assertTrue(servable(registry, "stock:7"), "a quarter window has no verdict yet");
-    window(registry, "stock:7", 1000, 0);
-    assertTrue(servable(registry, "stock:7"), "300 pushes for 1000 reads over the window");
+    for (int tick = 0; tick < 10; tick++) {
+      span(registry, "stock:7", 100, 40, SECOND / 10);
+    }
+    assertTrue(servable(registry, "stock:7"), "400 pushes for 1000 reads");
+    span(registry, "stock:7", 100, 60, SECOND / 10);
+    assertFalse(
+        servable(registry, "stock:7"), "the last window's reads do not dilute this one's pushes");
   }
 
   @Test
