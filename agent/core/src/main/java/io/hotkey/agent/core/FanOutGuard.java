@@ -26,6 +26,12 @@ public final class FanOutGuard {
   private static final long FEWEST_INVALIDATIONS = 2;
 
   /**
+   * Before a window ends, a verdict needs this many reports: a few writes that land while the
+   * readers are starved of CPU for a moment are not yet a rate.
+   */
+  private static final long FEWEST_INVALIDATIONS_EARLY = 10;
+
+  /**
    * A verdict may come a tenth of a window into it: at 10,000 instances every window a written key
    * stays tracked costs Redis a push per write and instance.
    */
@@ -127,7 +133,8 @@ public final class FanOutGuard {
       }
       long reads = now.reads - start.reads;
       long invalidations = now.invalidations - start.invalidations;
-      if (invalidations >= FEWEST_INVALIDATIONS && invalidations > limit * reads) {
+      long fewest = elapsed >= windowNanos ? FEWEST_INVALIDATIONS : FEWEST_INVALIDATIONS_EARLY;
+      if (invalidations >= fewest && invalidations > limit * reads) {
         windows.remove(name);
         demote(name, nowNanos, invalidations, reads, elapsed);
         demoted.add(name);

@@ -184,6 +184,17 @@ class FanOutGuardTest {
   }
 
   @Test
+  void beforeTheWindowEndsAFewPushesAreNoVerdict() {
+    HotKeyRegistry registry = registry(0.5);
+    registry.onPromoted(rate("stock:7", 1000));
+    registry.checkFanOut(now);
+    span(registry, "stock:7", 7, 4, SECOND / 4);
+    assertTrue(servable(registry, "stock:7"), "4 pushes for 7 reads, readers starved a moment");
+    span(registry, "stock:7", 700, 100, SECOND * 3 / 4);
+    assertTrue(servable(registry, "stock:7"), "104 pushes for 707 reads over the window");
+  }
+
+  @Test
   void eachWindowIsWeighedOnItsOwn() {
     HotKeyRegistry registry = registry(0.5);
     registry.onPromoted(rate("stock:7", 1000));

@@ -120,8 +120,9 @@ public final class InvalidationTracking implements FillGate {
   }
 
   /**
-   * Tells {@code perKey} every key a server reports changed, own writes' echoes included (each is a
-   * push Redis paid for), e.g. to weigh a key's pushes against its reads.
+   * Tells {@code perKey} every key a server reports changed, but for reports held for this JVM's
+   * own write (own writes are the write-hot rule's), e.g. to weigh a key's pushes against its
+   * reads.
    */
   public void countReports(Consumer<byte[]> perKey) {
     reported = perKey;
@@ -152,8 +153,8 @@ public final class InvalidationTracking implements FillGate {
           if (key == null) {
             continue;
           }
-          counter.accept(key);
           if (!tracker.isOwnWriteEcho(key)) {
+            counter.accept(key);
             invalidate(key);
           }
         }
