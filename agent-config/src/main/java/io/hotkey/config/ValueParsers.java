@@ -68,6 +68,26 @@ final class ValueParsers {
         text, "is not a share of the TTL; expected e.g. 80% (1% to 99%) or off");
   }
 
+  /** A share of a key's reads such as {@code 50%} (1% to 1000%), or {@code off}. */
+  static OptionalDouble shareOfReadsOrOff(String text) {
+    String t = text.trim();
+    if (t.equalsIgnoreCase("off")) {
+      return OptionalDouble.empty();
+    }
+    if (t.endsWith("%")) {
+      try {
+        double percent = Double.parseDouble(t.substring(0, t.length() - 1).trim());
+        if (percent >= 1 && percent <= 1000) {
+          return OptionalDouble.of(percent / 100);
+        }
+      } catch (NumberFormatException e) {
+        // reported below with the expected form
+      }
+    }
+    throw new InvalidValueException(
+        text, "is not a share of the reads; expected e.g. 50% (1% to 1000%) or off");
+  }
+
   /** A positive duration, or {@code off}. */
   static Optional<Duration> durationOrOff(String text) {
     if (text.trim().equalsIgnoreCase("off")) {
