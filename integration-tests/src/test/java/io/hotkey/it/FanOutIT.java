@@ -34,7 +34,7 @@ class FanOutIT extends RedisTestBase {
 
       // another service, without the agent: the stock key 500 times a second, the product once
       // every 2 s, each with the value the app expects to read
-      Writer writer = new Writer();
+      Writer writer = new Writer(redis);
       Thread writing = new Thread(writer, "uninstrumented-writer");
       writing.start();
       try {
@@ -111,7 +111,12 @@ class FanOutIT extends RedisTestBase {
   /** Rewrites the stock key every 2 ms and the product key every 2 s, until stopped. */
   private static final class Writer implements Runnable {
     final AtomicLong stockWrites = new AtomicLong();
+    final RedisServer redis;
     volatile boolean stop;
+
+    Writer(RedisServer redis) {
+      this.redis = redis;
+    }
 
     @Override
     public void run() {
