@@ -175,47 +175,25 @@ class TomcatServletIdempotencyTest {
         // response) writes through the response this call got, as Spring MVC does
         AsyncContext async =
             !mode.equals("async") ? request.startAsync(request, response) : request.startAsync();
+        // another thread asks for the dispatch that writes the answer, or writes it and ends the
+        // cycle, before this dispatch returns
         if (mode.equals("async-dispatched-before-return")) {
           request.setAttribute("run", run);
-          Thread dispatcher = new Thread(async::dispatch);
-          dispatcher.start();
-          try {
-            dispatcher.join();
-          } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-          }
+          onAnotherThread(async::dispatch);
           return;
         }
         if (mode.equals("async-done-before-return")) {
-          // another thread writes the answer and ends the cycle before this dispatch returns
-          Thread writer =
-              new Thread(
-                  () -> {
-                    try {
-                      async.getResponse().setContentType("text/plain");
-                      async.getResponse().getWriter().write("async " + run);
-                    } catch (IOException e) {
-                      throw new RuntimeException(e);
-                    }
-                    async.complete();
-                  });
-          writer.start();
-          try {
-            writer.join();
-          } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-          }
+          onAnotherThread(
+              () -> {
+                writeAsyncAnswer(async, run);
+                async.complete();
+              });
           return;
         }
         async.start(
             () -> {
               sleep(300);
-              try {
-                async.getResponse().setContentType("text/plain");
-                async.getResponse().getWriter().write("async " + run);
-              } catch (IOException e) {
-                throw new RuntimeException(e);
-              }
+              writeAsyncAnswer(async, run);
               async.complete();
             });
         return;
@@ -243,6 +221,26 @@ class TomcatServletIdempotencyTest {
         throws IOException, ServletException {
       filterRuns.incrementAndGet();
       chain.doFilter(request, response);
+    }
+  }
+
+  static void writeAsyncAnswer(AsyncContext async, int run) {
+    try {
+      async.getResponse().setContentType("text/plain");
+      async.getResponse().getWriter().write("async " + run);
+    } catch (IOException e) {
+      throw new RuntimeException(e);
+    }
+  }
+
+  /** Runs {@code task} on a thread of its own and waits for it. */
+  static void onAnotherThread(Runnable task) {
+    Thread thread = new Thread(task);
+    thread.start();
+    try {
+      thread.join();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
     }
   }
 
