@@ -280,7 +280,9 @@ final class AgentInstaller {
                   detector.tick();
                   List<KeyRate> hot = detector.hotKeys();
                   parts.registry().onRates(hot);
-                  parts.registry().checkFanOut(System.nanoTime());
+                  parts
+                      .registry()
+                      .checkFanOut(System.nanoTime(), (double) detector.settings().threshold());
                   for (KeyRate key : hot) {
                     micrometer.updateRate(key);
                   }

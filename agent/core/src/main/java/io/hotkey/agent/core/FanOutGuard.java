@@ -10,32 +10,23 @@ import java.util.Map;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.DoubleSupplier;
+import java.util.function.ToDoubleFunction;
 
 /**
  * The invalidation fan-out guard. Redis pushes every write of a tracked key to each instance
  * tracking it, a push costing it about what a read does, while serving the key saves it only this
- * instance's reads. A served key whose invalidations received exceed {@code limit} of the reads it
- * had here (writes by other processes, which the write-hot rule does not see) costs Redis more than
- * it saves: it stops being served and tracked here for a cool-down. Once untracked its writes are
- * invisible here, so after the cool-down it is served again, and demoted again if the writes go on,
- * for twice as long each time while it stays hot (at most {@link #LONGEST_COOL_DOWNS} times the
- * cool-down). Used by {@link HotKeyRegistry} under its lock.
+ * instance's reads. A served key whose invalidations received over a whole window exceed {@code
+ * limit} of the reads it had here in that window (writes by other processes, which the write-hot
+ * rule does not see) costs Redis more than it saves: it stops being served and tracked here for a
+ * cool-down. A window in which the key was read here below its hot rate gives no verdict: an idle
+ * or cooling key saves nothing and costs little, and is the detector's to demote. Once untracked
+ * its writes are invisible here, so after the cool-down it is served again, and demoted again if
+ * the writes go on, for twice as long each time while it stays hot (at most {@link
+ * #LONGEST_COOL_DOWNS} times the cool-down). Used by {@link HotKeyRegistry} under its lock.
  */
 public final class FanOutGuard {
   /** One report never demotes a key: a single change is not a rate. */
   private static final long FEWEST_INVALIDATIONS = 2;
-
-  /**
-   * Before a window ends, a verdict needs this many reports: a few writes that land while the
-   * readers are starved of CPU for a moment are not yet a rate.
-   */
-  private static final long FEWEST_INVALIDATIONS_EARLY = 10;
-
-  /**
-   * A verdict may come a tenth of a window into it: at 10,000 instances every window a written key
-   * stays tracked costs Redis a push per write and instance.
-   */
-  private static final int EARLIEST_VERDICT_PER_WINDOW = 10;
 
   /** The longest cool-down, in cool-downs: a key rewritten for hours is tried every 16. */
   static final int LONGEST_COOL_DOWNS = 16;
@@ -68,7 +59,8 @@ public final class FanOutGuard {
   /**
    * @param limit invalidations per served read above which a key is demoted ({@code
    *     hotkey.cache.fan-out-limit}); 0 turns the guard off
-   * @param window how long the two are compared over ({@code hotkey.detect.window})
+   * @param window how long the two are compared over, a verdict coming only at its end ({@code
+   *     hotkey.detect.window})
    * @param coolDown how long a demoted key stays unserved the first time ({@code
    *     hotkey.cache.fan-out-cool-down})
    */
@@ -109,11 +101,13 @@ public final class FanOutGuard {
   }
 
   /**
-   * Weighs each served key's reads and reports since its window began, once a tenth of a window has
-   * passed; returns the keys demoted now (their cool-down starts, each is logged the first time
-   * while it stays hot). A window ends after {@code window}, and the next one starts.
+   * Weighs, for each served key whose window is over, the reports received against the reads here
+   * over that window, if the key was read at {@code hotReadsPerSecond} of it or more; returns the
+   * keys demoted now (their cool-down starts, each is logged the first time while it stays hot).
+   * Each window starts when the one before ends, or when the key is first seen served.
    */
-  List<String> check(Map<String, HotKeyReads> served, long nowNanos) {
+  List<String> check(
+      Map<String, HotKeyReads> served, ToDoubleFunction<String> hotReadsPerSecond, long nowNanos) {
     windows.keySet().retainAll(served.keySet());
     if (limit <= 0) {
       return List.of();
@@ -123,23 +117,21 @@ public final class FanOutGuard {
       String name = key.getKey();
       WindowStart start = windows.get(name);
       WindowStart now = new WindowStart(nowNanos, key.getValue());
+      if (start != null && nowNanos - start.atNanos < windowNanos) {
+        continue;
+      }
+      windows.put(name, now);
       if (start == null) {
-        windows.put(name, now);
         continue;
       }
       long elapsed = nowNanos - start.atNanos;
-      if (elapsed < windowNanos / EARLIEST_VERDICT_PER_WINDOW) {
-        continue;
-      }
       long reads = now.reads - start.reads;
       long invalidations = now.invalidations - start.invalidations;
-      long fewest = elapsed >= windowNanos ? FEWEST_INVALIDATIONS : FEWEST_INVALIDATIONS_EARLY;
-      if (invalidations >= fewest && invalidations > limit * reads) {
+      boolean readHot = reads >= hotReadsPerSecond.applyAsDouble(name) * elapsed / 1e9;
+      if (readHot && invalidations >= FEWEST_INVALIDATIONS && invalidations > limit * reads) {
         windows.remove(name);
         demote(name, nowNanos, invalidations, reads, elapsed);
         demoted.add(name);
-      } else if (elapsed >= windowNanos) {
-        windows.put(name, now);
       }
     }
     return demoted;

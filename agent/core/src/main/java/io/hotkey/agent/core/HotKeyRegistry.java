@@ -58,10 +58,16 @@ public final class HotKeyRegistry implements HotKeyListener {
   public static final class FleetHotKey {
     private final byte[] key;
     private final double fleetRatePerSecond;
+    private final double localShareFloorPerSecond;
 
-    public FleetHotKey(byte[] key, double fleetRatePerSecond) {
+    /**
+     * @param localShareFloorPerSecond the least rate at which an instance's accesses of a key count
+     *     towards the fleet's sum (its report floor): the rate at which the key is hot here
+     */
+    public FleetHotKey(byte[] key, double fleetRatePerSecond, double localShareFloorPerSecond) {
       this.key = key;
       this.fleetRatePerSecond = fleetRatePerSecond;
+      this.localShareFloorPerSecond = localShareFloorPerSecond;
     }
 
     public byte[] key() {
@@ -70,6 +76,10 @@ public final class HotKeyRegistry implements HotKeyListener {
 
     public double fleetRatePerSecond() {
       return fleetRatePerSecond;
+    }
+
+    public double localShareFloorPerSecond() {
+      return localShareFloorPerSecond;
     }
   }
 
@@ -135,14 +145,25 @@ public final class HotKeyRegistry implements HotKeyListener {
   }
 
   /**
-   * After every detector tick: demotes the served keys whose invalidations received outweigh their
-   * reads here ({@link FanOutGuard}), and serves again those whose cool-down is over.
+   * After every detector tick: demotes the served keys whose invalidations received over a window
+   * outweigh their reads here ({@link FanOutGuard}), and serves again those whose cool-down is
+   * over.
+   *
+   * @param hotPerSecond the rate at which a key is hot here ({@code hotkey.detect.threshold}); a
+   *     key hot only across the fleet is hot here at its share's floor
    */
-  public synchronized void checkFanOut(long nowNanos) {
+  public synchronized void checkFanOut(long nowNanos, double hotPerSecond) {
     if (fanOut.release(nowNanos)) {
       publish(); // served again from now, so their windows start now
     }
-    List<String> demoted = fanOut.check(servedReads, nowNanos);
+    List<String> demoted =
+        fanOut.check(
+            servedReads,
+            name ->
+                hot.containsKey(name)
+                    ? hotPerSecond
+                    : fleetHot.get(name).localShareFloorPerSecond(),
+            nowNanos);
     for (String name : demoted) {
       byte[] key = keyNamed(name);
       for (Consumer<byte[]> listener : fanOutListeners) {

@@ -17,13 +17,17 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The invalidation fan-out guard as the registry applies it: a served key whose tracking pushes
- * outweigh half its reads over a window stops being served and tracked for the cool-down, twice as
- * long each time while it stays hot. Time is the clock the test moves, handed to each check as the
- * detector tick does; the cool-down's jitter is the test's too.
+ * outweigh half its reads over a whole window, in which it was read at its hot rate here, stops
+ * being served and tracked for the cool-down, twice as long each time while it stays hot. Time is
+ * the clock the test moves, handed to each check as the detector tick does; the cool-down's jitter
+ * is the test's too.
  */
 class FanOutGuardTest {
   private static final KeyFilter EVERY_KEY = new KeyFilter(List.of(Glob.parse("*")), List.of());
   private static final long SECOND = Duration.ofSeconds(1).toNanos();
+
+  /** The detector's threshold: a key read this often a second here is hot here. */
+  private static final double HOT_PER_SECOND = 200;
 
   private long now = 1_000 * SECOND;
   private final List<String> untracked = new ArrayList<>();
@@ -61,11 +65,16 @@ class FanOutGuardTest {
     return registry.isServable(bytes(key), KeyHashes.hash(bytes(key)));
   }
 
+  private void tick(HotKeyRegistry registry) {
+    registry.checkFanOut(now, HOT_PER_SECOND);
+  }
+
   /** One window of a served key: its reads here and the pushes tracking received for it. */
   private void window(HotKeyRegistry registry, String key, int reads, int invalidations) {
     span(registry, key, reads, invalidations, SECOND);
   }
 
+  /** A tick's worth of a served key: reads and pushes over {@code nanos}, then the tick. */
   private void span(HotKeyRegistry registry, String key, int reads, int invalidations, long nanos) {
     HotKeyReads counts = registry.reads(key);
     for (int n = 0; n < reads; n++) {
@@ -75,7 +84,7 @@ class FanOutGuardTest {
       registry.countInvalidation(bytes(key));
     }
     now += nanos;
-    registry.checkFanOut(now);
+    tick(registry);
   }
 
   @Test
@@ -83,7 +92,7 @@ class FanOutGuardTest {
     HotKeyRegistry registry = registry(0.5);
     registry.onPromoted(rate("stock:7", 1000));
     registry.onPromoted(rate("product:1", 1000));
-    registry.checkFanOut(now); // the windows start
+    tick(registry); // the windows start
     window(registry, "product:1", 1000, 3);
     window(registry, "stock:7", 1000, 500);
     assertTrue(servable(registry, "stock:7"), "at half its reads it is still worth serving");
@@ -99,39 +108,142 @@ class FanOutGuardTest {
   }
 
   @Test
+  void aReadHotKeyWrittenElsewhereAboveTheLimitIsDemotedWhenItsFirstWholeWindowEnds() {
+    HotKeyRegistry registry = registry(0.5);
+    registry.onPromoted(rate("stock:7", 1000));
+    tick(registry);
+    for (int tick = 1; tick < 10; tick++) {
+      span(registry, "stock:7", 100, 60, SECOND / 10);
+      assertTrue(servable(registry, "stock:7"), "no verdict on a part of a window, tick " + tick);
+    }
+    span(registry, "stock:7", 100, 60, SECOND / 10);
+    assertFalse(servable(registry, "stock:7"), "600 pushes for 1000 reads over the window");
+    assertEquals(List.of("stock:7"), untracked);
+  }
+
+  @Test
+  void anIdleInstanceReceivingAnotherInstancesPushesIsNeverDemoted() {
+    HotKeyRegistry registry = registry(0.5);
+    registry.onPromoted(rate("stock:7", 1000));
+    tick(registry);
+    window(registry, "stock:7", 5000, 100);
+    // another instance reads and writes it while this one waits: the pushes keep coming
+    for (int second = 0; second < 90; second++) {
+      window(registry, "stock:7", 0, 200);
+    }
+    assertTrue(servable(registry, "stock:7"), "read nowhere here, so there is nothing to weigh");
+    // a tail of reads below the hot rate, as the key cools here, is no verdict either
+    window(registry, "stock:7", (int) HOT_PER_SECOND - 1, 200);
+    assertTrue(servable(registry, "stock:7"), "cooling: the detector's to demote");
+    window(registry, "stock:7", 5000, 100);
+    assertTrue(servable(registry, "stock:7"), "read again, and served all along");
+    assertEquals(0, registry.fanOutDemotions());
+    assertEquals(List.of(), untracked);
+  }
+
+  @Test
+  void aKeyReadAtItsHotRateIsWeighedEvenWhenItsPushesOutnumberItsReads() {
+    HotKeyRegistry registry = registry(0.5);
+    registry.onPromoted(rate("stock:7", 1000));
+    tick(registry);
+    window(registry, "stock:7", (int) HOT_PER_SECOND, (int) HOT_PER_SECOND);
+    assertFalse(servable(registry, "stock:7"), "read at the hot rate, pushed as often");
+  }
+
+  @Test
+  void aBurstOfPushesWithinAWindowWhoseReadsOutweighThemDoesNotDemote() {
+    HotKeyRegistry registry = registry(0.5);
+    registry.onPromoted(rate("stock:7", 1000));
+    tick(registry);
+    // the readers starved of CPU for a tick while a batch of writes lands
+    span(registry, "stock:7", 10, 100, SECOND / 10);
+    for (int tick = 1; tick < 10; tick++) {
+      span(registry, "stock:7", 110, 20, SECOND / 10);
+    }
+    assertTrue(servable(registry, "stock:7"), "280 pushes for 1000 reads over the window");
+    assertEquals(0, registry.fanOutDemotions());
+  }
+
+  @Test
+  void eachWindowIsWeighedOnItsOwn() {
+    HotKeyRegistry registry = registry(0.5);
+    registry.onPromoted(rate("stock:7", 1000));
+    tick(registry);
+    for (int tick = 0; tick < 10; tick++) {
+      span(registry, "stock:7", 100, 40, SECOND / 10);
+    }
+    assertTrue(servable(registry, "stock:7"), "400 pushes for 1000 reads");
+    for (int tick = 0; tick < 10; tick++) {
+      span(registry, "stock:7", 100, 60, SECOND / 10);
+    }
+    assertFalse(
+        servable(registry, "stock:7"), "the last window's reads do not dilute this one's pushes");
+  }
+
+  @Test
+  void aWindowTheTicksOverranIsWeighedAtItsLengthAgainstTheHotRate() {
+    HotKeyRegistry registry = registry(0.5);
+    registry.onPromoted(rate("stock:7", 1000));
+    tick(registry);
+    // the tick thread stalled: one check three seconds on, whose reads are one second's worth
+    span(registry, "stock:7", (int) HOT_PER_SECOND, 1000, 3 * SECOND);
+    assertTrue(servable(registry, "stock:7"), "read at a third of the hot rate over the span");
+    span(registry, "stock:7", (int) (3 * HOT_PER_SECOND), 1000, 3 * SECOND);
+    assertFalse(servable(registry, "stock:7"));
+  }
+
+  @Test
   void aDemotedKeyIsServedAgainAfterTheCoolDownAndDemotedAgainForTwiceAsLongIfTheWritesGoOn() {
     HotKeyRegistry registry = registry(0.5);
     registry.onPromoted(rate("stock:7", 1000));
-    registry.checkFanOut(now);
-    window(registry, "stock:7", 100, 100);
+    tick(registry);
+    window(registry, "stock:7", 300, 300);
     assertFalse(servable(registry, "stock:7"));
 
     // while demoted nothing is pushed for it (untracked), and reads reach Redis uncounted
     now += Duration.ofSeconds(29).toNanos();
-    registry.checkFanOut(now);
+    tick(registry);
     assertFalse(servable(registry, "stock:7"), "within the cool-down");
     now += SECOND;
-    registry.checkFanOut(now);
+    tick(registry);
     assertTrue(servable(registry, "stock:7"), "the cool-down is over: tried again");
 
-    window(registry, "stock:7", 100, 80);
-    assertFalse(servable(registry, "stock:7"), "its writes went on: demoted within a window");
+    window(registry, "stock:7", 300, 240);
+    assertFalse(servable(registry, "stock:7"), "its writes went on: demoted after a window");
     assertEquals(2, registry.fanOutDemotions());
     assertEquals(List.of("stock:7", "stock:7"), untracked);
     now += Duration.ofSeconds(59).toNanos();
-    registry.checkFanOut(now);
+    tick(registry);
     assertFalse(servable(registry, "stock:7"), "the second cool-down is twice as long");
     now += SECOND;
-    registry.checkFanOut(now);
+    tick(registry);
     assertTrue(servable(registry, "stock:7"));
 
     registry.onDemoted(rate("stock:7", 0));
     registry.onPromoted(rate("stock:7", 1000));
-    registry.checkFanOut(now);
-    window(registry, "stock:7", 100, 80);
+    tick(registry);
+    window(registry, "stock:7", 300, 240);
     now += Duration.ofSeconds(30).toNanos();
-    registry.checkFanOut(now);
+    tick(registry);
     assertTrue(servable(registry, "stock:7"), "cooled and hot again: the shortest cool-down");
+  }
+
+  @Test
+  void theCoolDownDoublesAtMostFourTimes() {
+    HotKeyRegistry registry = registry(0.5);
+    registry.onPromoted(rate("stock:7", 1000));
+    tick(registry);
+    for (int demotion = 0; demotion < 6; demotion++) {
+      window(registry, "stock:7", 300, 300);
+      assertFalse(servable(registry, "stock:7"));
+      long coolDownSeconds = 30L * Math.min(1 << demotion, FanOutGuard.LONGEST_COOL_DOWNS);
+      now += Duration.ofSeconds(coolDownSeconds - 1).toNanos();
+      tick(registry);
+      assertFalse(servable(registry, "stock:7"), "demotion " + demotion);
+      now += Duration.ofSeconds(1).toNanos();
+      tick(registry);
+      assertTrue(servable(registry, "stock:7"), "demotion " + demotion);
+    }
   }
 
   @Test
@@ -139,13 +251,13 @@ class FanOutGuardTest {
     jitter = 0.99;
     HotKeyRegistry registry = registry(0.5);
     registry.onPromoted(rate("stock:7", 1000));
-    registry.checkFanOut(now);
-    window(registry, "stock:7", 100, 100);
+    tick(registry);
+    window(registry, "stock:7", 300, 300);
     now += Duration.ofSeconds(44).toNanos();
-    registry.checkFanOut(now);
+    tick(registry);
     assertFalse(servable(registry, "stock:7"), "30 s and 0.99 of half of it");
     now += SECOND;
-    registry.checkFanOut(now);
+    tick(registry);
     assertTrue(servable(registry, "stock:7"));
   }
 
@@ -153,68 +265,34 @@ class FanOutGuardTest {
   void aKeyThatCoolsAndIsPromotedAgainWithinTheCoolDownStaysUnserved() {
     HotKeyRegistry registry = registry(0.5);
     registry.onPromoted(rate("stock:7", 1000));
-    registry.checkFanOut(now);
-    window(registry, "stock:7", 10, 10);
+    tick(registry);
+    window(registry, "stock:7", 300, 300);
     registry.onDemoted(rate("stock:7", 0));
     registry.onPromoted(rate("stock:7", 1000));
     assertFalse(servable(registry, "stock:7"));
   }
 
   @Test
-  void aSingleWriteInAWindowNeverDemotesAKeyHoweverFewItsReads() {
+  void aFleetHotKeyIsWeighedAgainstItsShareFloorAndASingleWriteNeverDemotesIt() {
     HotKeyRegistry registry = registry(0.5);
-    registry.onFleetHotKeys(List.of(new HotKeyRegistry.FleetHotKey(bytes("price:3"), 20_000)));
-    registry.checkFanOut(now);
-    window(registry, "price:3", 0, 1);
-    window(registry, "price:3", 1, 1);
-    assertTrue(servable(registry, "price:3"));
+    // 20,000/s over a fleet of 5,000: this instance reports it from 2 reads a second
+    registry.onFleetHotKeys(List.of(new HotKeyRegistry.FleetHotKey(bytes("price:3"), 20_000, 2)));
+    tick(registry);
+    window(registry, "price:3", 1, 100);
+    assertTrue(servable(registry, "price:3"), "read below its share here");
+    window(registry, "price:3", 2, 1);
+    assertTrue(servable(registry, "price:3"), "one push is not a rate");
     window(registry, "price:3", 2, 2);
     assertFalse(servable(registry, "price:3"), "a fleet-hot key read twice, pushed twice");
-  }
-
-  @Test
-  void aVerdictComesATenthOfAWindowInFromTheReadsAndPushesSinceTheWindowBegan() {
-    HotKeyRegistry registry = registry(0.5);
-    registry.onPromoted(rate("stock:7", 1000));
-    registry.checkFanOut(now);
-    span(registry, "stock:7", 50, 40, SECOND / 20);
-    assertTrue(servable(registry, "stock:7"), "no verdict before a tenth of the window");
-    span(registry, "stock:7", 50, 20, SECOND / 20);
-    assertFalse(servable(registry, "stock:7"), "60 pushes for 100 reads, a tenth of a window in");
-  }
-
-  @Test
-  void beforeTheWindowEndsAFewPushesAreNoVerdict() {
-    HotKeyRegistry registry = registry(0.5);
-    registry.onPromoted(rate("stock:7", 1000));
-    registry.checkFanOut(now);
-    span(registry, "stock:7", 7, 4, SECOND / 4);
-    assertTrue(servable(registry, "stock:7"), "4 pushes for 7 reads, readers starved a moment");
-    span(registry, "stock:7", 700, 100, SECOND * 3 / 4);
-    assertTrue(servable(registry, "stock:7"), "104 pushes for 707 reads over the window");
-  }
-
-  @Test
-  void eachWindowIsWeighedOnItsOwn() {
-    HotKeyRegistry registry = registry(0.5);
-    registry.onPromoted(rate("stock:7", 1000));
-    registry.checkFanOut(now);
-    for (int tick = 0; tick < 10; tick++) {
-      span(registry, "stock:7", 100, 40, SECOND / 10);
-    }
-    assertTrue(servable(registry, "stock:7"), "400 pushes for 1000 reads");
-    span(registry, "stock:7", 100, 60, SECOND / 10);
-    assertFalse(
-        servable(registry, "stock:7"), "the last window's reads do not dilute this one's pushes");
   }
 
   @Test
   void offServesEveryKeyHoweverOftenItIsPushed() {
     HotKeyRegistry registry = registry(0);
     registry.onPromoted(rate("stock:7", 1000));
-    registry.checkFanOut(now);
-    window(registry, "stock:7", 10, 1000);
-    window(registry, "stock:7", 10, 1000);
+    tick(registry);
+    window(registry, "stock:7", 1000, 100_000);
+    window(registry, "stock:7", 1000, 100_000);
     assertTrue(servable(registry, "stock:7"));
     assertEquals(0, registry.fanOutDemotions());
   }
