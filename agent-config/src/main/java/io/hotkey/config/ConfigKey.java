@@ -101,7 +101,7 @@ public enum ConfigKey {
   CACHE_FAN_OUT_LIMIT(
       "hotkey.cache.fan-out-limit",
       "50%",
-      "a served key whose invalidations received (tracking pushes, e.g. other processes' writes) exceed this share of its reads here over a window stops being served and tracked for hotkey.cache.fan-out-cool-down (1% to 1000%); off never",
+      "a served key whose invalidations received (tracking pushes, e.g. other processes' writes) exceed this share of its reads here over a whole window, in which it was read here at its hot rate, stops being served and tracked for hotkey.cache.fan-out-cool-down (1% to 1000%); off never",
       ValueParsers::shareOfReadsOrOff),
   CACHE_FAN_OUT_COOL_DOWN(
       "hotkey.cache.fan-out-cool-down",

@@ -116,10 +116,10 @@ public final class FanOutGuard {
     for (Map.Entry<String, HotKeyReads> key : served.entrySet()) {
       String name = key.getKey();
       WindowStart start = windows.get(name);
-      WindowStart now = new WindowStart(nowNanos, key.getValue());
       if (start != null && nowNanos - start.atNanos < windowNanos) {
         continue;
       }
+      WindowStart now = new WindowStart(nowNanos, key.getValue());
       windows.put(name, now);
       if (start == null) {
         continue;
