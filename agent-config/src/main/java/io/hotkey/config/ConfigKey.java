@@ -98,6 +98,16 @@ public enum ConfigKey {
       "off",
       "when a read of a hot key fails on its connection, answer it from its last value if no older than this; off never",
       ValueParsers::durationOrOff),
+  CACHE_FAN_OUT_LIMIT(
+      "hotkey.cache.fan-out-limit",
+      "50%",
+      "a served key whose invalidations received (tracking pushes, e.g. other processes' writes) exceed this share of its reads here over a whole window, in which it was read here at its hot rate, stops being served and tracked for hotkey.cache.fan-out-cool-down (1% to 1000%); off never",
+      ValueParsers::shareOfReadsOrOff),
+  CACHE_FAN_OUT_COOL_DOWN(
+      "hotkey.cache.fan-out-cool-down",
+      "60s",
+      "how long a key the fan-out limit demoted stays unserved before it is tried again; twice as long each time it is demoted again while hot (at most 16 times), each longer by up to half at random",
+      ValueParsers::positiveDuration),
   CACHE_INVALIDATION(
       "hotkey.cache.invalidation",
       "tracking",

@@ -169,6 +169,16 @@ public final class HotkeyConfig {
     return value(ConfigKey.CACHE_REFRESH_AHEAD);
   }
 
+  /** Invalidations received per read served above which a key stops being served; empty: never. */
+  public OptionalDouble cacheFanOutLimit() {
+    return value(ConfigKey.CACHE_FAN_OUT_LIMIT);
+  }
+
+  /** How long a key the fan-out limit demoted stays unserved. */
+  public Duration cacheFanOutCoolDown() {
+    return value(ConfigKey.CACHE_FAN_OUT_COOL_DOWN);
+  }
+
   /** How old a value may be to answer a read that failed on its connection, if at all. */
   public Optional<Duration> cacheServeStaleOnError() {
     return value(ConfigKey.CACHE_SERVE_STALE_ON_ERROR);

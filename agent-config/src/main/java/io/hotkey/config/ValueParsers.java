@@ -50,6 +50,17 @@ final class ValueParsers {
 
   /** A share of a whole such as {@code 80%} (1% to 99%), or {@code off}. */
   static OptionalDouble percentOrOff(String text) {
+    return percentOrOff(
+        text, 99, "is not a share of the TTL; expected e.g. 80% (1% to 99%) or off");
+  }
+
+  /** A share of a key's reads such as {@code 50%} (1% to 1000%), or {@code off}. */
+  static OptionalDouble shareOfReadsOrOff(String text) {
+    return percentOrOff(
+        text, 1000, "is not a share of the reads; expected e.g. 50% (1% to 1000%) or off");
+  }
+
+  private static OptionalDouble percentOrOff(String text, double maxPercent, String expected) {
     String t = text.trim();
     if (t.equalsIgnoreCase("off")) {
       return OptionalDouble.empty();
@@ -57,15 +68,14 @@ final class ValueParsers {
     if (t.endsWith("%")) {
       try {
         double percent = Double.parseDouble(t.substring(0, t.length() - 1).trim());
-        if (percent >= 1 && percent <= 99) {
+        if (percent >= 1 && percent <= maxPercent) {
           return OptionalDouble.of(percent / 100);
         }
       } catch (NumberFormatException e) {
         // reported below with the expected form
       }
     }
-    throw new InvalidValueException(
-        text, "is not a share of the TTL; expected e.g. 80% (1% to 99%) or off");
+    throw new InvalidValueException(text, expected);
   }
 
   /** A positive duration, or {@code off}. */

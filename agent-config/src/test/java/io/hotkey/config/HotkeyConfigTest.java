@@ -631,6 +631,34 @@ class HotkeyConfigTest {
   }
 
   @Test
+  void fanOutLimitTakesAShareOfTheReadsOrOffAndItsCoolDownAPositiveDuration()
+      throws ConfigException {
+    HotkeyConfig defaults = HotkeyConfig.load(null, Map.of(), Map.of());
+    assertEquals(0.5, defaults.cacheFanOutLimit().getAsDouble(), 1e-9);
+    assertEquals(Duration.ofSeconds(60), defaults.cacheFanOutCoolDown());
+    HotkeyConfig set =
+        HotkeyConfig.load(
+            null,
+            Map.of("hotkey.cache.fan-out-limit", "200%", "hotkey.cache.fan-out-cool-down", "5m"),
+            Map.of());
+    assertEquals(2.0, set.cacheFanOutLimit().getAsDouble(), 1e-9);
+    assertEquals(Duration.ofMinutes(5), set.cacheFanOutCoolDown());
+    assertEquals(
+        OptionalDouble.empty(),
+        HotkeyConfig.load(null, Map.of("hotkey.cache.fan-out-limit", "off"), Map.of())
+            .cacheFanOutLimit());
+    for (String bad : List.of("50", "0%", "1001%", "half%")) {
+      assertContainsAll(
+          errorOf(null, Map.of("hotkey.cache.fan-out-limit", bad), Map.of()),
+          "hotkey.cache.fan-out-limit",
+          "expected e.g. 50%");
+    }
+    assertContainsAll(
+        errorOf(null, Map.of("hotkey.cache.fan-out-cool-down", "0s"), Map.of()),
+        "hotkey.cache.fan-out-cool-down");
+  }
+
+  @Test
   void serveStaleTakesAPositiveDurationOrOff() throws ConfigException {
     assertEquals(
         Optional.empty(), HotkeyConfig.load(null, Map.of(), Map.of()).cacheServeStaleOnError());

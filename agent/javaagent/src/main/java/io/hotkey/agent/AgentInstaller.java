@@ -6,6 +6,7 @@ import io.hotkey.agent.cache.KeyVersions;
 import io.hotkey.agent.cache.NearCache;
 import io.hotkey.agent.core.AgentErrors;
 import io.hotkey.agent.core.AgentLog;
+import io.hotkey.agent.core.FanOutGuard;
 import io.hotkey.agent.core.HotKeyRegistry;
 import io.hotkey.agent.core.RedisGateway;
 import io.hotkey.agent.core.RedisHooks;
@@ -161,6 +162,13 @@ final class AgentInstaller {
     InvalidationTracking tracking = null;
     if (config.cacheEnabled() && config.cacheInvalidation() == Invalidation.TRACKING) {
       tracking = new InvalidationTracking(versions, namedServer);
+      registry.guardFanOut(
+          new FanOutGuard(
+              config.cacheFanOutLimit().orElse(0),
+              config.detectWindow(),
+              config.cacheFanOutCoolDown()));
+      tracking.countReports(registry::countInvalidation);
+      registry.addFanOutListener(tracking::untrack);
       registry.addServableListener(tracking::wantedKeys);
     }
     OwnConnections ownConnections = new OwnConnections(namedServer);
@@ -272,6 +280,9 @@ final class AgentInstaller {
                   detector.tick();
                   List<KeyRate> hot = detector.hotKeys();
                   parts.registry().onRates(hot);
+                  parts
+                      .registry()
+                      .checkFanOut(System.nanoTime(), (double) detector.settings().threshold());
                   for (KeyRate key : hot) {
                     micrometer.updateRate(key);
                   }

@@ -21,8 +21,10 @@ import java.util.function.Consumer;
  * when the cache is on, among those hot here or, by the fleet's shared aggregate, everywhere. A hot
  * key written at {@code hotkey.detect.write-threshold} or more is write-hot: logged once with the
  * advice to split it, and never served (every read would miss after the next write anyway); it
- * stays write-hot until demoted. With the cache on, each key hot here or across the fleet has its
- * {@link HotKeyReads} from the moment it becomes hot until it is hot nowhere.
+ * stays write-hot until demoted. A served key written elsewhere more often than it is read here
+ * stops being served and tracked for a while ({@link FanOutGuard}). With the cache on, each key hot
+ * here or across the fleet has its {@link HotKeyReads} from the moment it becomes hot until it is
+ * hot nowhere.
  */
 public final class HotKeyRegistry implements HotKeyListener {
   /** Told about every promotion and demotion, e.g. to add and remove per-key meters. */
@@ -41,6 +43,9 @@ public final class HotKeyRegistry implements HotKeyListener {
   private final Map<String, KeyRate> writeHot = new LinkedHashMap<>();
   private final List<Observer> observers = new CopyOnWriteArrayList<>();
   private final List<Consumer<List<byte[]>>> servableListeners = new CopyOnWriteArrayList<>();
+  private final List<Consumer<byte[]>> fanOutListeners = new CopyOnWriteArrayList<>();
+  private volatile FanOutGuard fanOut = FanOutGuard.off();
+  private Map<String, HotKeyReads> servedReads = Map.of();
   private Map<String, FleetHotKey> fleetHot = Map.of();
   private volatile HotKeyTable table = HotKeyTable.EMPTY;
   private volatile Map<String, HotKeyReads> readsByName = Map.of();
@@ -53,10 +58,16 @@ public final class HotKeyRegistry implements HotKeyListener {
   public static final class FleetHotKey {
     private final byte[] key;
     private final double fleetRatePerSecond;
+    private final double localShareFloorPerSecond;
 
-    public FleetHotKey(byte[] key, double fleetRatePerSecond) {
+    /**
+     * @param localShareFloorPerSecond the least rate at which an instance's accesses of a key count
+     *     towards the fleet's sum (its report floor): the rate at which the key is hot here
+     */
+    public FleetHotKey(byte[] key, double fleetRatePerSecond, double localShareFloorPerSecond) {
       this.key = key;
       this.fleetRatePerSecond = fleetRatePerSecond;
+      this.localShareFloorPerSecond = localShareFloorPerSecond;
     }
 
     public byte[] key() {
@@ -65,6 +76,10 @@ public final class HotKeyRegistry implements HotKeyListener {
 
     public double fleetRatePerSecond() {
       return fleetRatePerSecond;
+    }
+
+    public double localShareFloorPerSecond() {
+      return localShareFloorPerSecond;
     }
   }
 
@@ -126,6 +141,71 @@ public final class HotKeyRegistry implements HotKeyListener {
     }
     if (changed) {
       publish();
+    }
+  }
+
+  /**
+   * After every detector tick: demotes the served keys whose invalidations received over a window
+   * outweigh their reads here ({@link FanOutGuard}), and serves again those whose cool-down is
+   * over.
+   *
+   * @param hotPerSecond the rate at which a key is hot here ({@code hotkey.detect.threshold}); a
+   *     key hot only across the fleet is hot here at its share's floor
+   */
+  public synchronized void checkFanOut(long nowNanos, double hotPerSecond) {
+    if (fanOut.release(nowNanos)) {
+      publish(); // served again from now, so their windows start now
+    }
+    List<String> demoted =
+        fanOut.check(
+            servedReads,
+            name ->
+                hot.containsKey(name)
+                    ? hotPerSecond
+                    : fleetHot.get(name).localShareFloorPerSecond(),
+            nowNanos);
+    for (String name : demoted) {
+      byte[] key = keyNamed(name);
+      for (Consumer<byte[]> listener : fanOutListeners) {
+        listener.accept(key);
+      }
+    }
+    if (!demoted.isEmpty()) {
+      publish();
+    }
+  }
+
+  private byte[] keyNamed(String name) {
+    KeyRate local = hot.get(name);
+    return local != null ? local.key() : fleetHot.get(name).key();
+  }
+
+  /** From the start, before any key is hot: the fan-out guard's settings. */
+  public synchronized void guardFanOut(FanOutGuard guard) {
+    this.fanOut = guard;
+  }
+
+  /**
+   * Told each key the fan-out guard demotes, before the servable keys without it are published: its
+   * entries must be dropped and its tracking ended.
+   */
+  public void addFanOutListener(Consumer<byte[]> listener) {
+    fanOutListeners.add(listener);
+  }
+
+  /** Keys the fan-out guard demoted since the start, each cool-down counted once. */
+  public long fanOutDemotions() {
+    return fanOut.demotions();
+  }
+
+  /**
+   * Counts a report, received through tracking, that {@code key} changed, against the key if it is
+   * served here.
+   */
+  public void countInvalidation(byte[] key) {
+    HotKeyTable.Entry entry = table.find(key, KeyHashes.hash(key));
+    if (entry != null && entry.servable) {
+      entry.reads.countInvalidation();
     }
   }
 
@@ -219,6 +299,9 @@ public final class HotKeyRegistry implements HotKeyListener {
     for (String name : fleetHot.keySet()) {
       if (!next.containsKey(name)) {
         AgentLog.info("fleet hot key demoted: key=\"" + name + "\"");
+        if (!hot.containsKey(name)) {
+          fanOut.cooled(name);
+        }
       }
     }
     boolean changed = !next.keySet().equals(fleetHot.keySet());
@@ -253,6 +336,7 @@ public final class HotKeyRegistry implements HotKeyListener {
     String name = AgentLog.printable(key.key());
     hot.remove(name);
     writeHot.remove(name);
+    fanOut.cooled(name);
     AgentLog.info(
         "hot key demoted: key=\"" + name + "\" rate=" + Math.round(key.ratePerSecond()) + "/s");
     publish();
@@ -265,18 +349,22 @@ public final class HotKeyRegistry implements HotKeyListener {
     List<HotKeyTable.Entry> entries = new ArrayList<>();
     Map<String, HotKeyReads> reads = new HashMap<>();
     List<byte[]> cacheable = new ArrayList<>();
+    Map<String, HotKeyReads> served = new HashMap<>();
     if (cacheEnabled) {
       for (Map.Entry<String, KeyRate> entry : hot.entrySet()) {
         KeyRate key = entry.getValue();
         byte[] bytes = key.key();
         // a truncated key cannot be matched exactly, so it is reported but never served
         boolean servable =
-            !key.truncated() && !writeHot.containsKey(entry.getKey()) && accepted(bytes);
-        entries.add(
-            new HotKeyTable.Entry(
-                bytes, key.keyLength(), key.hash(), servable, readsOf(entry.getKey(), reads)));
+            !key.truncated()
+                && !writeHot.containsKey(entry.getKey())
+                && !fanOut.demoted(entry.getKey())
+                && accepted(bytes);
+        HotKeyReads keyReads = readsOf(entry.getKey(), reads);
+        entries.add(new HotKeyTable.Entry(bytes, key.keyLength(), key.hash(), servable, keyReads));
         if (servable) {
           cacheable.add(bytes);
+          served.put(entry.getKey(), keyReads);
         }
       }
       for (Map.Entry<String, FleetHotKey> entry : fleetHot.entrySet()) {
@@ -284,12 +372,16 @@ public final class HotKeyRegistry implements HotKeyListener {
         if (hot.containsKey(entry.getKey())) {
           continue;
         }
-        boolean servable = !writeHot.containsKey(entry.getKey()) && accepted(key);
+        boolean servable =
+            !writeHot.containsKey(entry.getKey())
+                && !fanOut.demoted(entry.getKey())
+                && accepted(key);
+        HotKeyReads keyReads = readsOf(entry.getKey(), reads);
         entries.add(
-            new HotKeyTable.Entry(
-                key, key.length, KeyHashes.hash(key), servable, readsOf(entry.getKey(), reads)));
+            new HotKeyTable.Entry(key, key.length, KeyHashes.hash(key), servable, keyReads));
         if (servable) {
           cacheable.add(key);
+          served.put(entry.getKey(), keyReads);
         }
       }
     }
@@ -301,6 +393,7 @@ public final class HotKeyRegistry implements HotKeyListener {
       table = HotKeyTable.of(entries);
     }
     readsByName = Map.copyOf(reads);
+    servedReads = served;
     hotKeyNames = List.copyOf(hot.keySet());
     writeHotKeyNames = List.copyOf(writeHot.keySet());
     servableKeys = List.copyOf(cacheable);

@@ -155,7 +155,7 @@ class HotKeyRegistryTest {
   void aFleetHotKeyCountsItsReadsTooAndSharesThemWithItsLocalPromotion() {
     HotKeyRegistry registry = new HotKeyRegistry(true, EVERY_KEY, 1000);
     byte[] key = "product:7".getBytes(StandardCharsets.UTF_8);
-    registry.onFleetHotKeys(List.of(new HotKeyRegistry.FleetHotKey(key, 5000)));
+    registry.onFleetHotKeys(List.of(new HotKeyRegistry.FleetHotKey(key, 5000, 1)));
     HotKeyReads reads = registry.reads("product:7");
     assertNotNull(reads);
     assertTrue(find(registry, "product:7").servable);

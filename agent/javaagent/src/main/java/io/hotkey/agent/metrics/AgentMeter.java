@@ -89,6 +89,11 @@ public final class AgentMeter {
             AgentMeters::invalidationsReceived));
     all.add(
         counter(
+            "hotkey.cache.fanout.demotions",
+            "served keys that stopped being served and tracked for a cool-down, their invalidations received outweighing their reads here",
+            AgentMeters::fanOutDemotions));
+    all.add(
+        counter(
             "hotkey.cache.invalidations.held",
             "reports of keys this JVM was writing, held while the write was in flight and applied with its own invalidation",
             AgentMeters::heldInvalidations));

@@ -189,6 +189,14 @@ public final class AgentMeters {
     return fleet == null ? 0 : fleet.failures();
   }
 
+  /**
+   * Served keys the fan-out guard stopped serving and tracking, their invalidations received
+   * outweighing their reads here; each cool-down counted once.
+   */
+  public long fanOutDemotions() {
+    return hotKeys.fanOutDemotions();
+  }
+
   /** Keys the servers reported changed; 0 without tracking. */
   public long invalidationsReceived() {
     return tracking == null ? 0 : tracking.invalidatedKeys();

@@ -42,6 +42,12 @@ public interface HotkeyAgentMXBean {
    */
   String getReportJson();
 
+  /**
+   * Served keys that stopped being served and tracked for a cool-down, their invalidations received
+   * outweighing their reads here.
+   */
+  long getFanOutDemotions();
+
   /** Keys the servers reported changed through client tracking. */
   long getInvalidationsReceived();
 

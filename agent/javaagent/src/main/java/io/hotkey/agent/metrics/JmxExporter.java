@@ -110,6 +110,11 @@ public final class JmxExporter implements HotkeyAgentMXBean {
   }
 
   @Override
+  public long getFanOutDemotions() {
+    return meters.fanOutDemotions();
+  }
+
+  @Override
   public long getHeldInvalidations() {
     return meters.heldInvalidations();
   }

@@ -101,7 +101,7 @@ class AgentReportTest {
     CoreFixture core = new CoreFixture(0, CoreFixture.EVERY_KEY, true);
     core.registry.onFleetHotKeys(
         List.of(
-            new HotKeyRegistry.FleetHotKey("product:7".getBytes(StandardCharsets.UTF_8), 5000)));
+            new HotKeyRegistry.FleetHotKey("product:7".getBytes(StandardCharsets.UTF_8), 5000, 1)));
     String fleet = hotKey(report(core), "product:7");
     assertTrue(
         fleet.equals(

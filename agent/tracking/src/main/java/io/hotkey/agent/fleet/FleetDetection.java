@@ -208,13 +208,12 @@ public final class FleetDetection {
      */
     private long exchangeOnce() throws IOException {
       long threshold = thresholdPerSecond;
-      FleetExchange.Result result =
-          exchange.exchange(
-              aggregate, localCounts(exchange.reportFloorPerSecond(threshold, windowMillis)));
+      double reportFloor = exchange.reportFloorPerSecond(threshold, windowMillis);
+      FleetExchange.Result result = exchange.exchange(aggregate, localCounts(reportFloor));
       exchanges.increment();
       List<FleetHotKey> hot = new ArrayList<>();
       for (KeyCount key : result.hot) {
-        hot.add(new FleetHotKey(key.key(), key.count() * 1000.0 / windowMillis));
+        hot.add(new FleetHotKey(key.key(), key.count() * 1000.0 / windowMillis, reportFloor));
       }
       publish(this, hot);
       publishedAny = true;

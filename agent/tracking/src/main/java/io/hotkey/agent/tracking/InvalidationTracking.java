@@ -14,7 +14,9 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
+import java.util.function.Consumer;
 import java.util.function.LongSupplier;
 
 /**
@@ -39,6 +41,11 @@ public final class InvalidationTracking implements FillGate {
   private final Map<FlushReason, LongAdder> flushes = new EnumMap<>(FlushReason.class);
   private final AtomicBoolean unknownServerLogged = new AtomicBoolean();
   private volatile List<byte[]> wanted = List.of();
+  private volatile Consumer<byte[]> reported = key -> {};
+
+  /** Keys whose tracking must end now, not when stale prefixes pile up: a count trackers follow. */
+  private final AtomicLong untracks = new AtomicLong();
+
   private volatile boolean stopped;
 
   /**
@@ -112,17 +119,42 @@ public final class InvalidationTracking implements FillGate {
     return wanted;
   }
 
+  /**
+   * Tells {@code perKey} every key a server reports changed, but for reports held for this JVM's
+   * own write (own writes are the write-hot rule's), e.g. to weigh a key's pushes against its
+   * reads.
+   */
+  public void countReports(Consumer<byte[]> perKey) {
+    reported = perKey;
+  }
+
+  /**
+   * {@code key} is served no more because its pushes cost Redis too much: its entries are dropped
+   * now, and at the next change of the wanted keys every tracker drops its prefix at once (a fresh
+   * session) instead of tolerating it as a stale one.
+   */
+  public void untrack(byte[] key) {
+    invalidate(key);
+    untracks.incrementAndGet();
+  }
+
+  long untracks() {
+    return untracks.get();
+  }
+
   TrackingSession.Listener listenerFor(NodeTracker tracker) {
     return new TrackingSession.Listener() {
       @Override
       public void onInvalidated(List<byte[]> keys) {
         // counted first: whoever sees an entry invalidated sees the report counted too
         invalidatedKeys.add(keys.size());
+        Consumer<byte[]> counter = reported;
         for (byte[] key : keys) {
           if (key == null) {
             continue;
           }
           if (!tracker.isOwnWriteEcho(key)) {
+            counter.accept(key);
             invalidate(key);
           }
         }

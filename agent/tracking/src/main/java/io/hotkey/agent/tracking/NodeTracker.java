@@ -224,22 +224,27 @@ final class NodeTracker implements Runnable {
         TrackingSession.open(endpoint, owner.listenerFor(this), owner.drains());
     List<byte[]> registered = new ArrayList<>();
     List<byte[]> lastWanted = null;
+    long handledUntracks = owner.untracks();
     try {
       while (!owner.stopped()) {
         String broken = session.brokenBecause();
         if (broken != null) {
           return broken;
         }
+        // read before the list: an untrack is counted before the list without its key is published
+        long untracks = owner.untracks();
         List<byte[]> wanted = owner.wantedKeys();
-        if (wanted == lastWanted) {
+        if (wanted == lastWanted && untracks == handledUntracks) {
           // the registry publishes a new list on every change: nothing to register
           session.ping();
           idleUntilNextPing();
           continue;
         }
+        int staleTolerated = untracks == handledUntracks ? STALE_PREFIXES : 0;
         lastWanted = wanted;
+        handledUntracks = untracks;
         List<byte[]> minimal = Prefixes.minimal(wanted);
-        if (needsFreshSession(registered, minimal, wanted)) {
+        if (needsFreshSession(registered, minimal, wanted, staleTolerated)) {
           TrackingSession fresh =
               TrackingSession.open(endpoint, owner.listenerFor(this), owner.drains());
           try {
@@ -278,11 +283,11 @@ final class NodeTracker implements Runnable {
   }
 
   /**
-   * Demoted keys' prefixes have piled up, or a new key is a prefix of a registered one (Redis would
-   * refuse it).
+   * Demoted keys' prefixes have piled up past {@code staleTolerated} (0 when a key's tracking must
+   * end now), or a new key is a prefix of a registered one (Redis would refuse it).
    */
   private static boolean needsFreshSession(
-      List<byte[]> registered, List<byte[]> minimal, List<byte[]> wanted) {
+      List<byte[]> registered, List<byte[]> minimal, List<byte[]> wanted, int staleTolerated) {
     int stale = 0;
     for (byte[] prefix : registered) {
       boolean used = false;
@@ -296,7 +301,7 @@ final class NodeTracker implements Runnable {
         stale++;
       }
     }
-    if (stale > STALE_PREFIXES) {
+    if (stale > staleTolerated) {
       return true;
     }
     for (byte[] prefix : minimal) {

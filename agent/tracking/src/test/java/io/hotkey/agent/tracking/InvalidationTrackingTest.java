@@ -63,6 +63,53 @@ class InvalidationTrackingTest {
     }
   }
 
+  /**
+   * A demoted key's prefix would normally stay registered until stale ones pile up; an untracked
+   * one is dropped at once, so Redis stops pushing its writes here, while the other keys' go on.
+   */
+  @Test
+  void anUntrackedKeyIsNoLongerPushedWhileTheOtherKeysStillAre() throws Exception {
+    try (RedisProcess redis = RedisProcess.start(RedisBuild.EMBEDDED_6_2);
+        RespConnection writer = TrackingServers.connect(redis)) {
+      RedisEndpoint server = TrackingServers.endpoint(redis);
+      byte[] written = "stock:7".getBytes(StandardCharsets.UTF_8);
+      List<String> reported = new ArrayList<>();
+      tracking = new InvalidationTracking(versions, null);
+      tracking.countReports(key -> reported.add(new String(key, StandardCharsets.UTF_8)));
+      tracking.admits(server, HOT_KEYS);
+      tracking.wantedKeys(List.of(HOT, written));
+      await("both keys registered", () -> tracking.admits(server, new byte[][] {HOT, written}));
+      call(writer, "SET", "stock:7", "1");
+      await("its write reported", () -> tracking.invalidatedKeys() == 1);
+
+      int[] writtenHash = {KeyHashes.hash(written)};
+      long[] stamp = versions.stamp(writtenHash);
+      tracking.untrack(written);
+      assertFalse(versions.isCurrent(stamp, writtenHash), "its entries dropped at once");
+      tracking.wantedKeys(List.of(HOT));
+      await("tracked no more", () -> !tracking.admits(server, new byte[][] {written}));
+      // the session that registered its prefix is closed just after the fresh one is published
+      await("one session left", () -> agentClientCount(writer) == 1);
+      long before = tracking.invalidatedKeys();
+      for (int n = 0; n < 20; n++) {
+        call(writer, "SET", "stock:7", Integer.toString(n));
+      }
+      call(writer, "SET", "product:42", "new");
+      await("the hot key's write reported", () -> tracking.invalidatedKeys() > before);
+      assertEquals(before + 1, tracking.invalidatedKeys(), "no push for the untracked key");
+      assertEquals("product:42", reported.get(reported.size() - 1));
+      assertTrue(tracking.admits(server, HOT_KEYS));
+    }
+  }
+
+  private static int agentClientCount(RespConnection admin) {
+    try {
+      return TrackingServers.agentClients(admin).size();
+    } catch (IOException e) {
+      throw new AssertionError(e);
+    }
+  }
+
   @Test
   void theEmptyPrefixAdmitsEveryKeyAndAnyKeysWriteInvalidatesIt() throws Exception {
     try (RedisProcess redis = RedisProcess.start(RedisBuild.EMBEDDED_6_2);
