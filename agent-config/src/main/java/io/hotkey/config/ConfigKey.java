@@ -13,17 +13,17 @@ public enum ConfigKey {
       "hotkey.enabled",
       "true",
       "master switch; false leaves the application untouched",
-      ValueParsers::bool),
+      ValueType.BOOL),
   FAIL_FAST(
       "hotkey.fail-fast",
       "false",
       "let a bad configuration fail the JVM start instead of leaving the agent inactive",
-      ValueParsers::bool),
+      ValueType.BOOL),
   DETECT_WINDOW(
       "hotkey.detect.window",
       "1s",
       "sliding window over which key access rates are measured",
-      ValueParsers::positiveDuration),
+      ValueType.POSITIVE_DURATION),
   DETECT_THRESHOLD(
       "hotkey.detect.threshold",
       "1000",
@@ -43,12 +43,12 @@ public enum ConfigKey {
       "hotkey.detect.cool-down",
       "10s",
       "how long a key stays hot below the threshold",
-      Durations::parse),
+      ValueType.DURATION),
   DETECT_SAMPLING(
       "hotkey.detect.sampling",
       "auto",
       "count one access in N (a power of two; 1 counts all); auto: the sparsest that counts 50 per window at the threshold",
-      ValueParsers::sampling),
+      ValueType.SAMPLING),
   DETECT_FLEET_THRESHOLD(
       "hotkey.detect.fleet-threshold",
       "0",
@@ -58,56 +58,56 @@ public enum ConfigKey {
       "hotkey.fleet.namespace",
       "hotkey:",
       "prefix of the agent's own keys in Redis (the fleet aggregates); never detected or cached",
-      ValueParsers::keyPrefix),
+      ValueType.KEY_PREFIX),
   FLEET_REDIS_URI(
       "hotkey.fleet.redis.uri",
       "",
       "redis[s]://[user:password@]host:port (standalone or any node of a Cluster) where the fleet's counts are kept; default hotkey.redis.uri, else the one Redis deployment the application uses",
-      ValueParsers::redisUri),
+      ValueType.REDIS_URI),
   CACHE_ENABLED(
-      "hotkey.cache.enabled", "true", "serve hot keys from a local cache", ValueParsers::bool),
+      "hotkey.cache.enabled", "true", "serve hot keys from a local cache", ValueType.BOOL),
   CACHE_TTL(
       "hotkey.cache.ttl",
       "5s",
       "longest age of a locally served value",
-      ValueParsers::positiveDuration),
+      ValueType.POSITIVE_DURATION),
   CACHE_MAX_BYTES(
-      "hotkey.cache.max-bytes", "64MB", "bound of the local cache", ValueParsers::positiveSize),
+      "hotkey.cache.max-bytes", "64MB", "bound of the local cache", ValueType.POSITIVE_SIZE),
   CACHE_MAX_ENTRY_BYTES(
       "hotkey.cache.max-entry-bytes",
       "256KB",
       "larger replies are never cached; at most max-bytes",
-      ValueParsers::positiveSize),
+      ValueType.POSITIVE_SIZE),
   CACHE_INCLUDE(
       "hotkey.cache.include",
       "*",
       "comma-separated globs of keys that may be cached",
-      ValueParsers::nonEmptyGlobs),
+      ValueType.NON_EMPTY_GLOBS),
   CACHE_EXCLUDE(
       "hotkey.cache.exclude",
       "",
       "comma-separated globs of keys that are never cached",
-      Glob::parseList),
+      ValueType.GLOBS),
   CACHE_REFRESH_AHEAD(
       "hotkey.cache.refresh-ahead",
       "off",
       "past this share of the TTL (e.g. 80%) the next read of an entry refreshes it from Redis while every other reader is still served it; off never",
-      ValueParsers::percentOrOff),
+      ValueType.PERCENT_OR_OFF),
   CACHE_SERVE_STALE_ON_ERROR(
       "hotkey.cache.serve-stale-on-error",
       "off",
       "when a read of a hot key fails on its connection, answer it from its last value if no older than this; off never",
-      ValueParsers::durationOrOff),
+      ValueType.DURATION_OR_OFF),
   CACHE_FAN_OUT_LIMIT(
       "hotkey.cache.fan-out-limit",
       "50%",
       "a served key whose invalidations received (tracking pushes, e.g. other processes' writes) exceed this share of its reads here over a whole window, in which it was read here at its hot rate, stops being served and tracked for hotkey.cache.fan-out-cool-down (1% to 1000%); off never",
-      ValueParsers::shareOfReadsOrOff),
+      ValueType.SHARE_OF_READS_OR_OFF),
   CACHE_FAN_OUT_COOL_DOWN(
       "hotkey.cache.fan-out-cool-down",
       "60s",
       "how long a key the fan-out limit demoted stays unserved before it is tried again; twice as long each time it is demoted again while hot (at most 16 times), each longer by up to half at random",
-      ValueParsers::positiveDuration),
+      ValueType.POSITIVE_DURATION),
   CACHE_INVALIDATION(
       "hotkey.cache.invalidation",
       "tracking",
@@ -117,12 +117,12 @@ public enum ConfigKey {
       "hotkey.redis.uri",
       "",
       "redis://[user:password@]host:port[?protocol=2|3] (rediss:// for TLS): the server the agent's tracking connection uses instead of the application's own (and its AUTH), and where the fleet's counts are kept unless hotkey.fleet.redis.uri says otherwise",
-      ValueParsers::redisUri),
+      ValueType.REDIS_URI),
   REPORT_INTERVAL(
       "hotkey.report.interval",
       "60s",
       "period of the top-keys log line; 0 turns it off",
-      Durations::parse),
+      ValueType.DURATION),
   REPORT_REDACT(
       "hotkey.report.redact",
       "none",
@@ -137,52 +137,52 @@ public enum ConfigKey {
       "hotkey.idempotency.routes",
       "",
       "comma-separated routes that deduplicate retries, e.g. POST /orders/**",
-      RouteTable::parse),
+      ValueType.ROUTES),
   IDEMPOTENCY_HEADER(
       "hotkey.idempotency.header",
       "Idempotency-Key",
       "request header carrying the idempotency key",
-      ValueParsers::headerName),
+      ValueType.HEADER_NAME),
   IDEMPOTENCY_SCOPE_HEADERS(
       "hotkey.idempotency.scope-headers",
       "Authorization",
       "request headers whose hashed values scope a key to its caller",
-      ValueParsers::headerNames),
+      ValueType.HEADER_NAMES),
   IDEMPOTENCY_SCOPE_COOKIES(
       "hotkey.idempotency.scope-cookies",
       "JSESSIONID, SESSION",
       "cookies whose hashed values scope a key to its caller (with the authenticated principal)",
-      ValueParsers::cookieNames),
+      ValueType.COOKIE_NAMES),
   IDEMPOTENCY_REQUIRE_KEY(
       "hotkey.idempotency.require-key",
       "false",
       "answer 400 when a configured route gets no key",
-      ValueParsers::bool),
+      ValueType.BOOL),
   IDEMPOTENCY_DEDUPE_ROUTES(
       "hotkey.idempotency.dedupe-routes",
       "",
       "routes whose requests without a key are deduplicated by caller, request and body",
-      RouteTable::parse),
+      ValueType.ROUTES),
   IDEMPOTENCY_DEDUPE_WINDOW(
       "hotkey.idempotency.dedupe-window",
       "5s",
       "how long a keyless request's answer is replayed to its duplicates",
-      ValueParsers::positiveDuration),
+      ValueType.POSITIVE_DURATION),
   IDEMPOTENCY_TOKEN_ENDPOINT(
       "hotkey.idempotency.token-endpoint",
       "",
       "route the agent answers with a new single-use token, e.g. POST /idempotency-tokens",
-      ValueParsers::exactRoute),
+      ValueType.EXACT_ROUTE),
   IDEMPOTENCY_TOKEN_ROUTES(
       "hotkey.idempotency.token-routes",
       "",
       "routes that require a token from the token endpoint in the key header",
-      RouteTable::parse),
+      ValueType.ROUTES),
   IDEMPOTENCY_TOKEN_TTL(
       "hotkey.idempotency.token-ttl",
       "10m",
       "how long an issued token stays usable",
-      ValueParsers::positiveDuration),
+      ValueType.POSITIVE_DURATION),
   IDEMPOTENCY_STORE(
       "hotkey.idempotency.store",
       "memory",
@@ -192,32 +192,32 @@ public enum ConfigKey {
       "hotkey.idempotency.redis.uri",
       "",
       "redis[s]://[user:password@]host:port[/db][?protocol=3] of the redis store; required for it",
-      ValueParsers::redisUri),
+      ValueType.REDIS_URI),
   IDEMPOTENCY_REDIS_TIMEOUT(
       "hotkey.idempotency.redis.timeout",
       "2s",
       "connect and command timeout of the redis store",
-      ValueParsers::positiveDuration),
+      ValueType.POSITIVE_DURATION),
   IDEMPOTENCY_REDIS_TRUST_STORE(
       "hotkey.idempotency.redis.trust-store",
       "",
       "CA certificates (PEM or DER) or a JKS/PKCS12 trust store for rediss://; default: the JVM's",
-      ValueParsers::path),
+      ValueType.PATH),
   IDEMPOTENCY_TTL(
       "hotkey.idempotency.ttl",
       "24h",
       "how long a completed response is replayed",
-      ValueParsers::positiveDuration),
+      ValueType.POSITIVE_DURATION),
   IDEMPOTENCY_LEASE(
       "hotkey.idempotency.lease",
       "30s",
       "how long an unfinished claim blocks retries",
-      ValueParsers::positiveDuration),
+      ValueType.POSITIVE_DURATION),
   IDEMPOTENCY_MAX_BODY(
       "hotkey.idempotency.max-body",
       "1MB",
       "largest response body that is stored for replay",
-      ValueParsers::positiveSize),
+      ValueType.POSITIVE_SIZE),
   IDEMPOTENCY_ON_STORE_FAILURE(
       "hotkey.idempotency.on-store-failure",
       "reject",
@@ -227,10 +227,9 @@ public enum ConfigKey {
       "hotkey.http.port",
       "off",
       "port of the built-in HTTP endpoint (/metrics, /api/hotkeys, live page); off, or 0 for any free port",
-      ValueParsers::port),
-  HTTP_HOST(
-      "hotkey.http.host", "127.0.0.1", "address the HTTP endpoint binds to", ValueParsers::host),
-  CONFIG("hotkey.config", "", "properties file to read further keys from", ValueParsers::path),
+      ValueType.PORT),
+  HTTP_HOST("hotkey.http.host", "127.0.0.1", "address the HTTP endpoint binds to", ValueType.HOST),
+  CONFIG("hotkey.config", "", "properties file to read further keys from", ValueType.PATH),
   DEBUG_FAIL_EVERY(
       "hotkey.debug.fail-every",
       "0",
@@ -240,12 +239,12 @@ public enum ConfigKey {
       "hotkey.debug.fail-weaving",
       "",
       "diagnostic: weaving this class (a fully qualified name) fails, as if another agent had broken it",
-      ValueParsers::className),
+      ValueType.CLASS_NAME),
   DEBUG_EVERY_KEY_HOT(
       "hotkey.debug.every-key-hot",
       "false",
       "diagnostic: every key is hot, and served, from its first access (to run a client's own test suite through the cache)",
-      ValueParsers::bool);
+      ValueType.BOOL);
 
   static final String PREFIX = "hotkey.";
   static final String ENV_PREFIX = "HOTKEY_";

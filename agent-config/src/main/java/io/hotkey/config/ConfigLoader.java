@@ -34,13 +34,16 @@ final class ConfigLoader {
     layers.addAll(fromEnvironment(environment));
     layers.addAll(fromAgentArguments(agentArgs));
     // the file's own location can only come from the sources above it
-    firstFor(ConfigKey.CONFIG, layers)
-        .ifPresent(configSetting -> layers.addAll(fromFile(configSetting)));
+    Setting configFile = firstFor(ConfigKey.CONFIG, layers);
+    if (configFile != null) {
+      layers.addAll(fromFile(configFile));
+    }
 
     Map<ConfigKey, Setting> effective = new EnumMap<>(ConfigKey.class);
     Map<ConfigKey, Object> values = new EnumMap<>(ConfigKey.class);
     for (ConfigKey key : ConfigKey.values()) {
-      Setting setting = firstFor(key, layers).orElseGet(() -> Setting.byDefault(key));
+      Setting given = firstFor(key, layers);
+      Setting setting = given != null ? given : Setting.byDefault(key);
       effective.put(key, setting);
       try {
         values.put(key, key.parse(setting.value));
@@ -55,47 +58,53 @@ final class ConfigLoader {
     return new HotkeyConfig(values, effective, warnings);
   }
 
-  private static Optional<Setting> firstFor(ConfigKey key, List<Setting> layers) {
-    return layers.stream().filter(s -> s.key == key).findFirst();
+  /**
+   * The highest source's setting of {@code key}, or null. Loops rather than streams and lambdas in
+   * this class: it runs in {@code premain}, where each lambda's first use spins a class.
+   */
+  private static Setting firstFor(ConfigKey key, List<Setting> layers) {
+    for (Setting setting : layers) {
+      if (setting.key == key) {
+        return setting;
+      }
+    }
+    return null;
   }
 
   private List<Setting> fromSystemProperties(Map<String, String> properties) {
     List<Setting> settings = new ArrayList<>();
     // sorted so that warnings come out in a stable order
-    new TreeMap<>(properties)
-        .forEach(
-            (name, value) -> {
-              if (name.startsWith(ConfigKey.PREFIX)) {
-                addByKey(settings, name, value, "system property");
-              }
-            });
+    for (Map.Entry<String, String> property : new TreeMap<>(properties).entrySet()) {
+      if (property.getKey().startsWith(ConfigKey.PREFIX)) {
+        addByKey(settings, property.getKey(), property.getValue(), "system property");
+      }
+    }
     return settings;
   }
 
   private List<Setting> fromEnvironment(Map<String, String> environment) {
     List<Setting> settings = new ArrayList<>();
-    new TreeMap<>(environment)
-        .forEach(
-            (name, value) -> {
-              if (!name.startsWith(ConfigKey.ENV_PREFIX)) {
-                return;
-              }
-              Optional<ConfigKey> key = ConfigKey.byEnvName(name);
-              if (key.isPresent()) {
-                settings.add(new Setting(key.get(), value, "environment variable " + name));
-              } else {
-                warnings.add(
-                    "unknown environment variable " + name + suggestion(name, ConfigKey::envName));
-              }
-            });
+    for (Map.Entry<String, String> variable : new TreeMap<>(environment).entrySet()) {
+      String name = variable.getKey();
+      if (!name.startsWith(ConfigKey.ENV_PREFIX)) {
+        continue;
+      }
+      Optional<ConfigKey> key = ConfigKey.byEnvName(name);
+      if (key.isPresent()) {
+        settings.add(new Setting(key.get(), variable.getValue(), "environment variable " + name));
+      } else {
+        warnings.add("unknown environment variable " + name + suggestion(name, ConfigKey::envName));
+      }
+    }
     return settings;
   }
 
   private List<Setting> fromAgentArguments(String agentArgs) {
     List<Setting> settings = new ArrayList<>();
     try {
-      AgentArguments.parse(agentArgs)
-          .forEach((name, value) -> addByKey(settings, name, value, AGENT_ARGUMENT));
+      for (Map.Entry<String, String> argument : AgentArguments.parse(agentArgs).entrySet()) {
+        addByKey(settings, argument.getKey(), argument.getValue(), AGENT_ARGUMENT);
+      }
     } catch (InvalidValueException e) {
       errors.add(AGENT_ARGUMENT + " " + e.getMessage());
     }

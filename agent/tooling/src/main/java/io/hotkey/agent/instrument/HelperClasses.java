@@ -8,6 +8,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.WeakHashMap;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.UnaryOperator;
 import net.bytebuddy.dynamic.ClassFileLocator;
 import net.bytebuddy.jar.asm.ClassReader;
@@ -131,7 +132,8 @@ public final class HelperClasses {
 
   /**
    * Agent classes as {@code agentClasses} has them, but calling the given helpers by their injected
-   * names: for advice inlined into a library whose loader has them.
+   * names: for advice inlined into a library whose loader has them. Each class file is read and
+   * renamed once: every class woven reads its advice again.
    */
   public static ClassFileLocator renamingLocator(
       ClassFileLocator agentClasses, List<HelperClasses> helpers) {
@@ -145,11 +147,21 @@ public final class HelperClasses {
           }
           return internalName;
         };
+    Map<String, byte[]> renamedFiles = new ConcurrentHashMap<>();
     return new ClassFileLocator() {
       @Override
       public Resolution locate(String name) throws IOException {
+        byte[] known = renamedFiles.get(name);
+        if (known != null) {
+          return new Resolution.Explicit(known.clone());
+        }
         Resolution found = agentClasses.locate(name);
-        return found.isResolved() ? new Resolution.Explicit(remap(found.resolve(), names)) : found;
+        if (!found.isResolved()) {
+          return found;
+        }
+        byte[] renamedFile = remap(found.resolve(), names);
+        renamedFiles.put(name, renamedFile);
+        return new Resolution.Explicit(renamedFile.clone());
       }
 
       @Override

@@ -57,13 +57,11 @@ final class ModuleWeaver {
     this.health = health;
     this.failWeaving = failWeaving;
     for (InstrumentationModule module : modules) {
-      List<HelperClasses> helpers = module.helperClasses();
-      ClassFileLocator advice =
-          helpers.isEmpty() ? agentClasses : HelperClasses.renamingLocator(agentClasses, helpers);
+      ModuleClasses classes = new ModuleClasses(module, agentClasses);
       for (TypeInstrumentation type : module.typeInstrumentations()) {
         TypeTransformer transformer = new TypeTransformer();
         type.transform(transformer);
-        Hook hook = new Hook(module, type, transformer, advice);
+        Hook hook = new Hook(module, type, transformer, classes);
         (transformer.members().isEmpty() ? adviceHooks : memberHooks).add(hook);
       }
     }
@@ -148,7 +146,7 @@ final class ModuleWeaver {
           members ? REDEFINING.redefine(type, locator) : DECORATING.decorate(type, locator);
       Set<HelperClasses> helpers = new LinkedHashSet<>();
       for (Hook hook : matched) {
-        helpers.addAll(hook.helpers);
+        helpers.addAll(hook.classes.helpers());
         builder = hook.apply(builder, loader);
       }
       for (HelperClasses helper : helpers) {
@@ -194,14 +192,13 @@ final class ModuleWeaver {
     final ElementMatcher<TypeDescription> types;
     final List<TypeTransformer.MethodAdvice> advice;
     final List<TypeTransformer.MemberDefinition> members;
-    final List<HelperClasses> helpers;
-    final ClassFileLocator adviceClasses;
+    final ModuleClasses classes;
 
     Hook(
         InstrumentationModule module,
         TypeInstrumentation type,
         TypeTransformer transformer,
-        ClassFileLocator adviceClasses) {
+        ModuleClasses classes) {
       this.typeName = type.typeName();
       this.subtypes = type.matchesSubtypes();
       ElementMatcher.Junction<ClassLoader> loaders =
@@ -210,8 +207,7 @@ final class ModuleWeaver {
       this.types = subtypes ? not(isSynthetic()).and(type.typeMatcher()) : type.typeMatcher();
       this.advice = transformer.advice();
       this.members = transformer.members();
-      this.helpers = module.helperClasses();
-      this.adviceClasses = adviceClasses;
+      this.classes = classes;
     }
 
     boolean named() {
@@ -232,7 +228,7 @@ final class ModuleWeaver {
       }
       // the advice's types resolve against the agent and against the library it is woven into
       ClassFileLocator locator =
-          new ClassFileLocator.Compound(adviceClasses, loaderClasses(loader));
+          new ClassFileLocator.Compound(classes.adviceClasses(), loaderClasses(loader));
       TypePool pool = FallbackTypePool.of(locator, loader);
       for (TypeTransformer.MethodAdvice method : advice) {
         builder =
@@ -240,6 +236,44 @@ final class ModuleWeaver {
                 Advice.to(pool.describe(method.adviceClass).resolve(), locator).on(method.methods));
       }
       return builder;
+    }
+  }
+
+  /**
+   * A module's helper classes and the class files its advice is read from, made at the module's
+   * first weave: reading and renaming helpers is a good part of a start, and a JVM needs only those
+   * of the libraries it loads (a Jedis application never Lettuce's).
+   */
+  private static final class ModuleClasses {
+    private final InstrumentationModule module;
+    private final ClassFileLocator agentClasses;
+    private List<HelperClasses> helpers;
+    private ClassFileLocator adviceClasses;
+
+    ModuleClasses(InstrumentationModule module, ClassFileLocator agentClasses) {
+      this.module = module;
+      this.agentClasses = agentClasses;
+    }
+
+    synchronized List<HelperClasses> helpers() {
+      prepare();
+      return helpers;
+    }
+
+    synchronized ClassFileLocator adviceClasses() {
+      prepare();
+      return adviceClasses;
+    }
+
+    private void prepare() {
+      if (helpers == null) {
+        List<HelperClasses> moduleHelpers = module.helperClasses();
+        adviceClasses =
+            moduleHelpers.isEmpty()
+                ? agentClasses
+                : HelperClasses.renamingLocator(agentClasses, moduleHelpers);
+        helpers = moduleHelpers;
+      }
     }
   }
 }

@@ -1,0 +1,102 @@
+package io.hotkey.agent.instrument;
+
+import static net.bytebuddy.matcher.ElementMatchers.any;
+import static net.bytebuddy.matcher.ElementMatchers.named;
+import static net.bytebuddy.matcher.ElementMatchers.none;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+
+import java.io.InputStream;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
+import net.bytebuddy.matcher.ElementMatcher;
+import org.junit.jupiter.api.Test;
+
+class ModuleWeaverTest {
+  private static final String CANDIDATE = "io.hotkey.agent.instrument.startahead.CandidateType";
+
+  @Test
+  void aModulesHelpersAreAskedForOnlyWhenOneOfItsClassesIsWovenAndOnlyOnce() throws Exception {
+    CountingModule present = new CountingModule("present", any());
+    CountingModule absent = new CountingModule("absent", none());
+    ModuleWeaver weaver =
+        new ModuleWeaver(
+            List.of(absent, present), new FailingListener(), new ModuleHealth(List.of()), null);
+    assertEquals(0, present.helperRequests.get() + absent.helperRequests.get(), "at construction");
+
+    ClassLoader loader = ModuleWeaverTest.class.getClassLoader();
+    byte[] classFile = classFile(loader);
+    String internalName = CANDIDATE.replace('.', '/');
+    assertNotNull(weaver.transform(loader, internalName, null, classFile, false));
+    assertNotNull(weaver.transform(loader, internalName, null, classFile, false));
+
+    assertEquals(1, present.helperRequests.get(), "the woven module's, once");
+    assertEquals(0, absent.helperRequests.get(), "the module whose library is not there");
+  }
+
+  private static byte[] classFile(ClassLoader loader) throws Exception {
+    try (InputStream in = loader.getResourceAsStream(CANDIDATE.replace('.', '/') + ".class")) {
+      return in.readAllBytes();
+    }
+  }
+
+  /** Names {@link #CANDIDATE} in the loaders {@code loaders} matches, counting helper requests. */
+  private static final class CountingModule implements InstrumentationModule {
+    final AtomicInteger helperRequests = new AtomicInteger();
+    private final String name;
+    private final ElementMatcher.Junction<ClassLoader> loaders;
+
+    CountingModule(String name, ElementMatcher.Junction<ClassLoader> loaders) {
+      this.name = name;
+      this.loaders = loaders;
+    }
+
+    @Override
+    public String name() {
+      return name;
+    }
+
+    @Override
+    public ElementMatcher.Junction<ClassLoader> classLoaderMatcher() {
+      return loaders;
+    }
+
+    @Override
+    public List<String> libraryPackages() {
+      return List.of();
+    }
+
+    @Override
+    public List<TypeInstrumentation> typeInstrumentations() {
+      return List.of(
+          new TypeInstrumentation() {
+            @Override
+            public String typeName() {
+              return CANDIDATE;
+            }
+
+            @Override
+            public void transform(TypeTransformer transformer) {
+              transformer.applyAdvice(
+                  named("answer"), "io.hotkey.agent.instrument.startahead.AnswerAdvice");
+            }
+          });
+    }
+
+    @Override
+    public List<HelperClasses> helperClasses() {
+      helperRequests.incrementAndGet();
+      return List.of();
+    }
+  }
+
+  private static final class FailingListener implements InstrumentationListener {
+    @Override
+    public void transformed(String typeName, boolean retransformed) {}
+
+    @Override
+    public void failed(String typeName, Throwable error) {
+      throw new AssertionError(typeName, error);
+    }
+  }
+}
