@@ -35,7 +35,7 @@ class ModuleInstallerTest {
             () -> {
               startedOn.complete(Thread.currentThread().getName());
               assertTrue(finishStart.await(30, SECONDS), "the test never let the start finish");
-              return new NoListener();
+              return new FailingListener();
             },
             new ModuleHealth(List.of()),
             null);
@@ -103,16 +103,6 @@ class ModuleInstallerTest {
               transformer.applyAdvice(named("answer"), LIBRARY + "AnswerAdvice");
             }
           });
-    }
-  }
-
-  private static final class NoListener implements InstrumentationListener {
-    @Override
-    public void transformed(String typeName, boolean retransformed) {}
-
-    @Override
-    public void failed(String typeName, Throwable error) {
-      throw new AssertionError(typeName, error);
     }
   }
 }

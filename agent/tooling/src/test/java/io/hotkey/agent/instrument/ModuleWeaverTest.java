@@ -89,14 +89,4 @@ class ModuleWeaverTest {
       return List.of();
     }
   }
-
-  private static final class FailingListener implements InstrumentationListener {
-    @Override
-    public void transformed(String typeName, boolean retransformed) {}
-
-    @Override
-    public void failed(String typeName, Throwable error) {
-      throw new AssertionError(typeName, error);
-    }
-  }
 }
