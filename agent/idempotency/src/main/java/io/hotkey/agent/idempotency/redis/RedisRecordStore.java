@@ -13,6 +13,7 @@ import io.hotkey.agent.redis.resp.RespConnection;
 import io.hotkey.agent.redis.resp.RespError;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.security.NoSuchAlgorithmException;
 import java.security.SecureRandom;
 import java.time.Duration;
 import java.util.Arrays;
@@ -103,7 +104,23 @@ public final class RedisRecordStore implements RecordStore {
               "return 1"));
 
   private static final byte[] NO_SCOPE = new byte[0];
-  private static final SecureRandom RANDOM = new SecureRandom();
+
+  /**
+   * Nonces and fencing digits; a DRBG, seeded when the class loads: the platform's default source
+   * reads {@code /dev/urandom} on every draw, which a claim sent from an event loop must not wait
+   * for.
+   */
+  private static final SecureRandom RANDOM = seededDrbg();
+
+  private static SecureRandom seededDrbg() {
+    try {
+      SecureRandom drbg = SecureRandom.getInstance("DRBG");
+      drbg.nextBytes(new byte[16]);
+      return drbg;
+    } catch (NoSuchAlgorithmException e) {
+      throw new IllegalStateException("DRBG is required by every Java platform since 9", e);
+    }
+  }
 
   private final RedisEndpoint endpoint;
   private final RespClient client;
