@@ -52,7 +52,7 @@ public final class WebFluxBridge {
       new HelperClasses(
           "io.netty.channel.Channel",
           NETTY_PACKAGE,
-          List.of("EventLoopRedis", "NettyEventLoopStores"));
+          List.of("PendingCommand", "EventLoopRedis", "LoopConnections", "NettyEventLoopStores"));
 
   /** The Netty helpers of the loader of a server's native request, when it has Netty. */
   private static final ClassValue<Optional<EventLoopStores>> EVENT_LOOP_STORES =

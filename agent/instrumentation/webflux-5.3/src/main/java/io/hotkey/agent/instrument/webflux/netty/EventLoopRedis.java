@@ -12,7 +12,6 @@ import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoop;
-import io.netty.util.concurrent.ScheduledFuture;
 import java.io.ByteArrayInputStream;
 import java.io.EOFException;
 import java.io.IOException;
@@ -24,7 +23,6 @@ import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
@@ -66,7 +64,7 @@ public final class EventLoopRedis extends ChannelInboundHandlerAdapter implement
   private boolean connected;
 
   /** Commands sent or waiting for the connection, in order, each waiting for its reply. */
-  private final ArrayDeque<Pending> inFlight = new ArrayDeque<>();
+  private final ArrayDeque<PendingCommand> inFlight = new ArrayDeque<>();
 
   /** Commands that wait for the connection to open. */
   private final List<byte[][]> unsent = new ArrayList<>();
@@ -76,11 +74,6 @@ public final class EventLoopRedis extends ChannelInboundHandlerAdapter implement
 
   /** {@link System#nanoTime} until which a command fails at once: Redis could not be reached. */
   private long downUntil;
-
-  private static final class Pending {
-    final CompletableFuture<Object> reply = new CompletableFuture<>();
-    ScheduledFuture<?> timeout;
-  }
 
   /**
    * @param socketType the class of the server's own connections (NIO, epoll...), which suits this
@@ -121,7 +114,7 @@ public final class EventLoopRedis extends ChannelInboundHandlerAdapter implement
 
   @Override
   public CompletionStage<Object> send(byte[][] command) {
-    Pending pending = new Pending();
+    PendingCommand pending = new PendingCommand();
     if (loop.inEventLoop()) {
       sendOnLoop(command, pending);
     } else {
@@ -134,7 +127,7 @@ public final class EventLoopRedis extends ChannelInboundHandlerAdapter implement
     return pending.reply;
   }
 
-  private void sendOnLoop(byte[][] command, Pending pending) {
+  private void sendOnLoop(byte[][] command, PendingCommand pending) {
     if (attempt == null) {
       if (System.nanoTime() - downUntil < 0) {
         pending.reply.completeExceptionally(
@@ -223,7 +216,7 @@ public final class EventLoopRedis extends ChannelInboundHandlerAdapter implement
   }
 
   /** The reply is late: the connection is out of step with its commands and is dropped. */
-  private void late(Pending pending) {
+  private void late(PendingCommand pending) {
     if (inFlight.contains(pending)) {
       broken(
           new SocketTimeoutException(
@@ -245,16 +238,16 @@ public final class EventLoopRedis extends ChannelInboundHandlerAdapter implement
     connected = false;
     unsent.clear();
     unread = NO_BYTES;
-    List<Pending> failed = new ArrayList<>(inFlight);
+    List<PendingCommand> failed = new ArrayList<>(inFlight);
     inFlight.clear();
     if (old != null && old.isOpen()) {
-      ChannelFuture ignored = old.close(old.voidPromise());
+      ChannelFuture ignored = old.close();
     }
     IOException failure =
         cause instanceof IOException
             ? (IOException) cause
             : new IOException("Redis at " + host + ":" + port + ": " + cause, cause);
-    for (Pending pending : failed) {
+    for (PendingCommand pending : failed) {
       if (pending.timeout != null) {
         pending.timeout.cancel(false);
       }
@@ -278,6 +271,7 @@ public final class EventLoopRedis extends ChannelInboundHandlerAdapter implement
     List<Object> replies = new ArrayList<>();
     ByteArrayInputStream in = new ByteArrayInputStream(bytes);
     RespDecoder decoder = new RespDecoder(in);
+    unread = NO_BYTES;
     try {
       while (in.available() > 0) {
         int start = bytes.length - in.available();
@@ -288,16 +282,13 @@ public final class EventLoopRedis extends ChannelInboundHandlerAdapter implement
           break;
         }
       }
-      if (in.available() == 0) {
-        unread = NO_BYTES;
-      }
     } catch (IOException malformed) {
       broken(malformed);
       return;
     }
     // completed after decoding: a completion may send the next command on this loop at once
     for (Object reply : replies) {
-      Pending pending = inFlight.poll();
+      PendingCommand pending = inFlight.poll();
       if (pending == null) {
         broken(new IOException("a reply from Redis that no command asked for"));
         return;
@@ -319,7 +310,7 @@ public final class EventLoopRedis extends ChannelInboundHandlerAdapter implement
     if (channel != null && context.channel() == channel) {
       broken(cause);
     } else {
-      ChannelFuture ignored = context.close(context.voidPromise());
+      ChannelFuture ignored = context.close();
     }
   }
 

@@ -5,15 +5,12 @@ import io.hotkey.agent.idempotency.store.AsyncRecordStore;
 import io.hotkey.agent.instrument.webflux.EventLoopStores;
 import io.hotkey.agent.redis.resp.RedisEndpoint;
 import io.netty.channel.Channel;
-import io.netty.channel.EventLoop;
 import io.netty.channel.socket.SocketChannel;
 import java.lang.invoke.MethodHandle;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.MethodType;
-import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Executor;
 
 /**
@@ -25,18 +22,7 @@ public final class NettyEventLoopStores implements EventLoopStores {
   /** How long a Redis that could not be reached fails commands at once, as the blocking client. */
   private static final long DOWN_MILLIS = 50;
 
-  private volatile Connections current;
-
-  /** The connections to one store's Redis, by loop. */
-  private static final class Connections {
-    final RedisRecordStore store;
-    final Map<EventLoop, AsyncRecordStore> byLoop = new ConcurrentHashMap<>();
-    final List<EventLoopRedis> opened = new CopyOnWriteArrayList<>();
-
-    Connections(RedisRecordStore store) {
-      this.store = store;
-    }
-  }
+  private volatile LoopConnections current;
 
   @Override
   public AsyncRecordStore forRequest(
@@ -50,7 +36,7 @@ public final class NettyEventLoopStores implements EventLoopStores {
     if (socketType == null) {
       return null;
     }
-    Connections connections = connectionsTo(store);
+    LoopConnections connections = connectionsTo(store);
     return connections.byLoop.computeIfAbsent(
         served.eventLoop(),
         loop -> {
@@ -70,8 +56,8 @@ public final class NettyEventLoopStores implements EventLoopStores {
   }
 
   /** The connections to {@code store}; those of a store the agent no longer uses are closed. */
-  private Connections connectionsTo(RedisRecordStore store) {
-    Connections connections = current;
+  private LoopConnections connectionsTo(RedisRecordStore store) {
+    LoopConnections connections = current;
     if (connections != null && connections.store == store) {
       return connections;
     }
@@ -80,43 +66,45 @@ public final class NettyEventLoopStores implements EventLoopStores {
         if (current != null) {
           current.opened.forEach(EventLoopRedis::close);
         }
-        current = new Connections(store);
+        current = new LoopConnections(store);
       }
       return current;
     }
   }
 
   /**
-   * Reactor Netty's {@code Connection.channel()}, found by name in the request's loader (so that
-   * only Netty is linked), for each class of native request; null for a request that is not one.
+   * Reactor Netty's {@code Connection.channel()} for each class of native request, found by name in
+   * the request's loader (so that only Netty is linked); {@link #NOT_A_CONNECTION} for a class that
+   * is not one.
    */
-  private static final ClassValue<MethodHandle> CHANNEL_OF =
-      new ClassValue<MethodHandle>() {
-        @Override
-        protected MethodHandle computeValue(Class<?> requestType) {
-          try {
-            Class<?> connection = Class.forName(CONNECTION, false, requestType.getClassLoader());
-            if (!connection.isAssignableFrom(requestType)) {
-              return null;
-            }
-            return MethodHandles.publicLookup()
-                .findVirtual(connection, "channel", MethodType.methodType(Channel.class));
-          } catch (ReflectiveOperationException | LinkageError e) {
-            return null;
-          }
-        }
-      };
+  private static final Map<Class<?>, Object> CHANNEL_OF = new ConcurrentHashMap<>();
+
+  private static final Object NOT_A_CONNECTION = new Object();
+
+  private static Object channelMethod(Class<?> requestType) {
+    try {
+      Class<?> connection = Class.forName(CONNECTION, false, requestType.getClassLoader());
+      if (!connection.isAssignableFrom(requestType)) {
+        return NOT_A_CONNECTION;
+      }
+      return MethodHandles.publicLookup()
+          .findVirtual(connection, "channel", MethodType.methodType(Channel.class));
+    } catch (ReflectiveOperationException | LinkageError e) {
+      return NOT_A_CONNECTION;
+    }
+  }
 
   private static final String CONNECTION = "reactor.netty.Connection";
 
   /** The channel a Reactor Netty request came on, or null. */
   private static Channel channelOf(Object nativeRequest) {
-    MethodHandle channel = CHANNEL_OF.get(nativeRequest.getClass());
-    if (channel == null) {
+    Object channel =
+        CHANNEL_OF.computeIfAbsent(nativeRequest.getClass(), NettyEventLoopStores::channelMethod);
+    if (channel == NOT_A_CONNECTION) {
       return null;
     }
     try {
-      return (Channel) channel.invoke(nativeRequest);
+      return (Channel) ((MethodHandle) channel).invoke(nativeRequest);
     } catch (Throwable t) {
       throw new IllegalStateException("reading the request's channel", t);
     }
