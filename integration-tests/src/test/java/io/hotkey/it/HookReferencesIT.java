@@ -53,6 +53,12 @@ class HookReferencesIT {
     "org/springframework/"
   };
 
+  /**
+   * The WebFlux module's helpers defined next to Netty, which reference Netty only: checked against
+   * a classpath with Netty, not spring-web's.
+   */
+  private static final String NETTY_HELPERS = "webflux/netty/";
+
   /** Where each advice that reads a field is woven, for its {@code @Advice.FieldValue} names. */
   private static final Map<String, String> WOVEN_INTO =
       Map.of(
@@ -74,7 +80,8 @@ class HookReferencesIT {
         Map.of(
             VersionMatrix.JEDIS_3, List.of("jedis/v3_0/", "jedis/common/"),
             VersionMatrix.JEDIS_4, List.of("jedis/v4_0/", "jedis/common/"),
-            VersionMatrix.LETTUCE_6, List.of("lettuce/v6_0/"));
+            // the WebFlux module's Netty helpers against the Netty 4.1 of each Lettuce 6 release
+            VersionMatrix.LETTUCE_6, List.of("lettuce/v6_0/", NETTY_HELPERS));
     return Stream.concat(
         VersionMatrix.LINES.stream()
             .filter(l -> packages.containsKey(l.module()))
@@ -256,7 +263,9 @@ class HookReferencesIT {
         JarEntry entry = entries.nextElement();
         String name = entry.getName();
         if (!name.endsWith(".class")
-            || packages.stream().noneMatch(p -> name.contains("/instrument/" + p))) {
+            || packages.stream().noneMatch(p -> name.contains("/instrument/" + p))
+            || (name.contains("/instrument/" + NETTY_HELPERS)
+                && !packages.contains(NETTY_HELPERS))) {
           continue;
         }
         try (InputStream in = agent.getInputStream(entry)) {

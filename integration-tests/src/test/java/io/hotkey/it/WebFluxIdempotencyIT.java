@@ -71,7 +71,10 @@ class WebFluxIdempotencyIT extends RedisTestBase {
       try (Jedis jedis = redis.jedis()) {
         assertFalse(jedis.keys("hotkey:idem:*").isEmpty(), "the records are in Redis");
       }
+      handlersStayOnTheEventLoop(app, http);
       eventLoopsNeverWaitForTheStore(app, http);
+      reconnectsAfterRedisRestarts(http);
+      handlersStayOnTheEventLoop(app, http);
       neverBlocked(app);
     }
   }
@@ -295,6 +298,67 @@ class WebFluxIdempotencyIT extends RedisTestBase {
     for (CompletableFuture<HttpResponse<byte[]>> claim : claims) {
       int status = claim.get(60, TimeUnit.SECONDS).statusCode();
       assertTrue(status == 201 || status == 503, "a paused claim ends in 201 or 503: " + status);
+    }
+  }
+
+  /**
+   * The redis store's calls go out and come back on the event loop serving the request: after a
+   * claim the handler runs on a {@code reactor-http-} loop, the answer is stored before it is sent
+   * (replayed at once), and no store thread was ever started.
+   */
+  private static void handlersStayOnTheEventLoop(SpringBootApp app, IdempotencyOverHttp http)
+      throws Exception {
+    for (int i = 0; i < 8; i++) {
+      String key = UUID.randomUUID().toString();
+      HttpResponse<byte[]> first = send(http.request(key, PAYLOAD));
+      assertEquals(201, first.statusCode(), () -> text(first));
+      String thread = first.headers().firstValue("X-Handler-Thread").orElse("");
+      assertTrue(thread.startsWith("reactor-http-"), "the handler ran on an event loop: " + thread);
+      assertTrue(replayed(send(http.request(key, PAYLOAD))), "stored before it was sent");
+    }
+    String threads = get(app.base() + "/threads");
+    assertFalse(
+        threads.contains("hotkey-idempotency-store-"), "a store thread was started:\n" + threads);
+  }
+
+  /**
+   * Redis dies while claims wait for it (held by CLIENT PAUSE) and comes back: those claims and the
+   * ones sent while it is down are answered (503, or passed through as the store-failure policy
+   * says), none hangs; once Redis is back the event loops connect again and keyed requests are
+   * deduplicated as before.
+   */
+  private void reconnectsAfterRedisRestarts(IdempotencyOverHttp http) throws Exception {
+    List<CompletableFuture<HttpResponse<byte[]>>> cut = new ArrayList<>();
+    try {
+      try (Jedis admin = redis.jedis()) {
+        admin.clientPause(10_000, ClientPauseMode.ALL);
+      }
+      for (int i = 0; i < 4; i++) {
+        cut.add(sendAsync(http.request(UUID.randomUUID().toString(), PAYLOAD)));
+      }
+      Thread.sleep(300); // the claims reach Redis and wait (nothing to poll for: it is paused)
+      redis.stop();
+      for (int i = 0; i < 4; i++) {
+        cut.add(sendAsync(http.request(UUID.randomUUID().toString(), PAYLOAD)));
+      }
+      for (CompletableFuture<HttpResponse<byte[]>> claim : cut) {
+        HttpResponse<byte[]> answer = claim.get(10, TimeUnit.SECONDS);
+        assertTrue(
+            answer.statusCode() == 503 || (answer.statusCode() == 201 && !replayed(answer)),
+            () -> "with Redis gone: " + text(answer));
+      }
+    } finally {
+      redis.restart();
+    }
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+    while (true) {
+      String key = UUID.randomUUID().toString();
+      HttpResponse<byte[]> answer = send(http.request(key, PAYLOAD));
+      if (answer.statusCode() == 201 && replayed(send(http.request(key, PAYLOAD)))) {
+        return;
+      }
+      assertTrue(System.nanoTime() < deadline, "never deduplicated again after Redis restarted");
+      Thread.sleep(20);
     }
   }
 

@@ -14,8 +14,9 @@ import reactor.core.publisher.Mono;
 /**
  * The order handler the idempotency checks count: each run takes the next number; {@code X-Mode:
  * slow} waits 500 ms (without blocking a thread), {@code fail} answers 500, {@code throw} fails the
- * chain, anything else answers 201 with {@code Location: <path>/<run>}, a Set-Cookie and a JSON
- * body that differs from run to run.
+ * chain, anything else answers 201 with {@code Location: <path>/<run>}, a Set-Cookie, on the
+ * functional route the handler's thread in {@code X-Handler-Thread}, and a JSON body that differs
+ * from run to run.
  */
 @Component
 public class Orders {
@@ -39,6 +40,7 @@ public class Orders {
                     ? ServerResponse.status(500).bodyValue("the order failed")
                     : ServerResponse.created(URI.create(order.location))
                         .header(HttpHeaders.SET_COOKIE, "order=" + order.run)
+                        .header("X-Handler-Thread", order.thread)
                         .contentType(MediaType.APPLICATION_JSON)
                         .bodyValue(order.json));
   }
@@ -62,6 +64,7 @@ public class Orders {
   /** One run of the handler: slow, failed, thrown or placed. */
   Mono<Order> run(String mode, String path, String body) {
     int run = runs.incrementAndGet();
+    String thread = Thread.currentThread().getName();
     Mono<Long> wait = "slow".equals(mode) ? Mono.delay(Duration.ofMillis(500)) : Mono.just(0L);
     return wait.then(
         Mono.defer(
@@ -69,7 +72,7 @@ public class Orders {
               if ("throw".equals(mode)) {
                 return Mono.error(new IllegalStateException("the order handler threw"));
               }
-              return Mono.just(new Order(run, path, body, "fail".equals(mode)));
+              return Mono.just(new Order(run, path, body, "fail".equals(mode), thread));
             }));
   }
 
@@ -80,8 +83,12 @@ public class Orders {
     final String json;
     final boolean failed;
 
-    Order(int run, String path, String body, boolean failed) {
+    /** The thread the handler was called on, which the agent's store calls may change. */
+    final String thread;
+
+    Order(int run, String path, String body, boolean failed, String thread) {
       this.run = run;
+      this.thread = thread;
       this.location = path + "/" + run;
       this.json =
           "{\"order\":"

@@ -12,7 +12,7 @@ import org.springframework.web.reactive.function.server.ServerResponse;
  * ({@code POST /orders}, {@code /orders/checkout}, {@code /orders/pay}; {@code /orders/stream}
  * answers in several chunks) and as an annotated
  * controller ({@code POST /annotated/orders}, {@link AnnotatedOrders}), both counting their runs
- * in {@link Orders}. Started with {@value BlockingCheck#PROPERTY}{@code =true}, it runs under
+ * in {@link Orders}; {@code GET /threads} lists the live threads' names. Started with {@value BlockingCheck#PROPERTY}{@code =true}, it runs under
  * BlockHound ({@link BlockingCheck}).
  */
 @SpringBootApplication
@@ -30,6 +30,16 @@ public class WebFluxApp {
         .POST("/orders/pay", orders::handle)
         .POST("/orders/stream", orders::stream)
         .GET("/orders/runs", request -> ServerResponse.ok().bodyValue(orders.runs() + "\n"))
+        .GET("/threads", request -> ServerResponse.ok().bodyValue(threadNames()))
         .build();
+  }
+
+  /** The names of the live threads, one a line: which threads the agent made. */
+  private static String threadNames() {
+    StringBuilder names = new StringBuilder();
+    for (Thread thread : Thread.getAllStackTraces().keySet()) {
+      names.append(thread.getName()).append('\n');
+    }
+    return names.toString();
   }
 }

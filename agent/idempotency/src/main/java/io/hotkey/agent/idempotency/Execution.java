@@ -1,8 +1,11 @@
 package io.hotkey.agent.idempotency;
 
+import io.hotkey.agent.idempotency.store.AsyncRecordStore;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
@@ -12,6 +15,10 @@ import java.util.concurrent.atomic.AtomicBoolean;
  */
 public final class Execution {
   private final IdempotencyEngine engine;
+
+  /** How the claim was made, and so how it is completed or released. */
+  final AsyncRecordStore calls;
+
   final String recordKey;
   final long token;
 
@@ -20,8 +27,17 @@ public final class Execution {
 
   private final AtomicBoolean ended = new AtomicBoolean();
 
-  Execution(IdempotencyEngine engine, String recordKey, long token, Duration keepFor) {
+  private static final CompletionStage<Void> ALREADY_ENDED =
+      CompletableFuture.completedFuture(null);
+
+  Execution(
+      IdempotencyEngine engine,
+      AsyncRecordStore calls,
+      String recordKey,
+      long token,
+      Duration keepFor) {
     this.engine = engine;
+    this.calls = calls;
     this.recordKey = recordKey;
     this.token = token;
     this.keepFor = keepFor;
@@ -34,15 +50,18 @@ public final class Execution {
    * @param body the captured body (at most max-body bytes)
    * @param captured false when the body could not be captured whole (larger than max-body, stream
    *     not finished): the response is then not stored and the claim is released
+   * @return done when the answer is stored or the claim released (at once with a blocking store);
+   *     never fails
    */
-  public void finish(
+  public CompletionStage<Void> finish(
       int status, List<Map.Entry<String, String>> headers, byte[] body, boolean captured) {
-    if (ended.compareAndSet(false, true)) {
-      try {
-        engine.finish(this, status, headers, body, captured);
-      } catch (Throwable t) {
-        engine.finishFailed(this, t);
-      }
+    if (!ended.compareAndSet(false, true)) {
+      return ALREADY_ENDED;
+    }
+    try {
+      return engine.finish(this, status, headers, body, captured);
+    } catch (Throwable t) {
+      return engine.finishFailed(this, t);
     }
   }
 
@@ -50,11 +69,10 @@ public final class Execution {
    * The handler failed, or the adapter could not follow it: release the claim.
    *
    * @param why what happened, for the log
+   * @return done when the claim is released (at once with a blocking store); never fails
    */
-  public void fail(ReleaseReason why) {
-    if (ended.compareAndSet(false, true)) {
-      engine.failed(this, why);
-    }
+  public CompletionStage<Void> fail(ReleaseReason why) {
+    return ended.compareAndSet(false, true) ? engine.failed(this, why) : ALREADY_ENDED;
   }
 
   public boolean ended() {

@@ -17,7 +17,8 @@ public final class LuaScript {
     }
   }
 
-  byte[][] command(boolean bySha, byte[][] keys, byte[][] args) {
+  /** {@code EVALSHA} (by its SHA-1) or {@code EVAL} (its source) of this script. */
+  public byte[][] command(boolean bySha, byte[][] keys, byte[][] args) {
     byte[][] command = new byte[3 + keys.length + args.length][];
     command[0] = RespConnection.bytes(bySha ? "EVALSHA" : "EVAL");
     command[1] = bySha ? sha : source;

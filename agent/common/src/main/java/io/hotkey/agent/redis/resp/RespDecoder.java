@@ -110,7 +110,12 @@ public final class RespDecoder {
         throw new EOFException("Redis closed the connection");
       }
       if (c == '\r') {
-        if (in.read() != '\n') {
+        int lineFeed = in.read();
+        if (lineFeed == -1) {
+          // the end of the bytes at hand, not a malformed line: a reader of chunks waits for more
+          throw new EOFException("Redis closed the connection");
+        }
+        if (lineFeed != '\n') {
           throw new IOException("malformed RESP line");
         }
         return line.toString();

@@ -1,6 +1,7 @@
 package io.hotkey.agent.idempotency.redis;
 
 import io.hotkey.agent.idempotency.HttpAnswer;
+import io.hotkey.agent.idempotency.store.AsyncRecordStore;
 import io.hotkey.agent.idempotency.store.ClaimResult;
 import io.hotkey.agent.idempotency.store.RecordStore;
 import io.hotkey.agent.idempotency.store.ResponseCodec;
@@ -12,10 +13,14 @@ import io.hotkey.agent.redis.resp.RespConnection;
 import io.hotkey.agent.redis.resp.RespError;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.security.NoSuchAlgorithmException;
 import java.security.SecureRandom;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.Executor;
 import java.util.zip.CRC32;
 
 /**
@@ -99,10 +104,28 @@ public final class RedisRecordStore implements RecordStore {
               "return 1"));
 
   private static final byte[] NO_SCOPE = new byte[0];
-  private static final SecureRandom RANDOM = new SecureRandom();
+
+  /**
+   * Nonces and fencing digits; a DRBG, seeded when the class loads: the platform's default source
+   * reads {@code /dev/urandom} on every draw, which a claim sent from an event loop must not wait
+   * for.
+   */
+  private static final SecureRandom RANDOM = seededDrbg();
+
+  private static SecureRandom seededDrbg() {
+    try {
+      SecureRandom drbg = SecureRandom.getInstance("DRBG");
+      drbg.nextBytes(new byte[16]);
+      return drbg;
+    } catch (NoSuchAlgorithmException e) {
+      throw new IllegalStateException("DRBG is required by every Java platform since 9", e);
+    }
+  }
 
   private final RedisEndpoint endpoint;
   private final RespClient client;
+  private final Duration connectTimeout;
+  private final Duration readTimeout;
 
   /**
    * Connects lazily: a Redis that is down at start only makes requests fail until it is up.
@@ -117,6 +140,8 @@ public final class RedisRecordStore implements RecordStore {
       int poolSize,
       Duration probe) {
     this.endpoint = endpoint;
+    this.connectTimeout = connectTimeout;
+    this.readTimeout = readTimeout;
     this.client =
         new RespClient(
             endpoint,
@@ -175,18 +200,28 @@ public final class RedisRecordStore implements RecordStore {
 
   private ClaimResult claim(String recordKey, byte[] scope, byte[] fingerprint, Duration lease)
       throws StoreException {
-    byte[] nonce = new byte[16];
-    RANDOM.nextBytes(nonce);
-    Object reply =
+    return claimResult(
         eval(
             "claim",
             CLAIM,
             new byte[][] {redisKey(recordKey)},
-            fingerprint,
-            number(Math.max(1, lease.toMillis())),
-            nonce,
-            scope,
-            threeDigits(RANDOM.nextInt(1000)));
+            claimArgs(scope, fingerprint, lease)));
+  }
+
+  /** The claim script's arguments, with a fresh nonce and fencing digits. */
+  private static byte[][] claimArgs(byte[] scope, byte[] fingerprint, Duration lease) {
+    byte[] nonce = new byte[16];
+    RANDOM.nextBytes(nonce);
+    return new byte[][] {
+      fingerprint,
+      number(Math.max(1, lease.toMillis())),
+      nonce,
+      scope,
+      threeDigits(RANDOM.nextInt(1000))
+    };
+  }
+
+  private static ClaimResult claimResult(Object reply) throws StoreException {
     try {
       List<?> items = (List<?>) reply;
       String state = text(items.get(0));
@@ -245,10 +280,191 @@ public final class RedisRecordStore implements RecordStore {
     } catch (IOException e) {
       throw new StoreException(what + " on " + endpoint + ": " + e.getMessage(), e);
     }
+    return checked(what, reply);
+  }
+
+  private Object checked(String what, Object reply) throws StoreException {
     if (reply instanceof RespError) {
       throw new StoreException(what + " on " + endpoint + ": " + reply);
     }
     return reply;
+  }
+
+  /**
+   * This store's records reached through {@code transport}: the same scripts, replies and failures
+   * as the blocking calls, none of them waiting on a thread. A Redis Cluster's redirection ({@code
+   * MOVED}, {@code ASK}, {@code TRYAGAIN}), which the transport does not follow, sends that call
+   * and every later one to this store's blocking client on {@code blockingCalls}.
+   */
+  public AsyncRecordStore over(RespTransport transport, Executor blockingCalls) {
+    return new TransportCalls(transport, blockingCalls);
+  }
+
+  /** A reply to turn into a result, or a StoreException. */
+  private interface Reply<T> {
+    T read(Object reply) throws StoreException;
+  }
+
+  private final class TransportCalls implements AsyncRecordStore {
+    private final RespTransport transport;
+    private final Executor blockingCalls;
+
+    /**
+     * Set by the first redirection: the Redis is a cluster, which only the blocking client follows.
+     */
+    private volatile boolean clustered;
+
+    TransportCalls(RespTransport transport, Executor blockingCalls) {
+      this.transport = transport;
+      this.blockingCalls = blockingCalls;
+    }
+
+    @Override
+    public CompletionStage<ClaimResult> claim(
+        String recordKey, byte[] fingerprint, Duration lease) {
+      return call(
+          "claim",
+          CLAIM,
+          recordKey,
+          claimArgs(NO_SCOPE, fingerprint, lease),
+          RedisRecordStore::claimResult,
+          () -> RedisRecordStore.this.claim(recordKey, fingerprint, lease));
+    }
+
+    @Override
+    public CompletionStage<Boolean> issue(String recordKey, String scope, Duration ttl) {
+      return call(
+          "issue",
+          ISSUE,
+          recordKey,
+          new byte[][] {RespConnection.bytes(scope), number(Math.max(1, ttl.toMillis()))},
+          RedisRecordStore::flag,
+          () -> RedisRecordStore.this.issue(recordKey, scope, ttl));
+    }
+
+    @Override
+    public CompletionStage<ClaimResult> claimIssued(
+        String recordKey, String scope, byte[] fingerprint, Duration lease) {
+      return call(
+          "claim",
+          CLAIM,
+          recordKey,
+          claimArgs(RespConnection.bytes(scope), fingerprint, lease),
+          RedisRecordStore::claimResult,
+          () -> RedisRecordStore.this.claimIssued(recordKey, scope, fingerprint, lease));
+    }
+
+    @Override
+    public CompletionStage<Boolean> complete(
+        String recordKey, long token, HttpAnswer response, Duration ttl) {
+      return call(
+          "complete",
+          COMPLETE,
+          recordKey,
+          new byte[][] {
+            number(token), ResponseCodec.encode(response), number(Math.max(1, ttl.toMillis()))
+          },
+          RedisRecordStore::flag,
+          () -> RedisRecordStore.this.complete(recordKey, token, response, ttl));
+    }
+
+    @Override
+    public CompletionStage<Boolean> release(String recordKey, long token) {
+      return call(
+          "release",
+          RELEASE,
+          recordKey,
+          new byte[][] {number(token)},
+          RedisRecordStore::flag,
+          () -> RedisRecordStore.this.release(recordKey, token));
+    }
+
+    /** EVALSHA, then EVAL if Redis does not know the script (a restart, SCRIPT FLUSH). */
+    private <T> CompletionStage<T> call(
+        String what,
+        LuaScript script,
+        String recordKey,
+        byte[][] args,
+        Reply<T> reading,
+        AsyncRecordStore.Call<T> blocking) {
+      if (clustered) {
+        return onBlockingClient(blocking);
+      }
+      byte[][] keys = {redisKey(recordKey)};
+      return transport
+          .send(script.command(true, keys, args))
+          .thenCompose(
+              reply ->
+                  reply instanceof RespError && ((RespError) reply).isNoScript()
+                      ? transport.send(script.command(false, keys, args))
+                      : CompletableFuture.completedFuture(reply))
+          .handle(
+              (reply, failure) -> {
+                if (failure != null) {
+                  Throwable cause = failure.getCause() != null ? failure.getCause() : failure;
+                  return CompletableFuture.<T>failedFuture(
+                      new StoreException(
+                          what + " on " + endpoint + ": " + cause.getMessage(), cause));
+                }
+                if (isRedirection(reply)) {
+                  clustered = true;
+                  return onBlockingClient(blocking);
+                }
+                return AsyncRecordStore.now(() -> reading.read(checked(what, reply)));
+              })
+          .thenCompose(result -> result);
+    }
+
+    private <T> CompletionStage<T> onBlockingClient(AsyncRecordStore.Call<T> blocking) {
+      CompletableFuture<T> result = new CompletableFuture<>();
+      try {
+        blockingCalls.execute(
+            () ->
+                AsyncRecordStore.now(blocking)
+                    .whenComplete(
+                        (value, failure) -> {
+                          if (failure != null) {
+                            result.completeExceptionally(failure);
+                          } else {
+                            result.complete(value);
+                          }
+                        }));
+      } catch (RuntimeException rejected) {
+        result.completeExceptionally(
+            new StoreException("no thread for a blocking call: " + rejected, rejected));
+      }
+      return result;
+    }
+
+    @Override
+    public String describe() {
+      return endpoint.toString();
+    }
+  }
+
+  private static boolean isRedirection(Object reply) {
+    if (!(reply instanceof RespError)) {
+      return false;
+    }
+    String message = ((RespError) reply).message();
+    return message.startsWith("MOVED ")
+        || message.startsWith("ASK ")
+        || message.startsWith("TRYAGAIN");
+  }
+
+  /** The server this store's records live on (the seed node of a cluster). */
+  public RedisEndpoint endpoint() {
+    return endpoint;
+  }
+
+  /** How long a connection may take to open. */
+  public Duration connectTimeout() {
+    return connectTimeout;
+  }
+
+  /** How long a command's reply may take. */
+  public Duration readTimeout() {
+    return readTimeout;
   }
 
   private static boolean flag(Object reply) throws StoreException {

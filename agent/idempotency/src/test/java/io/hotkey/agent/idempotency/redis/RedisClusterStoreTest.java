@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.hotkey.agent.idempotency.HttpAnswer;
+import io.hotkey.agent.idempotency.store.AsyncRecordStore;
 import io.hotkey.agent.idempotency.store.ClaimResult;
 import io.hotkey.agent.testing.RedisClusterProcesses;
 import java.nio.charset.StandardCharsets;
@@ -49,6 +50,30 @@ class RedisClusterStoreTest {
 
   private static HttpAnswer answer(String key) {
     return new HttpAnswer(200, List.of(), key.getBytes(StandardCharsets.UTF_8));
+  }
+
+  /**
+   * Over a transport to one node (which does not follow redirections), a record of another node's
+   * slot goes to the blocking client, which does, and so do every later call.
+   */
+  @Test
+  void aTransportsRedirectionGoesToTheBlockingClient() throws Exception {
+    try (RedisRecordStore store = store();
+        OneConnectionTransport transport = new OneConnectionTransport(cluster.endpoint(0))) {
+      AsyncRecordStore calls = store.over(transport, Runnable::run);
+      for (int i = 0; i < 20; i++) {
+        String key = "POST /orders POST scope " + UUID.randomUUID();
+        ClaimResult claimed = calls.claim(key, FINGERPRINT, LEASE).toCompletableFuture().join();
+        assertEquals(ClaimResult.Kind.CLAIMED, claimed.kind());
+        assertTrue(
+            calls.complete(key, claimed.token(), answer(key), TTL).toCompletableFuture().join());
+        assertEquals(answer(key), store.claim(key, FINGERPRINT, LEASE).response());
+      }
+      int sentBeforeRedirect = transport.sent.size();
+      assertTrue(sentBeforeRedirect < 40, "a redirection moved the calls to the blocking client");
+      calls.claim("one more " + UUID.randomUUID(), FINGERPRINT, LEASE).toCompletableFuture().join();
+      assertEquals(sentBeforeRedirect, transport.sent.size(), "none on the transport after it");
+    }
   }
 
   @Test

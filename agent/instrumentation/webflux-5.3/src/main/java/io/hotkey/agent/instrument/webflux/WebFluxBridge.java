@@ -2,10 +2,13 @@ package io.hotkey.agent.instrument.webflux;
 
 import io.hotkey.agent.core.AgentErrors;
 import io.hotkey.agent.idempotency.IdempotencyEngine;
+import io.hotkey.agent.idempotency.redis.RedisRecordStore;
+import io.hotkey.agent.idempotency.store.AsyncRecordStore;
 import io.hotkey.agent.idempotency.store.MemoryRecordStore;
 import io.hotkey.agent.instrument.HelperClasses;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.Executor;
 import java.util.function.Supplier;
 
 /**
@@ -19,9 +22,12 @@ import java.util.function.Supplier;
  * they are defined next to {@code ServerHttpRequestDecorator} ({@link HelperClasses}, as {@code
  * org.springframework.http.server.reactive.HotkeyAgent*}).
  *
- * <p>An event-loop thread never waits for the store: calls to a store other than the in-memory one
- * (which answers without I/O) run on the helpers' own bounded Reactor scheduler, and the request
- * carries on there ({@code IdempotentExchange}).
+ * <p>An event-loop thread never waits for the store. The in-memory one answers without I/O, on the
+ * loop. The redis store is called on Reactor Netty over a pipelined connection of the loop serving
+ * the request ({@code netty/}, helpers defined next to the application's Netty), so the request
+ * never changes thread; elsewhere (another server, TLS, a login) its blocking calls run on the
+ * helpers' own bounded Reactor scheduler, and the request carries on there ({@code
+ * IdempotentExchange}).
  */
 public final class WebFluxBridge {
   static final List<String> HELPERS =
@@ -34,6 +40,45 @@ public final class WebFluxBridge {
           "org.springframework.http.server.reactive.ServerHttpRequestDecorator",
           HELPER_PACKAGE,
           HELPERS);
+
+  static final String NETTY_PACKAGE = "io/hotkey/agent/instrument/webflux/netty/";
+
+  /**
+   * The redis store's connections on the server's event loops: defined next to Netty (a class of it
+   * the anchor), apart from the WebFlux helpers, so that a reactive server without Netty still gets
+   * those.
+   */
+  static final HelperClasses NETTY_HELPER_CLASSES =
+      new HelperClasses(
+          "io.netty.channel.Channel",
+          NETTY_PACKAGE,
+          List.of("PendingCommand", "EventLoopRedis", "LoopConnections", "NettyEventLoopStores"));
+
+  /** The Netty helpers of the loader of a server's native request, when it has Netty. */
+  private static final ClassValue<Optional<EventLoopStores>> EVENT_LOOP_STORES =
+      new ClassValue<Optional<EventLoopStores>>() {
+        @Override
+        protected Optional<EventLoopStores> computeValue(Class<?> nativeRequest) {
+          ClassLoader loader = nativeRequest.getClassLoader();
+          try {
+            Class.forName("io.netty.channel.Channel", false, loader);
+          } catch (ClassNotFoundException e) {
+            return Optional.empty(); // not Netty: store calls leave the server's threads
+          }
+          try {
+            return Optional.of(
+                (EventLoopStores)
+                    NETTY_HELPER_CLASSES.injectInto(loader).getDeclaredConstructor().newInstance());
+          } catch (Throwable t) {
+            error(
+                "injecting the Netty helpers into "
+                    + loader
+                    + " (redis store calls leave the event loop)",
+                t);
+            return Optional.empty();
+          }
+        }
+      };
 
   /** Set while a helper calls the adapter itself: that call runs untouched. */
   private static final ThreadLocal<Boolean> NESTED = new ThreadLocal<>();
@@ -135,6 +180,25 @@ public final class WebFluxBridge {
     } finally {
       NESTED.remove();
     }
+  }
+
+  /**
+   * Calls to the engine's redis store over a connection of the event loop serving {@code
+   * nativeRequest}, whose replies arrive on that loop; null for another store, a server without
+   * Netty, or an endpoint these connections do not serve (the caller then uses the blocking store
+   * off the event loop).
+   */
+  public static AsyncRecordStore eventLoopCalls(
+      IdempotencyEngine active, Object nativeRequest, Executor blockingCalls) {
+    if (!(active.store() instanceof RedisRecordStore)
+        || nativeRequest == null
+        || nativeRequest.getClass().getClassLoader() == null) {
+      return null;
+    }
+    Optional<EventLoopStores> stores = EVENT_LOOP_STORES.get(nativeRequest.getClass());
+    return stores.isPresent()
+        ? stores.get().forRequest(nativeRequest, (RedisRecordStore) active.store(), blockingCalls)
+        : null;
   }
 
   /** Whether calls to this engine's store may wait on I/O, and so must leave the event loop. */

@@ -11,8 +11,10 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.CompletionStage;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Function;
+import java.util.function.Supplier;
 import org.reactivestreams.Publisher;
 import org.springframework.core.io.buffer.DataBuffer;
 import org.springframework.core.io.buffer.DataBufferUtils;
@@ -54,10 +56,12 @@ public final class CapturingResponse extends ServerHttpResponseDecorator {
   private final Execution execution;
 
   /** Runs a store call where it may (inline, or off the event loop), as a Mono. */
-  private final Function<Runnable, Mono<Void>> storeCall;
+  private final Function<Supplier<CompletionStage<Void>>, Mono<Void>> storeCall;
 
   CapturingResponse(
-      ServerHttpResponse response, Execution execution, Function<Runnable, Mono<Void>> storeCall) {
+      ServerHttpResponse response,
+      Execution execution,
+      Function<Supplier<CompletionStage<Void>>, Mono<Void>> storeCall) {
     super(response);
     this.execution = execution;
     this.storeCall = storeCall;
@@ -177,7 +181,7 @@ public final class CapturingResponse extends ServerHttpResponseDecorator {
    * Hands the answer to the engine; if reading the status or headers fails (a Spring this agent
    * does not link against), the claim is released and the response goes out unstored.
    */
-  private void finish(byte[] body, boolean whole) {
+  private CompletionStage<Void> finish(byte[] body, boolean whole) {
     Integer status;
     List<Map.Entry<String, String>> headers;
     try {
@@ -185,10 +189,9 @@ public final class CapturingResponse extends ServerHttpResponseDecorator {
       headers = headers();
     } catch (Throwable t) {
       WebFluxBridge.error("reading the response (its claim is released)", t);
-      execution.fail(ReleaseReason.AGENT_ERROR);
-      return;
+      return execution.fail(ReleaseReason.AGENT_ERROR);
     }
-    execution.finish(status == null ? 200 : status, headers, body, whole);
+    return execution.finish(status == null ? 200 : status, headers, body, whole);
   }
 
   /** The status set so far, or null. */

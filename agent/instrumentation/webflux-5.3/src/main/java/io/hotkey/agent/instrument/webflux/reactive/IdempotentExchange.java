@@ -7,19 +7,23 @@ import io.hotkey.agent.idempotency.IdempotencyEngine;
 import io.hotkey.agent.idempotency.Outcome;
 import io.hotkey.agent.idempotency.ReleaseReason;
 import io.hotkey.agent.idempotency.Route;
+import io.hotkey.agent.idempotency.store.AsyncRecordStore;
 import io.hotkey.agent.instrument.webflux.WebFluxBridge;
 import io.hotkey.agent.instrument.webflux.WebFluxHelper;
 import java.net.URI;
 import java.security.Principal;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.CompletionStage;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Supplier;
 import org.springframework.core.io.buffer.DataBuffer;
 import org.springframework.core.io.buffer.DataBufferUtils;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpMethod;
 import org.springframework.http.server.reactive.HttpHandler;
 import org.springframework.http.server.reactive.ServerHttpRequest;
+import org.springframework.http.server.reactive.ServerHttpRequestDecorator;
 import org.springframework.http.server.reactive.ServerHttpResponse;
 import org.springframework.web.server.ServerWebExchange;
 import org.springframework.web.server.WebHandler;
@@ -142,18 +146,75 @@ public final class IdempotentExchange implements WebFluxHelper {
     }
     WebHandler dispatcher = (WebHandler) dispatcherObject;
     IdempotencyEngine engine = buffered.engine();
+    AsyncRecordStore eventLoopCalls = eventLoopCalls(engine, exchange.getRequest());
+    boolean blocks = eventLoopCalls == null && WebFluxBridge.storeBlocks(engine);
     return exchange
         .<Principal>getPrincipal()
         .map(principal -> Optional.ofNullable(principal.getName()))
         .defaultIfEmpty(Optional.empty())
-        .flatMap(principal -> decide(engine, buffered, principal.orElse(null)))
+        .flatMap(
+            principal ->
+                eventLoopCalls != null
+                    ? decide(engine, buffered, principal.orElse(null), eventLoopCalls)
+                    : decide(engine, buffered, principal.orElse(null)))
         .onErrorResume(
             t -> {
               // undecided rather than decided without its caller: the request passes through
               WebFluxBridge.error("reading the principal", t);
               return Mono.just(Optional.empty());
             })
-        .flatMap(decision -> act(engine, dispatcher, exchange, decision.orElse(null)));
+        .flatMap(decision -> act(dispatcher, exchange, decision.orElse(null), blocks));
+  }
+
+  /**
+   * The redis store over a connection of the event loop serving the request, or null (another
+   * store, another server than Reactor Netty, a Spring before 5.3.3): then the blocking store.
+   */
+  private static AsyncRecordStore eventLoopCalls(
+      IdempotencyEngine engine, ServerHttpRequest request) {
+    try {
+      return WebFluxBridge.eventLoopCalls(
+          engine, ServerHttpRequestDecorator.getNativeRequest(request), STORE_CALLS::schedule);
+    } catch (IllegalArgumentException notWrappingANativeRequest) {
+      return null;
+    } catch (Throwable t) {
+      WebFluxBridge.error("finding the event loop's store connection (calls leave the loop)", t);
+      return null;
+    }
+  }
+
+  /**
+   * Decides through the event loop's connection: the store's reply arrives on the loop serving the
+   * request, and the request carries on there.
+   */
+  private Mono<Optional<Decision>> decide(
+      IdempotencyEngine engine,
+      BufferedRequest buffered,
+      String principal,
+      AsyncRecordStore calls) {
+    Optional<byte[]> bytes = buffered.bytes();
+    return Mono.defer(
+        () -> {
+          CompletionStage<Decision> decision;
+          try {
+            decision =
+                engine.decide(
+                    buffered.route(),
+                    buffered.head(principal),
+                    limit -> bytes.isPresent() && bytes.get().length <= limit ? bytes.get() : null,
+                    calls);
+          } catch (Throwable t) {
+            WebFluxBridge.error("deciding (the request passes through)", t);
+            return Mono.just(Optional.<Decision>empty());
+          }
+          return Mono.fromCompletionStage(decision)
+              .map(Optional::of)
+              .onErrorResume(
+                  t -> {
+                    WebFluxBridge.error("deciding (the request passes through)", t);
+                    return Mono.just(Optional.empty());
+                  });
+        });
   }
 
   private Mono<Optional<Decision>> decide(
@@ -186,11 +247,12 @@ public final class IdempotentExchange implements WebFluxHelper {
             });
   }
 
+  /**
+   * @param blocks whether the execution's store calls wait on I/O (the blocking redis store), and
+   *     so run on a store thread
+   */
   private Mono<Void> act(
-      IdempotencyEngine engine,
-      WebHandler dispatcher,
-      ServerWebExchange exchange,
-      Decision decision) {
+      WebHandler dispatcher, ServerWebExchange exchange, Decision decision, boolean blocks) {
     if (decision == null || decision.outcome() == Outcome.PASS) {
       return dispatcher.handle(exchange);
     }
@@ -202,7 +264,6 @@ public final class IdempotentExchange implements WebFluxHelper {
     CapturingResponse captured;
     ServerWebExchange capturing;
     try {
-      boolean blocks = WebFluxBridge.storeBlocks(engine);
       captured =
           new CapturingResponse(exchange.getResponse(), execution, call -> storeCall(call, blocks));
       capturing = exchange.mutate().response(captured).build();
@@ -218,19 +279,28 @@ public final class IdempotentExchange implements WebFluxHelper {
   }
 
   /**
-   * A store call as a Mono, where {@link #onStoreThread} runs it. Whatever it throws is the agent's
-   * failure, recorded and swallowed: the response goes on (without being stored) rather than
-   * hanging, as a LinkageError that Reactor rethrows on the thread would leave it.
+   * A store call as a Mono, where {@link #onStoreThread} runs it, done when its stage is. Whatever
+   * it throws or fails with is the agent's failure, recorded and swallowed: the response goes on
+   * (without being stored) rather than hanging, as a LinkageError that Reactor rethrows on the
+   * thread would leave it.
    */
-  static Mono<Void> storeCall(Runnable call, boolean blocks) {
+  static Mono<Void> storeCall(Supplier<CompletionStage<Void>> call, boolean blocks) {
     return onStoreThread(
-        Mono.fromRunnable(
+        Mono.defer(
             () -> {
+              CompletionStage<Void> done;
               try {
-                call.run();
+                done = call.get();
               } catch (Throwable t) {
                 WebFluxBridge.error("a store call", t);
+                return Mono.<Void>empty();
               }
+              return Mono.fromCompletionStage(done)
+                  .onErrorResume(
+                      t -> {
+                        WebFluxBridge.error("a store call", t);
+                        return Mono.empty();
+                      });
             }),
         blocks);
   }

@@ -7,7 +7,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.hotkey.agent.core.AgentErrors;
 import io.hotkey.agent.instrument.webflux.WebFluxBridge;
 import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Supplier;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -36,7 +39,7 @@ class StoreCallTest {
   void aStoreThatMayBlockIsCalledOnAStoreThreadAndTheRequestStaysThere() {
     AtomicReference<Thread> ranOn = new AtomicReference<>();
     Thread continuedOn =
-        IdempotentExchange.storeCall(() -> ranOn.set(Thread.currentThread()), true)
+        IdempotentExchange.storeCall(ran(() -> ranOn.set(Thread.currentThread())), true)
             .then(Mono.fromSupplier(Thread::currentThread))
             .block(WAIT);
     assertTrue(ranOn.get().getName().startsWith("hotkey-idempotency-store-"), ranOn.get()::getName);
@@ -44,13 +47,13 @@ class StoreCallTest {
 
     AtomicReference<Thread> secondOn = new AtomicReference<>();
     Thread first =
-        IdempotentExchange.storeCall(() -> {}, true)
+        IdempotentExchange.storeCall(ran(() -> {}), true)
             .then(
                 Mono.defer(
                     () -> {
                       Thread here = Thread.currentThread();
                       return IdempotentExchange.storeCall(
-                              () -> secondOn.set(Thread.currentThread()), true)
+                              ran(() -> secondOn.set(Thread.currentThread())), true)
                           .thenReturn(here);
                     }))
             .block(WAIT);
@@ -66,16 +69,17 @@ class StoreCallTest {
     AtomicReference<Boolean> onStoreThread = new AtomicReference<>();
     AtomicReference<Boolean> inChild = new AtomicReference<>();
     IdempotentExchange.storeCall(
-            () -> {
-              onStoreThread.set(IdempotentExchange.isStoreThread());
-              Thread child = new Thread(() -> inChild.set(IdempotentExchange.isStoreThread()));
-              child.start();
-              try {
-                child.join();
-              } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-              }
-            },
+            ran(
+                () -> {
+                  onStoreThread.set(IdempotentExchange.isStoreThread());
+                  Thread child = new Thread(() -> inChild.set(IdempotentExchange.isStoreThread()));
+                  child.start();
+                  try {
+                    child.join();
+                  } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                  }
+                }),
             true)
         .block(WAIT);
     assertTrue(onStoreThread.get());
@@ -85,7 +89,7 @@ class StoreCallTest {
   @Test
   void aStoreThatNeverBlocksIsCalledInline() {
     AtomicReference<Thread> ranOn = new AtomicReference<>();
-    IdempotentExchange.storeCall(() -> ranOn.set(Thread.currentThread()), false).block(WAIT);
+    IdempotentExchange.storeCall(ran(() -> ranOn.set(Thread.currentThread())), false).block(WAIT);
     assertEquals(Thread.currentThread(), ranOn.get());
     assertFalse(IdempotentExchange.isStoreThread());
   }
@@ -101,6 +105,21 @@ class StoreCallTest {
               blocks)
           .block(WAIT);
       assertEquals(before + 1, errors.count(), "recorded as the agent's error");
+      IdempotentExchange.storeCall(
+              () ->
+                  CompletableFuture.failedFuture(
+                      new NoSuchMethodError("ServerHttpResponse.getRawStatusCode()")),
+              blocks)
+          .block(WAIT);
+      assertEquals(before + 2, errors.count(), "a failed stage too");
     }
+  }
+
+  /** A store call that does its work on the thread calling it, done when it returns. */
+  private static Supplier<CompletionStage<Void>> ran(Runnable work) {
+    return () -> {
+      work.run();
+      return CompletableFuture.completedFuture(null);
+    };
   }
 }
