@@ -17,7 +17,7 @@ import io.hotkey.agent.idempotency.store.ClaimResult;
 import io.hotkey.agent.idempotency.store.StoreException;
 import io.hotkey.agent.redis.resp.RedisEndpoint;
 import io.hotkey.agent.redis.resp.RespConnection;
-import io.hotkey.agent.testing.RedisProcess;
+import io.hotkey.agent.testing.RedisPerClass;
 import io.hotkey.config.RouteTable;
 import io.hotkey.config.StoreFailurePolicy;
 import java.nio.charset.StandardCharsets;
@@ -30,12 +30,11 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInfo;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 class RedisRecordStoreTest {
   private static final Duration LEASE = Duration.ofSeconds(30);
@@ -49,21 +48,9 @@ class RedisRecordStoreTest {
               Map.entry("Content-Type", "application/json"), Map.entry("Location", "/orders/7")),
           "{\"order\":7}".getBytes(StandardCharsets.UTF_8));
 
-  private static RedisProcess redis;
+  @RegisterExtension static final RedisPerClass redis = new RedisPerClass();
   private RedisRecordStore store;
   private String key;
-
-  @BeforeAll
-  static void startRedis() throws Exception {
-    redis = RedisProcess.start();
-  }
-
-  @AfterAll
-  static void stopRedis() throws Exception {
-    if (redis != null) {
-      redis.close();
-    }
-  }
 
   @BeforeEach
   void newStore(TestInfo test) {
@@ -244,7 +231,7 @@ class RedisRecordStoreTest {
     try {
       ClaimResult claimed = impatient.claim(key, FP_A, LEASE);
       assertTrue(impatient.complete(key, claimed.token(), ANSWER, TTL));
-      redis.pause();
+      redis.process().pause();
       try {
         long start = System.nanoTime();
         StoreException failure =
@@ -259,7 +246,7 @@ class RedisRecordStoreTest {
         assertEquals(
             Outcome.PASS, decide(engine(impatient, StoreFailurePolicy.ALLOW), "k-hung").outcome());
       } finally {
-        redis.resume();
+        redis.process().resume();
       }
       ClaimResult after = claimOnceBack(impatient);
       assertEquals(
@@ -276,13 +263,13 @@ class RedisRecordStoreTest {
   void aRedisRestartIsAStoreFailureWhileDownAndPooledConnectionsRecoverAfter() throws Exception {
     ClaimResult claimed = store.claim(key, FP_A, LEASE);
     assertTrue(store.complete(key, claimed.token(), ANSWER, TTL));
-    redis.kill();
+    redis.process().kill();
     try {
       assertThrows(StoreException.class, () -> store.claim(key, FP_A, LEASE));
       assertThrows(
           StoreException.class, () -> store.claim(key, FP_A, LEASE), "fails fast while down");
     } finally {
-      redis.restart();
+      redis.process().restart();
     }
     ClaimResult after = claimOnceBack(store);
     assertEquals(
@@ -383,14 +370,14 @@ class RedisRecordStoreTest {
         new RedisRecordStore(RedisEndpoint.of("127.0.0.1", redis.port()), Duration.ofSeconds(2))) {
       ClaimResult claimed = production.claim(key, FP_A, LEASE);
       assertTrue(production.complete(key, claimed.token(), ANSWER, TTL));
-      redis.kill();
+      redis.process().kill();
       try {
         for (int i = 0; i < 20; i++) {
           assertThrows(StoreException.class, () -> production.claim(key, FP_A, LEASE));
           Thread.sleep(60);
         }
       } finally {
-        redis.restart();
+        redis.process().restart();
       }
       long back = System.nanoTime();
       long firstSuccess = -1;

@@ -11,16 +11,15 @@ import io.hotkey.agent.idempotency.store.AsyncRecordStore;
 import io.hotkey.agent.idempotency.store.ClaimResult;
 import io.hotkey.agent.idempotency.store.StoreException;
 import io.hotkey.agent.redis.resp.RedisEndpoint;
-import io.hotkey.agent.testing.RedisProcess;
+import io.hotkey.agent.testing.RedisPerClass;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * The redis store over a transport that answers later ({@link RedisRecordStore#over}): the records
@@ -34,19 +33,7 @@ class RedisTransportCallsTest {
   private static final HttpAnswer ANSWER =
       new HttpAnswer(201, List.of(), "{\"order\":1}".getBytes(StandardCharsets.UTF_8));
 
-  private static RedisProcess redis;
-
-  @BeforeAll
-  static void startRedis() throws Exception {
-    redis = RedisProcess.start();
-  }
-
-  @AfterAll
-  static void stopRedis() throws Exception {
-    if (redis != null) {
-      redis.close();
-    }
-  }
+  @RegisterExtension static final RedisPerClass redis = new RedisPerClass();
 
   private static RedisEndpoint endpoint() {
     return RedisEndpoint.of("127.0.0.1", redis.port());

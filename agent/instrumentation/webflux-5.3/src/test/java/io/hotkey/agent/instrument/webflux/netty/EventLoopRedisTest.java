@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.hotkey.agent.testing.RedisProcess;
+import io.hotkey.agent.testing.RedisPerClass;
 import io.netty.channel.EventLoop;
 import io.netty.channel.nio.NioEventLoopGroup;
 import io.netty.channel.socket.nio.NioSocketChannel;
@@ -21,11 +21,10 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * An event loop's connection to a real Redis over a real Netty loop: pipelined replies in order, on
@@ -33,23 +32,11 @@ import org.junit.jupiter.api.Test;
  * once rather than waited for.
  */
 class EventLoopRedisTest {
-  private static RedisProcess redis;
+  @RegisterExtension static final RedisPerClass redis = new RedisPerClass();
   private NioEventLoopGroup group;
   private ExecutorService blocking;
   private EventLoop loop;
   private EventLoopRedis connection;
-
-  @BeforeAll
-  static void startRedis() throws Exception {
-    redis = RedisProcess.start();
-  }
-
-  @AfterAll
-  static void stopRedis() throws Exception {
-    if (redis != null) {
-      redis.close();
-    }
-  }
 
   @BeforeEach
   void connect() {
@@ -139,7 +126,7 @@ class EventLoopRedisTest {
   @Test
   void aRedisGoneFailsCommandsAtOnce() throws Exception {
     assertEquals("PONG", reply(connection.send(command("PING"))));
-    redis.kill();
+    redis.process().kill();
     try {
       ExecutionException failed =
           assertThrows(ExecutionException.class, () -> reply(connection.send(command("PING"))));
@@ -152,7 +139,7 @@ class EventLoopRedisTest {
           System.nanoTime() - start < TimeUnit.SECONDS.toNanos(2),
           "a refused connection is not waited for");
     } finally {
-      redis.restart();
+      redis.process().restart();
     }
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
     while (true) {
