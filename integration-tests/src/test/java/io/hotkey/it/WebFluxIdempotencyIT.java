@@ -73,6 +73,7 @@ class WebFluxIdempotencyIT extends RedisTestBase {
       }
       handlersStayOnTheEventLoop(app, http);
       eventLoopsNeverWaitForTheStore(app, http);
+      aClientGoneWhileItsClaimWaitsReleasesIt(app, http);
       reconnectsAfterRedisRestarts(http);
       handlersStayOnTheEventLoop(app, http);
       neverBlocked(app);
@@ -319,6 +320,49 @@ class WebFluxIdempotencyIT extends RedisTestBase {
     String threads = get(app.base() + "/threads");
     assertFalse(
         threads.contains("hotkey-idempotency-store-"), "a store thread was started:\n" + threads);
+  }
+
+  /**
+   * A client sends a keyed order while Redis holds its claim (CLIENT PAUSE) and goes away before
+   * the claim is answered: the claim Redis then makes is released, so the client's retry runs the
+   * order once (after at most a few 409s while the release is under way) instead of meeting 409 for
+   * the whole lease.
+   */
+  private void aClientGoneWhileItsClaimWaitsReleasesIt(SpringBootApp app, IdempotencyOverHttp http)
+      throws Exception {
+    int before = http.runs();
+    String key = UUID.randomUUID().toString();
+    URI base = URI.create(app.base());
+    byte[] body = PAYLOAD.getBytes(StandardCharsets.UTF_8);
+    try (Jedis admin = redis.jedis()) {
+      admin.clientPause(1500, ClientPauseMode.ALL);
+    }
+    try (Socket socket = new Socket(base.getHost(), base.getPort())) {
+      OutputStream out = socket.getOutputStream();
+      out.write(
+          ("POST /orders HTTP/1.1\r\nHost: "
+                  + base.getHost()
+                  + "\r\nContent-Type: application/json\r\nIdempotency-Key: "
+                  + key
+                  + "\r\nContent-Length: "
+                  + body.length
+                  + "\r\n\r\n")
+              .getBytes(StandardCharsets.US_ASCII));
+      out.write(body);
+      out.flush();
+      Thread.sleep(300); // the claim reaches Redis and waits (nothing to poll for: it is paused)
+    } // the client goes away before Redis answers the claim
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(15);
+    HttpResponse<byte[]> retry = send(http.request(key, PAYLOAD));
+    while (retry.statusCode() == 409 || retry.statusCode() == 503) {
+      assertTrue(System.nanoTime() < deadline, "the gone client's claim was kept");
+      Thread.sleep(50);
+      retry = send(http.request(key, PAYLOAD));
+    }
+    HttpResponse<byte[]> answered = retry;
+    assertEquals(201, answered.statusCode(), () -> text(answered));
+    assertFalse(replayed(answered), "the gone client's order never ran, so nothing to replay");
+    assertEquals(before + 1, http.runs(), "only the retry ran the order");
   }
 
   /**

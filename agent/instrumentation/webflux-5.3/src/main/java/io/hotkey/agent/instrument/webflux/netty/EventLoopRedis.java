@@ -12,6 +12,8 @@ import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoop;
+import io.netty.util.NetUtil;
+import io.netty.util.concurrent.Future;
 import java.io.ByteArrayInputStream;
 import java.io.EOFException;
 import java.io.IOException;
@@ -27,7 +29,6 @@ import java.util.concurrent.CompletionStage;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
-import java.util.regex.Pattern;
 
 /**
  * One pipelined connection to Redis owned by one event loop of the application's server: commands
@@ -43,9 +44,6 @@ import java.util.regex.Pattern;
 public final class EventLoopRedis extends ChannelInboundHandlerAdapter implements RespTransport {
   private static final byte[] NO_BYTES = new byte[0];
   private static final byte[] CRLF = {'\r', '\n'};
-
-  /** An IPv4 or IPv6 address, which {@link InetAddress#getByName} parses without a lookup. */
-  private static final Pattern IP_LITERAL = Pattern.compile("[0-9.]+|\\[?[0-9a-fA-F:.]+]?");
 
   private final EventLoop loop;
   private final Bootstrap bootstrap;
@@ -73,7 +71,7 @@ public final class EventLoopRedis extends ChannelInboundHandlerAdapter implement
   private byte[] unread = NO_BYTES;
 
   /** {@link System#nanoTime} until which a command fails at once: Redis could not be reached. */
-  private long downUntil;
+  private long downUntil = System.nanoTime();
 
   /**
    * @param socketType the class of the server's own connections (NIO, epoll...), which suits this
@@ -127,7 +125,21 @@ public final class EventLoopRedis extends ChannelInboundHandlerAdapter implement
     return pending.reply;
   }
 
+  /**
+   * Anything thrown here (a buffer that cannot be allocated, a channel closed under the write)
+   * drops the connection and fails every command in flight: a command queued but never written
+   * would take the next command's reply.
+   */
   private void sendOnLoop(byte[][] command, PendingCommand pending) {
+    try {
+      queue(command, pending);
+    } catch (Throwable t) {
+      broken(t);
+      pending.reply.completeExceptionally(t);
+    }
+  }
+
+  private void queue(byte[][] command, PendingCommand pending) {
     if (attempt == null) {
       if (System.nanoTime() - downUntil < 0) {
         pending.reply.completeExceptionally(
@@ -144,8 +156,9 @@ public final class EventLoopRedis extends ChannelInboundHandlerAdapter implement
     pending.timeout = loop.schedule(() -> late(pending), readTimeoutNanos, TimeUnit.NANOSECONDS);
     inFlight.add(pending);
     if (connected) {
-      write(channel, command);
-      channel.flush();
+      Channel open = channel;
+      write(open, command);
+      open.flush();
     } else {
       unsent.add(command);
     }
@@ -158,9 +171,10 @@ public final class EventLoopRedis extends ChannelInboundHandlerAdapter implement
   private void connect() {
     Object resolving = new Object();
     attempt = resolving;
-    if (IP_LITERAL.matcher(host).matches()) {
+    byte[] ip = NetUtil.createByteArrayFromIpAddressString(host);
+    if (ip != null) {
       try {
-        open(resolving, new InetSocketAddress(InetAddress.getByName(host), port));
+        open(resolving, new InetSocketAddress(InetAddress.getByAddress(host, ip), port));
       } catch (IOException | RuntimeException e) {
         connectFailed(resolving, e);
       }
@@ -190,22 +204,37 @@ public final class EventLoopRedis extends ChannelInboundHandlerAdapter implement
     ChannelFuture opening = bootstrap.connect(address);
     Channel opened = opening.channel();
     channel = opened;
+    // a socket that could not even be created (too many open files) fails on Netty's global
+    // executor: the outcome is always handled on this loop, which owns every field
     opening.addListener(
         done -> {
-          if (attempt != resolving) {
-            return;
+          if (loop.inEventLoop()) {
+            opened(resolving, opened, done);
+          } else {
+            loop.execute(() -> opened(resolving, opened, done));
           }
-          if (!done.isSuccess()) {
-            connectFailed(resolving, done.cause());
-            return;
-          }
-          connected = true;
-          for (byte[][] command : unsent) {
-            write(opened, command);
-          }
-          unsent.clear();
-          opened.flush();
         });
+  }
+
+  private void opened(Object resolving, Channel opened, Future<?> done) {
+    if (attempt != resolving) {
+      return;
+    }
+    if (!done.isSuccess()) {
+      connectFailed(resolving, done.cause());
+      return;
+    }
+    try {
+      connected = true;
+      List<byte[][]> waiting = new ArrayList<>(unsent);
+      unsent.clear();
+      for (byte[][] command : waiting) {
+        write(opened, command);
+      }
+      opened.flush();
+    } catch (Throwable t) {
+      broken(t);
+    }
   }
 
   private void connectFailed(Object failed, Throwable cause) {
@@ -316,7 +345,11 @@ public final class EventLoopRedis extends ChannelInboundHandlerAdapter implement
 
   /** Closes the connection; commands in flight fail. */
   public void close() {
-    loop.execute(() -> broken(new IOException("the idempotency store was replaced")));
+    try {
+      loop.execute(() -> broken(new IOException("the idempotency store was replaced")));
+    } catch (RejectedExecutionException loopEnded) {
+      // its connection ended with the loop
+    }
   }
 
   private static void write(Channel channel, byte[][] command) {

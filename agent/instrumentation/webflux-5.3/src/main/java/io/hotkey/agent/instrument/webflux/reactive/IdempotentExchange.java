@@ -16,6 +16,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Supplier;
 import org.springframework.core.io.buffer.DataBuffer;
 import org.springframework.core.io.buffer.DataBufferUtils;
@@ -133,6 +134,12 @@ public final class IdempotentExchange implements WebFluxHelper {
                         response)));
   }
 
+  /** {@link #decide}'s hand-off: the decision was taken by the request. */
+  private static final Object TAKEN = new Object();
+
+  /** {@link #decide}'s hand-off: the request went away first. */
+  private static final Object CANCELLED = new Object();
+
   @Override
   public Object dispatch(Object dispatcherObject, Object exchangeObject) {
     if (!(dispatcherObject instanceof WebHandler)
@@ -207,14 +214,48 @@ public final class IdempotentExchange implements WebFluxHelper {
             WebFluxBridge.error("deciding (the request passes through)", t);
             return Mono.just(Optional.<Decision>empty());
           }
+          // a client gone while the claim is on its way cancels this before the decision is used:
+          // whichever of the two ends last releases the claim the decision holds
+          AtomicReference<Object> handOff = new AtomicReference<>();
+          decision.whenComplete(
+              (made, error) -> {
+                if (made != null
+                    && !handOff.compareAndSet(null, made)
+                    && handOff.get() == CANCELLED) {
+                  releaseUnused(made);
+                }
+              });
           return Mono.fromCompletionStage(decision)
-              .map(Optional::of)
+              .flatMap(
+                  made ->
+                      handOff.compareAndSet(null, TAKEN) || handOff.compareAndSet(made, TAKEN)
+                          ? Mono.just(Optional.of(made))
+                          : Mono.<Optional<Decision>>empty())
+              .doOnCancel(
+                  () -> {
+                    Object settled = handOff.getAndSet(CANCELLED);
+                    if (settled instanceof Decision) {
+                      releaseUnused((Decision) settled);
+                    }
+                  })
               .onErrorResume(
                   t -> {
                     WebFluxBridge.error("deciding (the request passes through)", t);
                     return Mono.just(Optional.empty());
                   });
         });
+  }
+
+  /** A decision that no request will act on: its claim, if it made one, is released. */
+  private static void releaseUnused(Decision decision) {
+    try {
+      Execution execution = decision.execution();
+      if (execution != null) {
+        execution.fail(ReleaseReason.NO_RESPONSE);
+      }
+    } catch (Throwable t) {
+      WebFluxBridge.error("releasing the claim of a request that went away", t);
+    }
   }
 
   private Mono<Optional<Decision>> decide(
@@ -258,7 +299,11 @@ public final class IdempotentExchange implements WebFluxHelper {
     }
     HttpAnswer answer = decision.answer();
     if (answer != null) {
-      return send(exchange.getRequest(), exchange.getResponse(), answer);
+      try {
+        return send(exchange.getRequest(), exchange.getResponse(), answer);
+      } catch (Throwable t) {
+        return Mono.error(new IllegalStateException("writing the engine's answer", t));
+      }
     }
     Execution execution = decision.execution();
     CapturingResponse captured;
@@ -268,8 +313,10 @@ public final class IdempotentExchange implements WebFluxHelper {
           new CapturingResponse(exchange.getResponse(), execution, call -> storeCall(call, blocks));
       capturing = exchange.mutate().response(captured).build();
     } catch (Throwable t) {
+      // returned, not thrown: this may run in a store's completion, where a thrown LinkageError
+      // would be swallowed and the request never answered
       execution.fail(ReleaseReason.AGENT_ERROR);
-      throw t;
+      return Mono.error(new IllegalStateException("following the response", t));
     }
     return dispatcher
         .handle(capturing)
