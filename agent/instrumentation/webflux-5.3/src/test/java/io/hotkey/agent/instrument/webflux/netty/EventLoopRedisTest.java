@@ -18,9 +18,11 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -92,6 +94,26 @@ class EventLoopRedisTest {
     }
     loop.submit(() -> assertEquals(List.of(true), onLoop.stream().distinct().toList()))
         .get(10, TimeUnit.SECONDS);
+  }
+
+  @Test
+  void aHostNameIsResolvedOffTheLoopAndAnAddressOnIt() throws Exception {
+    AtomicInteger resolutions = new AtomicInteger();
+    Executor counting =
+        task -> {
+          resolutions.incrementAndGet();
+          blocking.execute(task);
+        };
+    EventLoopRedis byName =
+        new EventLoopRedis(
+            loop, NioSocketChannel.class, "localhost", redis.port(), 1000, 2000, 50, counting);
+    assertEquals("PONG", reply(byName.send(command("PING"))));
+    assertEquals(1, resolutions.get(), "the host name was resolved on the blocking executor");
+    EventLoopRedis byAddress =
+        new EventLoopRedis(
+            loop, NioSocketChannel.class, "127.0.0.1", redis.port(), 1000, 2000, 50, counting);
+    assertEquals("PONG", reply(byAddress.send(command("PING"))));
+    assertEquals(1, resolutions.get(), "an address needs no resolving");
   }
 
   @Test
