@@ -225,7 +225,9 @@ public final class IdempotentExchange implements WebFluxHelper {
                   releaseUnused(made);
                 }
               });
-          return Mono.fromCompletionStage(decision)
+          // Reactor 3.5+ cancels the stage it was given: a copy, so the claim's own stage still
+          // completes and the hand-off above still sees it
+          return Mono.fromCompletionStage(decision.thenApply(made -> made))
               .flatMap(
                   made ->
                       handOff.compareAndSet(null, TAKEN) || handOff.compareAndSet(made, TAKEN)
