@@ -10,6 +10,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.Socket;
@@ -171,21 +172,7 @@ class WebFluxIdempotencyIT extends RedisTestBase {
       throws Exception {
     int before = http.runs();
     String key = UUID.randomUUID().toString();
-    URI base = URI.create(app.base());
-    byte[] body = PAYLOAD.getBytes(StandardCharsets.UTF_8);
-    try (Socket socket = new Socket(base.getHost(), base.getPort())) {
-      OutputStream out = socket.getOutputStream();
-      out.write(
-          ("POST /orders HTTP/1.1\r\nHost: "
-                  + base.getHost()
-                  + "\r\nContent-Type: application/json\r\nIdempotency-Key: "
-                  + key
-                  + "\r\nX-Mode: slow\r\nContent-Length: "
-                  + body.length
-                  + "\r\n\r\n")
-              .getBytes(StandardCharsets.US_ASCII));
-      out.write(body);
-      out.flush();
+    try (Socket unused = keyedOrderOnARawSocket(app, key, "X-Mode: slow\r\n")) {
       long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
       while (http.runs() == before) {
         assertTrue(System.nanoTime() < deadline, "the slow order never started");
@@ -323,6 +310,32 @@ class WebFluxIdempotencyIT extends RedisTestBase {
   }
 
   /**
+   * Sends a keyed order on a socket of its own and returns the socket, which the caller closes to
+   * go away before the answer.
+   */
+  private static Socket keyedOrderOnARawSocket(SpringBootApp app, String key, String extraHeaders)
+      throws IOException {
+    URI base = URI.create(app.base());
+    byte[] body = PAYLOAD.getBytes(StandardCharsets.UTF_8);
+    Socket socket = new Socket(base.getHost(), base.getPort());
+    OutputStream out = socket.getOutputStream();
+    out.write(
+        ("POST /orders HTTP/1.1\r\nHost: "
+                + base.getHost()
+                + "\r\nContent-Type: application/json\r\nIdempotency-Key: "
+                + key
+                + "\r\n"
+                + extraHeaders
+                + "Content-Length: "
+                + body.length
+                + "\r\n\r\n")
+            .getBytes(StandardCharsets.US_ASCII));
+    out.write(body);
+    out.flush();
+    return socket;
+  }
+
+  /**
    * A client sends a keyed order while Redis holds its claim (CLIENT PAUSE) and goes away before
    * the claim is answered: the claim Redis then makes is released, so the client's retry runs the
    * order once (after at most a few 409s while the release is under way) instead of meeting 409 for
@@ -332,24 +345,10 @@ class WebFluxIdempotencyIT extends RedisTestBase {
       throws Exception {
     int before = http.runs();
     String key = UUID.randomUUID().toString();
-    URI base = URI.create(app.base());
-    byte[] body = PAYLOAD.getBytes(StandardCharsets.UTF_8);
     try (Jedis admin = redis.jedis()) {
       admin.clientPause(1500, ClientPauseMode.ALL);
     }
-    try (Socket socket = new Socket(base.getHost(), base.getPort())) {
-      OutputStream out = socket.getOutputStream();
-      out.write(
-          ("POST /orders HTTP/1.1\r\nHost: "
-                  + base.getHost()
-                  + "\r\nContent-Type: application/json\r\nIdempotency-Key: "
-                  + key
-                  + "\r\nContent-Length: "
-                  + body.length
-                  + "\r\n\r\n")
-              .getBytes(StandardCharsets.US_ASCII));
-      out.write(body);
-      out.flush();
+    try (Socket unused = keyedOrderOnARawSocket(app, key, "")) {
       Thread.sleep(300); // the claim reaches Redis and waits (nothing to poll for: it is paused)
     } // the client goes away before Redis answers the claim
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(15);
