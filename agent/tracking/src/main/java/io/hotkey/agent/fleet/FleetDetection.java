@@ -22,10 +22,11 @@ import java.util.concurrent.atomic.LongAdder;
  * hands the keys whose summed rate reached the threshold to the {@link HotKeyRegistry}, which
  * serves them as it serves its own hot keys ({@link FleetExchange} says which keys it reports). A
  * key read at 1/100 of the threshold on each of 100 instances is thus hot on every one of them
- * within two windows. Redis down or slow costs only this thread: the fleet's keys then stay as they
- * were until an exchange succeeds again, and the application's own commands never wait for it.
- * Where Redis is, {@link FleetRedis} says; while it knows none (or the application uses several),
- * fleet detection is off and serves nothing.
+ * within two windows, and stays hot until the fleet's sum has stayed below the threshold for the
+ * detector's cool-down ({@link FleetCoolDown}). Redis down or slow costs only this thread: the
+ * fleet's keys then stay as they were until an exchange succeeds again, and the application's own
+ * commands never wait for it. Where Redis is, {@link FleetRedis} says; while it knows none (or the
+ * application uses several), fleet detection is off and serves nothing.
  *
  * <p>Each instance exchanges at its own random point of the first half of every window, by Redis'
  * clock, so that a large fleet's calls are spread over half a window and all of them have reported
@@ -134,6 +135,7 @@ public final class FleetDetection {
     private RedisEndpoint server;
     private RespClient client;
     private FleetExchange exchange;
+    private final FleetCoolDown coolDown = new FleetCoolDown();
     private boolean publishedAny;
 
     Exchanges() {
@@ -170,6 +172,7 @@ public final class FleetDetection {
         RedisEndpoint current = where.current();
         if (current == null) {
           // nowhere to count (yet, or several deployments): what was fleet-hot is no longer known
+          coolDown.clear();
           if (publishedAny) {
             publish(this, List.of());
             publishedAny = false;
@@ -215,7 +218,8 @@ public final class FleetDetection {
       for (KeyCount key : result.hot) {
         hot.add(new FleetHotKey(key.key(), key.count() * 1000.0 / windowMillis, reportFloor));
       }
-      publish(this, hot);
+      publish(
+          this, coolDown.next(hot, System.nanoTime(), detector.settings().coolDown().toNanos()));
       publishedAny = true;
       return Math.max(1, windowMillis - result.offsetMillis + phaseMillis);
     }
