@@ -12,6 +12,7 @@ import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.Function;
 import redis.clients.jedis.Jedis;
 import redis.clients.jedis.RedisClient;
 
@@ -364,6 +365,16 @@ public final class CompareRuns {
         baseline.ratio(),
         String.join(
             " ", pairs.stream().map(pair -> String.format("x%.3f", summedRatio(pair))).toList()));
+    out.printf(
+        "throughput %s round by round (rounds of %.1f s; median over the %d pair(s) of JVMs, lowest"
+            + " to highest): %s%n",
+        baseline.ratio(),
+        without.run().seconds() / withoutRounds.size(),
+        pairs.size(),
+        roundByRound(pairs, CompareRuns::opsPerSecond));
+    out.printf(
+        "client JVM CPU per op %s round by round (the same rounds): %s%n",
+        baseline.ratio(), roundByRound(pairs, CompareRuns::cpuMicrosPerOp));
     for (Map<Side, List<Measured>> pair : pairs) {
       out.printf(
           "throughput per round (ops/s): %s%n",
@@ -383,6 +394,32 @@ public final class CompareRuns {
                                       .toList()))
                   .toList()));
     }
+  }
+
+  /**
+   * With/without of one figure for each round index, paired within each pair of JVMs: the median
+   * over the pairs and its range, round after round, so that a warm-up shows as a course.
+   */
+  private static String roundByRound(
+      List<Map<Side, List<Measured>>> pairs, Function<List<Measured>, List<Double>> figure) {
+    List<double[]> byRound =
+        Rounds.ratiosByRound(
+            pairs.stream().map(pair -> figure.apply(pair.get(Side.WITHOUT))).toList(),
+            pairs.stream().map(pair -> figure.apply(pair.get(Side.WITH))).toList());
+    List<String> rounds = new ArrayList<>();
+    for (int r = 0; r < byRound.size(); r++) {
+      double[] ratios = byRound.get(r);
+      int mid = ratios.length / 2;
+      double median = ratios.length % 2 == 1 ? ratios[mid] : (ratios[mid - 1] + ratios[mid]) / 2;
+      rounds.add(
+          String.format(
+              "%d: x%.3f (x%.3f to x%.3f)", r + 1, median, ratios[0], ratios[ratios.length - 1]));
+    }
+    return String.join("; ", rounds);
+  }
+
+  private static List<Double> cpuMicrosPerOp(List<Measured> rounds) {
+    return rounds.stream().map(round -> round.run().cpuMicrosPerOp()).toList();
   }
 
   private static double summedRatio(Map<Side, List<Measured>> pair) {
