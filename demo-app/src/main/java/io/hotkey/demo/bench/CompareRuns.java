@@ -34,7 +34,9 @@ import redis.clients.jedis.RedisClient;
  * alternating order (without, with; then with, without; ...), one child measured at a time while
  * the other idles, so that a drift of the machine falls on both sides alike instead of on the one
  * measured second. The table sums each side's rounds (throughput is its operations over its
- * measured seconds) and a line lists the throughput of every round.
+ * measured seconds) and a line lists the throughput of every round. Two more give the with/without
+ * ratio of throughput and of CPU per operation round by round, each round against its partner in
+ * the same pair of JVMs: with {@code --warmup 0}, the course of the first seconds under load.
  *
  * <p>{@code --pairs} repeats all of that with fresh JVMs, one pair after the other (the side
  * started first alternating), and the table sums the rounds of every pair. One pair of JVMs is one
