@@ -12,6 +12,7 @@ import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.Function;
 import redis.clients.jedis.Jedis;
 import redis.clients.jedis.RedisClient;
 
@@ -33,7 +34,9 @@ import redis.clients.jedis.RedisClient;
  * alternating order (without, with; then with, without; ...), one child measured at a time while
  * the other idles, so that a drift of the machine falls on both sides alike instead of on the one
  * measured second. The table sums each side's rounds (throughput is its operations over its
- * measured seconds) and a line lists the throughput of every round.
+ * measured seconds) and a line lists the throughput of every round. Two more give the with/without
+ * ratio of throughput and of CPU per operation round by round, each round against its partner in
+ * the same pair of JVMs: with {@code --warmup 0}, the course of the first seconds under load.
  *
  * <p>{@code --pairs} repeats all of that with fresh JVMs, one pair after the other (the side
  * started first alternating), and the table sums the rounds of every pair. One pair of JVMs is one
@@ -364,6 +367,16 @@ public final class CompareRuns {
         baseline.ratio(),
         String.join(
             " ", pairs.stream().map(pair -> String.format("x%.3f", summedRatio(pair))).toList()));
+    out.printf(
+        "throughput %s round by round (rounds of %.1f s; median over the %d pair(s) of JVMs, lowest"
+            + " to highest): %s%n",
+        baseline.ratio(),
+        without.run().seconds() / withoutRounds.size(),
+        pairs.size(),
+        roundByRound(pairs, CompareRuns::opsPerSecond));
+    out.printf(
+        "client JVM CPU per op %s round by round (the same rounds): %s%n",
+        baseline.ratio(), roundByRound(pairs, CompareRuns::cpuMicrosPerOp));
     for (Map<Side, List<Measured>> pair : pairs) {
       out.printf(
           "throughput per round (ops/s): %s%n",
@@ -383,6 +396,32 @@ public final class CompareRuns {
                                       .toList()))
                   .toList()));
     }
+  }
+
+  /**
+   * With/without of one figure for each round index, paired within each pair of JVMs: the median
+   * over the pairs and its range, round after round, so that a warm-up shows as a course.
+   */
+  private static String roundByRound(
+      List<Map<Side, List<Measured>>> pairs, Function<List<Measured>, List<Double>> figure) {
+    List<double[]> byRound =
+        Rounds.ratiosByRound(
+            pairs.stream().map(pair -> figure.apply(pair.get(Side.WITHOUT))).toList(),
+            pairs.stream().map(pair -> figure.apply(pair.get(Side.WITH))).toList());
+    List<String> rounds = new ArrayList<>();
+    for (int r = 0; r < byRound.size(); r++) {
+      double[] ratios = byRound.get(r);
+      int mid = ratios.length / 2;
+      double median = ratios.length % 2 == 1 ? ratios[mid] : (ratios[mid - 1] + ratios[mid]) / 2;
+      rounds.add(
+          String.format(
+              "%d: x%.3f (x%.3f to x%.3f)", r + 1, median, ratios[0], ratios[ratios.length - 1]));
+    }
+    return String.join("; ", rounds);
+  }
+
+  private static List<Double> cpuMicrosPerOp(List<Measured> rounds) {
+    return rounds.stream().map(round -> round.run().cpuMicrosPerOp()).toList();
   }
 
   private static double summedRatio(Map<Side, List<Measured>> pair) {

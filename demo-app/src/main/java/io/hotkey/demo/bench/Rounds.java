@@ -86,6 +86,36 @@ final class Rounds {
     return new double[] {ratios[249], ratios[9_749]};
   }
 
+  /**
+   * For each round index, {@code with[i] / without[i]} of every group (one group per pair of JVMs),
+   * sorted: the ratio's course over the measured time, so that a warm-up shows as a series that
+   * climbs rather than hiding in one summed figure.
+   */
+  static List<double[]> ratiosByRound(List<List<Double>> without, List<List<Double>> with) {
+    if (without.size() != with.size() || without.isEmpty()) {
+      throw new IllegalArgumentException(
+          "need as many groups of rounds on each side, at least one: "
+              + without.size()
+              + " and "
+              + with.size());
+    }
+    int rounds = without.get(0).size();
+    List<double[]> byRound = new ArrayList<>();
+    for (int r = 0; r < rounds; r++) {
+      double[] ratios = new double[without.size()];
+      for (int g = 0; g < ratios.length; g++) {
+        requirePairs(without.get(g), with.get(g));
+        if (without.get(g).size() != rounds) {
+          throw new IllegalArgumentException("every group needs " + rounds + " rounds");
+        }
+        ratios[g] = with.get(g).get(r) / without.get(g).get(r);
+      }
+      Arrays.sort(ratios);
+      byRound.add(ratios);
+    }
+    return byRound;
+  }
+
   private static void requirePairs(List<Double> without, List<Double> with) {
     if (without.size() != with.size() || without.isEmpty()) {
       throw new IllegalArgumentException(

@@ -1,5 +1,6 @@
 package io.hotkey.demo.bench;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -111,6 +112,28 @@ class CompareRunsChildTest {
     assertEquals(0.95, Rounds.medianPairedRatio(List.of(100.0, 50.0), List.of(90.0, 50.0)), 1e-12);
     assertThrows(
         IllegalArgumentException.class, () -> Rounds.medianPairedRatio(List.of(1.0), List.of()));
+  }
+
+  @Test
+  void ratiosByRoundPairEachRoundWithItsPartnerInEveryPairOfJvms() {
+    // two pairs of JVMs whose agent side warms up over three rounds
+    List<double[]> byRound =
+        Rounds.ratiosByRound(
+            List.of(List.of(100.0, 100.0, 100.0), List.of(200.0, 200.0, 200.0)),
+            List.of(List.of(80.0, 95.0, 100.0), List.of(100.0, 180.0, 202.0)));
+    assertEquals(3, byRound.size());
+    assertArrayEquals(new double[] {0.5, 0.8}, byRound.get(0), 1e-12);
+    assertArrayEquals(new double[] {0.9, 0.95}, byRound.get(1), 1e-12);
+    assertArrayEquals(new double[] {1.0, 1.01}, byRound.get(2), 1e-12);
+    assertThrows(
+        IllegalArgumentException.class,
+        () -> Rounds.ratiosByRound(List.of(List.of(1.0, 2.0)), List.of(List.of(1.0))));
+    assertThrows(
+        IllegalArgumentException.class,
+        () ->
+            Rounds.ratiosByRound(
+                List.of(List.of(1.0, 2.0), List.of(1.0)),
+                List.of(List.of(1.0, 2.0), List.of(1.0))));
   }
 
   @Test
