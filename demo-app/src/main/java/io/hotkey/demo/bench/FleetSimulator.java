@@ -29,10 +29,10 @@ import java.util.concurrent.atomic.LongAdder;
  * a Zipf distribution over a key universe, with its own noise per key and window; on top of them a
  * flash key starts at a known window at twice the fleet threshold spread over every instance, and a
  * cold key is read by every instance at half the threshold in sum. Per N it prints each node's
- * Redis CPU per window ({@code INFO cpu}) and script calls ({@code INFO commandstats}), the keys an
- * instance reported, the detection delay of the flash key, the false promotions (keys read back as
- * fleet-hot whose real sum never reached the threshold in any window) and whether the cold key was
- * ever read back.
+ * Redis CPU per window ({@code INFO cpu}), script calls and every command's calls and time ({@code
+ * INFO commandstats}), the keys an instance reported, the detection delay of the flash key, the
+ * false promotions (keys read back as fleet-hot whose real sum never reached the threshold in any
+ * window) and whether the cold key was ever read back.
  *
  * <p>Instances are stepped in turn by a few threads ({@code --threads}), each at its own point of
  * every window, sharing one connection per thread, not a JVM and a connection each: Redis does the
