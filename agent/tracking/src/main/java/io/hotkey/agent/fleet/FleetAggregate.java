@@ -23,8 +23,9 @@ import java.util.List;
  * the window returns as it is: a fleet's reads cost Redis one range query per shard and window.
  * Each key expires two windows after its window ended, set only by the call that may have created
  * it (its first count came back equal to what the call added: a new sorted set holds only new
- * members), since the rest of the window's calls would set the same instant again. A shard's keys
- * share its hash tag, so on a Cluster the call runs on its master.
+ * members; set at once, so that a script failing later leaves no key without one), since the rest
+ * of the window's calls would set the same instant again. A shard's keys share its hash tag, so on
+ * a Cluster the call runs on its master.
  */
 public final class FleetAggregate {
   private static final LuaScript EXCHANGE =
@@ -42,11 +43,11 @@ public final class FleetAggregate {
               + "  local expiry = (n + 2) * window\n"
               + "  if #ARGV > 5 then\n"
               + "    local first = redis.call('ZINCRBY', ended, ARGV[7], ARGV[6])\n"
-              + "    for i = 8, #ARGV, 2 do\n"
-              + "      redis.call('ZINCRBY', ended, ARGV[i + 1], ARGV[i])\n"
-              + "    end\n"
               + "    if tonumber(first) <= tonumber(ARGV[7]) then\n"
               + "      redis.call('PEXPIREAT', ended, expiry)\n"
+              + "    end\n"
+              + "    for i = 8, #ARGV, 2 do\n"
+              + "      redis.call('ZINCRBY', ended, ARGV[i + 1], ARGV[i])\n"
               + "    end\n"
               + "  end\n"
               + "  if weight > 0 then\n"

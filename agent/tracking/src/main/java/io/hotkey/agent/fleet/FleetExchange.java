@@ -24,9 +24,9 @@ import java.util.function.LongSupplier;
  * read on a few instances only is thus counted exactly instead of by a sample that may hold none or
  * several of them. In a sampled fleet a drawn instance reports a key it counted below the key's
  * even share of the threshold (threshold / instances) as that share, with chance count / share, and
- * else not at all: unbiased, and most of its keys cost Redis nothing. An instance that reports
- * nothing reads the shard's hot list with one {@code GET} (falling back to the script when the
- * window's list is not built yet), and only in the windows {@link HotListReads} says it must:
+ * else not at all: unbiased, and up to half of such keys cost Redis nothing. An instance that
+ * reports nothing reads the shard's hot list with one {@code GET} (falling back to the script when
+ * the window's list is not built yet), and only in the windows {@link HotListReads} says it must:
  * otherwise it keeps the lists it last read. Reports go through one {@link FleetAggregate} call per
  * {@link FleetShards shard}, each reporting the window just ended at most once. Not thread-safe:
  * one instance's exchanges run one after another.
@@ -214,10 +214,10 @@ public final class FleetExchange {
    * What a drawn instance reports of a key it counted {@code count} times: the count times 1 /
    * {@code chance}; in a sampled fleet, a count below the key's even share of the threshold is
    * instead reported as that share with chance count / share, and else not at all. Either way its
-   * expected report is count / chance, so the sums stay unbiased, while most of a drawn instance's
-   * keys (the many a little above the report floor) cost Redis nothing; the added variance is none
-   * for a key near the threshold (count near its share) and doubles that of a key at half of it.
-   * Null: nothing to report.
+   * expected report is count / chance, so the sums stay unbiased, while a key counted between the
+   * report floor (half the share) and the share costs Redis nothing with chance 1 - count / share;
+   * the added variance is none for a key near the threshold (count near its share) and doubles that
+   * of a key at half of it. Null: nothing to report.
    */
   static KeyCount sampledReport(KeyCount count, double chance, double evenShare) {
     if (count.count() >= evenShare) {
