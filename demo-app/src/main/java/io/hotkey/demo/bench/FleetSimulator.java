@@ -12,7 +12,9 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Random;
+import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicLong;
@@ -27,10 +29,10 @@ import java.util.concurrent.atomic.LongAdder;
  * a Zipf distribution over a key universe, with its own noise per key and window; on top of them a
  * flash key starts at a known window at twice the fleet threshold spread over every instance, and a
  * cold key is read by every instance at half the threshold in sum. Per N it prints each node's
- * Redis CPU per window ({@code INFO cpu}) and script calls ({@code INFO commandstats}), the keys an
- * instance reported, the detection delay of the flash key, the false promotions (keys read back as
- * fleet-hot whose real sum never reached the threshold in any window) and whether the cold key was
- * ever read back.
+ * Redis CPU per window ({@code INFO cpu}), script calls and every command's calls and time ({@code
+ * INFO commandstats}), the keys an instance reported, the detection delay of the flash key, the
+ * false promotions (keys read back as fleet-hot whose real sum never reached the threshold in any
+ * window) and whether the cold key was ever read back.
  *
  * <p>Instances are stepped in turn by a few threads ({@code --threads}), each at its own point of
  * every window, sharing one connection per thread, not a JVM and a connection each: Redis does the
@@ -174,27 +176,32 @@ public final class FleetSimulator {
     boolean coldPromoted;
     long windowMillis;
 
+    /** Per command: calls per window and microseconds per call inside Redis. */
+    String commandsPerWindow = "";
+
     @Override
     public String toString() {
       return String.format(
-          Locale.ROOT,
-          "%9d %-16s %12.1f %6.2f%% %10.0f %9.1f %9.0f %13s %8.0f%% %10.1f %13s %6d %10s %5s",
-          instances,
-          node,
-          cpuMillisPerWindow,
-          100 * cpuMillisPerWindow / windowMillis,
-          callsPerWindow,
-          microsPerCall,
-          readsPerWindow,
-          String.format(Locale.ROOT, "%.0f(%d)", readerReadsPerWindow, readerReadsMax),
-          100 * exchangesMadePerDue,
-          keysPerInstance,
-          instancesThatDetected < instances
-              ? "missed " + (instances - instancesThatDetected)
-              : String.format(Locale.ROOT, "%.2f", detectionWindowsMax),
-          falsePromotions,
-          falsePromotions == 0 ? "-" : String.format(Locale.ROOT, "%.3fT", falseLowestShare),
-          coldPromoted ? "HOT" : "cold");
+              Locale.ROOT,
+              "%9d %-16s %12.1f %6.2f%% %10.0f %9.1f %9.0f %13s %8.0f%% %10.1f %13s %6d %10s %5s",
+              instances,
+              node,
+              cpuMillisPerWindow,
+              100 * cpuMillisPerWindow / windowMillis,
+              callsPerWindow,
+              microsPerCall,
+              readsPerWindow,
+              String.format(Locale.ROOT, "%.0f(%d)", readerReadsPerWindow, readerReadsMax),
+              100 * exchangesMadePerDue,
+              keysPerInstance,
+              instancesThatDetected < instances
+                  ? "missed " + (instances - instancesThatDetected)
+                  : String.format(Locale.ROOT, "%.2f", detectionWindowsMax),
+              falsePromotions,
+              falsePromotions == 0 ? "-" : String.format(Locale.ROOT, "%.3fT", falseLowestShare),
+              coldPromoted ? "HOT" : "cold")
+          + "\n          per window: "
+          + commandsPerWindow;
     }
   }
 
@@ -273,6 +280,7 @@ public final class FleetSimulator {
           row.falsePromotions = fleet.falsePromotions.sum();
           row.falseLowestShare = fleet.falseLowestShare.get() / 1000.0;
           row.coldPromoted = fleet.coldPromoted;
+          row.commandsPerWindow = perWindow(spent.byCommand);
           rows.add(row);
         }
         return rows;
@@ -479,6 +487,25 @@ public final class FleetSimulator {
     }
   }
 
+  /** {@code <command> <calls per window> x <µs per call>}, most costly first. */
+  private String perWindow(Map<String, long[]> byCommand) {
+    List<Map.Entry<String, long[]>> commands = new ArrayList<>(byCommand.entrySet());
+    commands.sort((x, y) -> Long.compare(y.getValue()[1], x.getValue()[1]));
+    StringBuilder text = new StringBuilder();
+    for (Map.Entry<String, long[]> command : commands) {
+      long[] spent = command.getValue();
+      text.append(
+          String.format(
+              Locale.ROOT,
+              "%s%s %.0f x %.1fus",
+              text.length() == 0 ? "" : ", ",
+              command.getKey(),
+              spent[0] / (double) options.windows,
+              spent[1] / (double) spent[0]));
+    }
+    return text.toString();
+  }
+
   /** The share of each rank (1-based) in a Zipf distribution of exponent {@code s}. */
   static double[] zipfShares(int universe, double s) {
     double[] shares = new double[universe + 1];
@@ -520,21 +547,40 @@ public final class FleetSimulator {
     final long micros;
     final long reads;
 
-    NodeStats(String address, double cpuMillis, long calls, long micros, long reads) {
+    /** Per command ({@code INFO commandstats}): its calls and microseconds. */
+    final Map<String, long[]> byCommand;
+
+    NodeStats(
+        String address,
+        double cpuMillis,
+        long calls,
+        long micros,
+        long reads,
+        Map<String, long[]> byCommand) {
       this.address = address;
       this.cpuMillis = cpuMillis;
       this.calls = calls;
       this.micros = micros;
       this.reads = reads;
+      this.byCommand = byCommand;
     }
 
     NodeStats minus(NodeStats earlier) {
+      Map<String, long[]> spent = new TreeMap<>();
+      byCommand.forEach(
+          (command, now) -> {
+            long[] then = earlier.byCommand.getOrDefault(command, new long[2]);
+            if (now[0] > then[0]) {
+              spent.put(command, new long[] {now[0] - then[0], now[1] - then[1]});
+            }
+          });
       return new NodeStats(
           address,
           cpuMillis - earlier.cpuMillis,
           calls - earlier.calls,
           micros - earlier.micros,
-          reads - earlier.reads);
+          reads - earlier.reads,
+          spent);
     }
   }
 }

@@ -9,6 +9,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -132,7 +134,8 @@ final class SimulatedRedis implements AutoCloseable {
 
   /**
    * Each node's CPU so far ({@code INFO cpu}) the fleet's script calls ({@code EVALSHA}) and
-   * hot-list reads ({@code GET}).
+   * hot-list reads ({@code GET}), and every command's calls and microseconds ({@code INFO
+   * commandstats}, which counts the commands scripts run too).
    */
   List<FleetSimulator.NodeStats> stats() throws IOException {
     List<FleetSimulator.NodeStats> stats = new ArrayList<>();
@@ -143,7 +146,13 @@ final class SimulatedRedis implements AutoCloseable {
       long calls = 0;
       long micros = 0;
       long reads = 0;
+      Map<String, long[]> byCommand = new TreeMap<>();
       for (String line : commands.split("\r\n")) {
+        if (line.startsWith("cmdstat_")) {
+          byCommand.put(
+              line.substring("cmdstat_".length(), line.indexOf(':')),
+              new long[] {(long) field(line, "calls="), (long) field(line, "usec=")});
+        }
         if (line.startsWith("cmdstat_evalsha:") || line.startsWith("cmdstat_eval:")) {
           calls += (long) field(line, "calls=");
           micros += (long) field(line, "usec=");
@@ -153,7 +162,7 @@ final class SimulatedRedis implements AutoCloseable {
       }
       stats.add(
           new FleetSimulator.NodeStats(
-              "127.0.0.1:" + ports.get(i), seconds * 1000, calls, micros, reads));
+              "127.0.0.1:" + ports.get(i), seconds * 1000, calls, micros, reads, byCommand));
     }
     return stats;
   }

@@ -21,8 +21,11 @@ import java.util.List;
  * it), with how many instances reported into it. The first call of a window turns that complete
  * window's hot keys into one string, {@code <shard>:<window number>:hot}, which every later call of
  * the window returns as it is: a fleet's reads cost Redis one range query per shard and window.
- * Each key expires two windows after its window ended. A shard's keys share its hash tag, so on a
- * Cluster the call runs on its master.
+ * Each key expires two windows after its window ended, set only by the call that may have created
+ * it (its first count came back equal to what the call added: a new sorted set holds only new
+ * members; set at once, so that a script failing later leaves no key without one), since the rest
+ * of the window's calls would set the same instant again. A shard's keys share its hash tag, so on
+ * a Cluster the call runs on its master.
  */
 public final class FleetAggregate {
   private static final LuaScript EXCHANGE =
@@ -39,14 +42,19 @@ public final class FleetAggregate {
               + "  reports = 1\n"
               + "  local expiry = (n + 2) * window\n"
               + "  if #ARGV > 5 then\n"
-              + "    for i = 6, #ARGV, 2 do\n"
+              + "    local first = redis.call('ZINCRBY', ended, ARGV[7], ARGV[6])\n"
+              + "    if tonumber(first) <= tonumber(ARGV[7]) then\n"
+              + "      redis.call('PEXPIREAT', ended, expiry)\n"
+              + "    end\n"
+              + "    for i = 8, #ARGV, 2 do\n"
               + "      redis.call('ZINCRBY', ended, ARGV[i + 1], ARGV[i])\n"
               + "    end\n"
-              + "    redis.call('PEXPIREAT', ended, expiry)\n"
               + "  end\n"
               + "  if weight > 0 then\n"
-              + "    redis.call('INCRBYFLOAT', ended .. ':reporters', ARGV[5])\n"
-              + "    redis.call('PEXPIREAT', ended .. ':reporters', expiry)\n"
+              + "    local sum = redis.call('INCRBYFLOAT', ended .. ':reporters', ARGV[5])\n"
+              + "    if tonumber(sum) <= weight * 1.000001 then\n"
+              + "      redis.call('PEXPIREAT', ended .. ':reporters', expiry)\n"
+              + "    end\n"
               + "  end\n"
               + "end\n"
               + "local hotKey = older .. ':hot'\n"

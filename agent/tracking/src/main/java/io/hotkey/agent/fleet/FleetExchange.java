@@ -22,11 +22,14 @@ import java.util.function.LongSupplier;
  * instance alone sees at {@link #ALWAYS_REPORTED_SHARES} times its share of the threshold is
  * reported every window, unscaled, unless the fleet already counts it at twice the threshold: a key
  * read on a few instances only is thus counted exactly instead of by a sample that may hold none or
- * several of them. An instance that reports nothing reads the shard's hot list with one {@code GET}
- * (falling back to the script when the window's list is not built yet), and only in the windows
- * {@link HotListReads} says it must: otherwise it keeps the lists it last read. Reports go through
- * one {@link FleetAggregate} call per {@link FleetShards shard}, each reporting the window just
- * ended at most once. Not thread-safe: one instance's exchanges run one after another.
+ * several of them. In a sampled fleet a drawn instance reports a key it counted below the key's
+ * even share of the threshold (threshold / instances) as that share, with chance count / share, and
+ * else not at all: unbiased, and up to half of such keys cost Redis nothing. An instance that
+ * reports nothing reads the shard's hot list with one {@code GET} (falling back to the script when
+ * the window's list is not built yet), and only in the windows {@link HotListReads} says it must:
+ * otherwise it keeps the lists it last read. Reports go through one {@link FleetAggregate} call per
+ * {@link FleetShards shard}, each reporting the window just ended at most once. Not thread-safe:
+ * one instance's exchanges run one after another.
  */
 public final class FleetExchange {
   /** Most keys one instance reports per window, and most fleet-hot keys read back per shard. */
@@ -128,6 +131,7 @@ public final class FleetExchange {
         chance >= 1
             ? Long.MAX_VALUE
             : ALWAYS_REPORTED_SHARES * aggregate.thresholdPerWindow() / instances;
+    double evenShare = chance >= 1 ? 0 : (double) aggregate.thresholdPerWindow() / instances;
     List<List<KeyCount>> byShard = new ArrayList<>();
     for (int s = 0; s < shards.count(); s++) {
       byShard.add(new ArrayList<>());
@@ -140,9 +144,10 @@ public final class FleetExchange {
       if (always) {
         byShard.get(shards.of(count.key())).add(count);
       } else if (drawn) {
-        byShard
-            .get(shards.of(count.key()))
-            .add(new KeyCount(count.key(), Math.round(count.count() / chance)));
+        KeyCount report = sampledReport(count, chance, evenShare);
+        if (report != null) {
+          byShard.get(shards.of(count.key())).add(report);
+        }
       }
     }
     boolean readAll = drawn || reads.due(window);
@@ -203,6 +208,25 @@ public final class FleetExchange {
     instances = reporters;
     return new Result(
         window, offsetMillis, reporters, drawn, readAll, new ArrayList<>(hot.values()));
+  }
+
+  /**
+   * What a drawn instance reports of a key it counted {@code count} times: the count times 1 /
+   * {@code chance}; in a sampled fleet, a count below the key's even share of the threshold is
+   * instead reported as that share with chance count / share, and else not at all. Either way its
+   * expected report is count / chance, so the sums stay unbiased, while a key counted between the
+   * report floor (half the share) and the share costs Redis nothing with chance 1 - count / share;
+   * the added variance is none for a key near the threshold (count near its share) and doubles that
+   * of a key at half of it. Null: nothing to report.
+   */
+  static KeyCount sampledReport(KeyCount count, double chance, double evenShare) {
+    if (count.count() >= evenShare) {
+      return new KeyCount(count.key(), Math.round(count.count() / chance));
+    }
+    if (ThreadLocalRandom.current().nextDouble() * evenShare >= count.count()) {
+      return null;
+    }
+    return new KeyCount(count.key(), Math.round(evenShare / chance));
   }
 
   /** A number in [0, 1) drawn from this instance's id and {@code window} alone. */

@@ -105,13 +105,26 @@ class FleetAggregateTest {
     assertEquals(240, hot.get(0).count());
   }
 
+  /**
+   * The first report of a window sets its keys' expiry; later ones, which find them, need not (the
+   * second instance's first key is one the window already counts), and the keys still expire.
+   */
   @Test
   void aggregatesLiveInOneHashTagAndExpireTwoWindowsAfterTheirWindowEnded() throws Exception {
     FleetAggregate aggregate = new FleetAggregate(WINDOW, 100, 10);
     byte[] shard = shardOf("test2:", instances.get(0));
     assertEquals("test2:{fleet}", new String(shard, StandardCharsets.UTF_8), "one shard");
+    startEarlyInAWindow(aggregate, shard);
     FleetAggregate.Exchange exchange =
         aggregate.exchange(instances.get(0), shard, -1, List.of(count("k", 5)));
+    FleetAggregate.Exchange second =
+        aggregate.exchange(instances.get(1), shard, -1, List.of(count("k", 5), count("j", 1)));
+    assertEquals(exchange.window, second.window, "both reports went into one window");
+    Object reporters =
+        instances
+            .get(0)
+            .call(bytes("GET"), bytes("test2:{fleet}:" + (exchange.window - 1) + ":reporters"));
+    assertEquals("2", new String((byte[]) reporters, StandardCharsets.US_ASCII));
     long expected = 2 * WINDOW.toMillis() - exchange.offsetMillis;
     for (String name :
         List.of(

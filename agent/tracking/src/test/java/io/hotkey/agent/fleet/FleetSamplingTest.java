@@ -22,7 +22,9 @@ import org.junit.jupiter.api.Test;
  * one at half the threshold is not; one read by five instances only is counted exactly, because
  * they report it every window whether drawn or not. The rest read the hot lists only when a key
  * rises on them: while their counts hold still they send nothing, and a key that appears on every
- * instance is hot on every one of them in the window after next, as if each read every window.
+ * instance is hot on every one of them in the window after next, as if each read every window. The
+ * key at half the threshold is below its even share on every instance, so a drawn instance reports
+ * it as that share about every other window: it still stays cold.
  */
 class FleetSamplingTest {
   private static final int INSTANCES = 100;
@@ -48,6 +50,34 @@ class FleetSamplingTest {
         RespClient client = new RespClient(cluster.endpoint(0), 2000, 2000, 1, 0)) {
       sampleAFleet(client);
     }
+  }
+
+  /**
+   * A drawn instance of a fleet of 10,000 with a 1-in-20 sample (an even share of 2 per window): a
+   * count at or above the share is reported times 20; a count of 1, half the share, is reported as
+   * 40 about every other draw, so that over many draws it adds what reporting 20 each time would.
+   */
+  @Test
+  void aCountBelowItsEvenShareIsReportedAsTheShareWithAChanceThatKeepsItsSum() {
+    double chance = 0.05;
+    double evenShare = 2;
+    assertEquals(60, FleetExchange.sampledReport(count("k", 3), chance, evenShare).count());
+    assertEquals(40, FleetExchange.sampledReport(count("k", 2), chance, evenShare).count());
+    int draws = 100_000;
+    long reported = 0;
+    long sum = 0;
+    for (int i = 0; i < draws; i++) {
+      KeyCount report = FleetExchange.sampledReport(count("k", 1), chance, evenShare);
+      if (report != null) {
+        assertEquals(40, report.count(), "reported as the share, scaled");
+        reported++;
+        sum += report.count();
+      }
+    }
+    // a binomial count of 100,000 draws at 1/2: 5 standard deviations are 0.8%
+    assertTrue(Math.abs(reported - draws / 2) < 800, reported + " of " + draws + " reported");
+    double expected = 20.0 * draws;
+    assertTrue(Math.abs(sum - expected) < expected * 0.02, "sum " + sum + " against " + expected);
   }
 
   private static void sampleAFleet(RespClient client) throws Exception {
