@@ -74,7 +74,9 @@ class ConnectionLifecycleIT {
                         "io.hotkey.it.app.LettuceLifecycleApp")
                     .args("--redis", redis.address())
                     .run());
-    assertEveryCaseOk(c, 6);
+    // Lettuce closes the channel after a codec fails to encode from 6.8.2 and 7.7 on (before, it
+    // leaves it out of sync): only there is the encoderFailure case run
+    assertEveryCaseOk(c, version.equals(Clients.LETTUCE_7) ? 8 : 7);
   }
 
   /**
