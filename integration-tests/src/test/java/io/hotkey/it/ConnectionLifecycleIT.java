@@ -80,6 +80,27 @@ class ConnectionLifecycleIT {
   }
 
   /**
+   * {@code serve-stale-on-error} answers a read whose connection lost its channel from the entries
+   * it had; a connection the application closed fails its reads all the same, as Lettuce does.
+   */
+  @Execution(ExecutionMode.CONCURRENT)
+  @ParameterizedTest(name = "lettuce {0}")
+  @MethodSource("lettuceVersions")
+  void aClosedLettuceConnectionIsNeverAnsweredStale(String version) throws InterruptedException {
+    ChildRun c =
+        lanes.fromFreeServer(
+            redis ->
+                everyKeyHot(
+                        "lettuce-closed-stale-" + version,
+                        Clients.lettuceClasspath(version),
+                        "io.hotkey.it.app.LettuceLifecycleApp")
+                    .prop("hotkey.cache.serve-stale-on-error", "30s")
+                    .args("--redis", redis.address(), "--closed-only", "true")
+                    .run());
+    assertEveryCaseOk(c, 1);
+  }
+
+  /**
    * Seeded random sequences of commands, pipelines, transactions, abandons and closes on three
    * threads; {@code -Dhotkey.it.seed=N} replays one.
    */
