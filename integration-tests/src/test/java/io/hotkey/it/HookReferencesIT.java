@@ -161,6 +161,7 @@ class HookReferencesIT {
           "LettuceArgumentsBuffer",
           "LettuceArguments",
           "LettuceReplay",
+          "LettuceConnectionCheck",
           "LocalAnswerSpan",
           "LettuceLogins");
 

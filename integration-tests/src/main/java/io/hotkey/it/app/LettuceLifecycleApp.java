@@ -7,12 +7,15 @@ import io.lettuce.core.RedisChannelHandler;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisURI;
 import io.lettuce.core.api.StatefulRedisConnection;
+import io.lettuce.core.codec.RedisCodec;
 import io.lettuce.core.codec.StringCodec;
 import io.lettuce.core.output.StatusOutput;
 import io.lettuce.core.protocol.AsyncCommand;
 import io.lettuce.core.protocol.Command;
 import io.lettuce.core.protocol.CommandArgs;
 import io.lettuce.core.protocol.CommandType;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -22,8 +25,10 @@ import java.util.function.Supplier;
 /**
  * Lettuce connections that change who they are, are written to around {@code dispatch}, or
  * reconnect: AUTH to a less privileged ACL user through the sync, async and reactive APIs, SELECT,
- * a command written straight to the connection's {@code RedisChannelWriter}, and a connection
- * killed by the server. Each check reports its {@link LifecycleResults#OUTCOME}, {@code ok} or what
+ * a command written straight to the connection's {@code RedisChannelWriter}, a connection killed by
+ * the server, one the application closed, and one whose channel Lettuce closed because a codec
+ * threw while encoding (its next read waits for the reconnect); with {@code --closed-only} only the
+ * closed connection. Each check reports its {@link LifecycleResults#OUTCOME}, {@code ok} or what
  * differed from what Redis itself answers; the test decides. Usage: {@code --redis host:port}.
  */
 public final class LettuceLifecycleApp {
@@ -37,6 +42,11 @@ public final class LettuceLifecycleApp {
     try {
       Child.runAndExit(
           () -> {
+            if (a.has("closed-only")) {
+              // under serve-stale-on-error, which answers reads whose connection lost its channel
+              closed(client);
+              return;
+            }
             try (RawRedis raw = new RawRedis(host, port)) {
               raw.call("ACL", "SETUSER", "limited", "reset", "on", ">pw", "~cached:*", "+@all");
               raw.call("SET", "secret", "s3cret");
@@ -58,6 +68,8 @@ public final class LettuceLifecycleApp {
               select(client, raw, host, port);
               directWrite(client);
               reconnect(client, raw);
+              closed(client);
+              encoderFailure(client);
             }
           },
           true);
@@ -169,6 +181,111 @@ public final class LettuceLifecycleApp {
               ? "ok"
               : "first read after the reconnect: " + seen + (local ? ", answered locally" : ""));
     }
+  }
+
+  /**
+   * A read on a connection the application closed fails as Lettuce fails it without the agent: as
+   * the same read of a key nobody ever read (so never cached) fails on another closed connection.
+   */
+  private static void closed(RedisClient client) {
+    StatefulRedisConnection<String, String> c = client.connect();
+    c.sync().set("closed:k", "v0");
+    servedLocally("closed", "closed:k", () -> c.sync().get("closed:k"));
+    c.close();
+    String failure = failureOf(() -> c.sync().get("closed:k"));
+    StatefulRedisConnection<String, String> reference = client.connect();
+    reference.close();
+    String expected = failureOf(() -> reference.sync().get("closed:never-read"));
+    result(
+        LifecycleResults.OUTCOME.of("closed"),
+        failure.equals(expected)
+            ? "ok"
+            : "read on the closed connection: " + failure + ", Lettuce itself: " + expected);
+  }
+
+  private static String failureOf(Supplier<String> read) {
+    try {
+      return "answered " + read.get();
+    } catch (RuntimeException e) {
+      return e.getClass().getName() + ": " + e.getMessage();
+    }
+  }
+
+  /**
+   * A codec that throws while a value is encoded makes Lettuce close the channel (the command's
+   * {@code EncoderException} reaches the application first) and reconnect: the next read waits for
+   * the new channel and is sent there, never answered from the cache meanwhile. Several rounds, as
+   * the channel's closing and Lettuce's notice of it are a race. Only where Lettuce says it closes
+   * the channel (6.8.2, 7.7): earlier versions leave it out of sync, and the case is not reported.
+   */
+  private static void encoderFailure(RedisClient client) {
+    RedisCodec<String, String> failing =
+        new RedisCodec<>() {
+          @Override
+          public String decodeKey(ByteBuffer bytes) {
+            return StandardCharsets.UTF_8.decode(bytes).toString();
+          }
+
+          @Override
+          public String decodeValue(ByteBuffer bytes) {
+            return StandardCharsets.UTF_8.decode(bytes).toString();
+          }
+
+          @Override
+          public ByteBuffer encodeKey(String key) {
+            return StandardCharsets.UTF_8.encode(key);
+          }
+
+          @Override
+          public ByteBuffer encodeValue(String value) {
+            if ("encoding_failure".equals(value)) {
+              throw new IllegalStateException("this value cannot be encoded");
+            }
+            return StandardCharsets.UTF_8.encode(value);
+          }
+        };
+    String outcome = "ok";
+    try (StatefulRedisConnection<String, String> c = client.connect(failing)) {
+      c.sync().set("encoder:k", "v0");
+      servedLocally("encoderFailure", "encoder:k", () -> c.sync().get("encoder:k"));
+      for (int round = 0; round < 5 && outcome.equals("ok"); round++) {
+        if (round > 0 && !servedAgain(() -> c.sync().get("encoder:k"))) {
+          outcome = "round " + round + ": the key was not served again after the reconnect";
+          break;
+        }
+        String failure = failureOf(() -> c.sync().set("encoder:failing", "encoding_failure"));
+        if (!failure.contains("Closing the connection")) {
+          // 6.8.1 and 7.0-7.6 keep the channel, out of sync: their next command hangs, agent or not
+          return;
+        }
+        long before = hits();
+        String seen = c.sync().get("encoder:k");
+        boolean local = hits() > before;
+        if (!failure.contains("EncoderException") || local || !"v0".equals(seen)) {
+          outcome =
+              "round "
+                  + round
+                  + ": the failing SET gave "
+                  + failure
+                  + ", the next read "
+                  + seen
+                  + (local ? ", answered locally before the reconnect" : "");
+        }
+      }
+    }
+    result(LifecycleResults.OUTCOME.of("encoderFailure"), outcome);
+  }
+
+  /** Reads until a read is answered locally; false if none is within a few hundred reads. */
+  private static boolean servedAgain(Supplier<String> read) {
+    for (int i = 0; i < 500; i++) {
+      long before = hits();
+      Object unused = read.get();
+      if (hits() > before) {
+        return true;
+      }
+    }
+    return false;
   }
 
   private static long hits() {

@@ -67,6 +67,7 @@ public final class Lettuce5InstrumentationModule implements InstrumentationModul
                 "LettuceArgumentsBuffer",
                 "LettuceArguments",
                 "LocalAnswerSpan",
-                "LettuceReplay"));
+                "LettuceReplay",
+                "LettuceConnectionCheck"));
   }
 }

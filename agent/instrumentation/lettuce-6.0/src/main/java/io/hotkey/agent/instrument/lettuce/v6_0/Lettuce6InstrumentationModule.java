@@ -96,8 +96,9 @@ public final class Lettuce6InstrumentationModule implements InstrumentationModul
   private static final class Helpers {
     /**
      * {@link LettuceLogins}, {@link LettuceArgumentsBuffer}, {@link LettuceArguments}, {@link
-     * LocalAnswerSpan}, {@link LocalAnswerEndpoint}, {@link LettuceReplay} and {@link
-     * LettuceStaleAnswers}, defined next to Lettuce's {@code ProtocolKeyword}.
+     * LocalAnswerSpan}, {@link LocalAnswerEndpoint}, {@link LettuceReplay}, {@link
+     * LettuceConnectionCheck} and {@link LettuceStaleAnswers}, defined next to Lettuce's {@code
+     * ProtocolKeyword}.
      */
     static final HelperClasses LETTUCE_ARGUMENTS =
         new HelperClasses(
@@ -111,6 +112,7 @@ public final class Lettuce6InstrumentationModule implements InstrumentationModul
                 "LocalAnswerSpan",
                 "LocalAnswerEndpoint",
                 "LettuceReplay",
+                "LettuceConnectionCheck",
                 "LettuceStaleAnswers"));
   }
 }

@@ -25,7 +25,8 @@ import net.bytebuddy.implementation.bytecode.assign.Assigner;
  * LocalAnswerSpan}). A callback that throws fails the command exactly as the same reply from Redis
  * would have. A read parked behind a reply already on its way (see {@code RedisHooks.commandDone})
  * is skipped too, and returned as the dispatched command, which it still is: it completes when it
- * is resumed.
+ * is resumed. Nothing is answered on a connection that would not write the command to Redis now
+ * ({@link LettuceConnectionCheck}): closed, or without a channel.
  */
 public final class LettuceDispatchAdvice {
   private LettuceDispatchAdvice() {}
@@ -41,9 +42,16 @@ public final class LettuceDispatchAdvice {
     CommandOutput output = command.getOutput();
     // a parked read being resumed was counted and looked at when it was first dispatched
     DispatchOutcome outcome = RedisHooks.resumption(command);
+    if (outcome != null
+        && !outcome.sends()
+        && !LettuceConnectionCheck.mayAnswerLocally(connection)) {
+      // a parked read resumed after its connection closed or lost its channel
+      return null;
+    }
     if (outcome == null) {
       boolean neverServe =
-          connection instanceof io.lettuce.core.pubsub.StatefulRedisPubSubConnection;
+          connection instanceof io.lettuce.core.pubsub.StatefulRedisPubSubConnection
+              || !LettuceConnectionCheck.mayAnswerLocally(connection);
       byte[] name = command.getType().getBytes();
       // GET key, SET key value... recorded as they were added if the agent could (count() tells
       // whether what was recorded is all of the arguments)
