@@ -54,16 +54,7 @@ final class Rounds {
    * one pair of JVMs cannot; with one group it is the machine's swings within that pair alone.
    */
   static double[] summedRatioInterval(List<List<Double>> without, List<List<Double>> with) {
-    if (without.size() != with.size() || without.isEmpty()) {
-      throw new IllegalArgumentException(
-          "need as many groups of rounds on each side, at least one: "
-              + without.size()
-              + " and "
-              + with.size());
-    }
-    for (int g = 0; g < without.size(); g++) {
-      requirePairs(without.get(g), with.get(g));
-    }
+    requireGroups(without, with);
     int groups = without.size();
     SplittableRandom random = new SplittableRandom(groups * 1_000L + without.get(0).size());
     double[] ratios = new double[10_000];
@@ -92,19 +83,12 @@ final class Rounds {
    * climbs rather than hiding in one summed figure.
    */
   static List<double[]> ratiosByRound(List<List<Double>> without, List<List<Double>> with) {
-    if (without.size() != with.size() || without.isEmpty()) {
-      throw new IllegalArgumentException(
-          "need as many groups of rounds on each side, at least one: "
-              + without.size()
-              + " and "
-              + with.size());
-    }
+    requireGroups(without, with);
     int rounds = without.get(0).size();
     List<double[]> byRound = new ArrayList<>();
     for (int r = 0; r < rounds; r++) {
       double[] ratios = new double[without.size()];
       for (int g = 0; g < ratios.length; g++) {
-        requirePairs(without.get(g), with.get(g));
         if (without.get(g).size() != rounds) {
           throw new IllegalArgumentException("every group needs " + rounds + " rounds");
         }
@@ -114,6 +98,20 @@ final class Rounds {
       byRound.add(ratios);
     }
     return byRound;
+  }
+
+  /** As many groups on each side, at least one, each with as many rounds on both sides. */
+  private static void requireGroups(List<List<Double>> without, List<List<Double>> with) {
+    if (without.size() != with.size() || without.isEmpty()) {
+      throw new IllegalArgumentException(
+          "need as many groups of rounds on each side, at least one: "
+              + without.size()
+              + " and "
+              + with.size());
+    }
+    for (int g = 0; g < without.size(); g++) {
+      requirePairs(without.get(g), with.get(g));
+    }
   }
 
   private static void requirePairs(List<Double> without, List<Double> with) {
