@@ -181,6 +181,8 @@ public final class FleetDetection {
           return windowMillis;
         }
         if (current != server) {
+          // another deployment: what was hot on the one before says nothing here
+          coolDown.clear();
           closeClient();
           server = current;
           client = new RespClient(server, timeoutMillis, timeoutMillis, 1, 1_000);

@@ -214,19 +214,24 @@ public final class FleetExchange {
    * What a drawn instance reports of a key it counted {@code count} times: the count times 1 /
    * {@code chance}; in a sampled fleet, a count below the key's even share of the threshold is
    * instead reported as that share with chance count / share, and else not at all. Either way its
-   * expected report is count / chance, so the sums stay unbiased, while a key counted between the
-   * report floor (half the share) and the share costs Redis nothing with chance 1 - count / share;
-   * the added variance is none for a key near the threshold (count near its share) and doubles that
-   * of a key at half of it. Null: nothing to report.
+   * expected report is count / chance, rounded down or up at random in proportion to the fraction,
+   * so the sums stay unbiased whatever the threshold and the fleet's size, while a key counted
+   * between the report floor (half the share) and the share costs Redis nothing with chance 1 -
+   * count / share; the added variance is none for a key near the threshold (count near its share)
+   * and doubles that of a key at half of it. Null: nothing to report.
    */
   static KeyCount sampledReport(KeyCount count, double chance, double evenShare) {
-    if (count.count() >= evenShare) {
-      return new KeyCount(count.key(), Math.round(count.count() / chance));
+    ThreadLocalRandom random = ThreadLocalRandom.current();
+    double expected = count.count() / chance;
+    if (count.count() < evenShare) {
+      if (random.nextDouble() * evenShare >= count.count()) {
+        return null;
+      }
+      expected = evenShare / chance;
     }
-    if (ThreadLocalRandom.current().nextDouble() * evenShare >= count.count()) {
-      return null;
-    }
-    return new KeyCount(count.key(), Math.round(evenShare / chance));
+    long whole = (long) expected;
+    long reported = whole + (random.nextDouble() < expected - whole ? 1 : 0);
+    return reported == 0 ? null : new KeyCount(count.key(), reported);
   }
 
   /** A number in [0, 1) drawn from this instance's id and {@code window} alone. */

@@ -13,6 +13,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.function.Supplier;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -78,6 +79,39 @@ class FleetSamplingTest {
     assertTrue(Math.abs(reported - draws / 2) < 800, reported + " of " + draws + " reported");
     double expected = 20.0 * draws;
     assertTrue(Math.abs(sum - expected) < expected * 0.02, "sum " + sum + " against " + expected);
+  }
+
+  /**
+   * A sample whose scaled counts are not whole (3 of 10 instances drawn, an even share of 2): each
+   * report is rounded down or up at random, so that the mean of many stays count / chance instead
+   * of the bias a fixed rounding would give every report of the fleet alike (7 for 6.67: +5%).
+   */
+  @Test
+  void aScaledCountThatIsNotWholeIsRoundedWithoutBias() {
+    double chance = 0.3;
+    double evenShare = 2;
+    assertEquals(10, FleetExchange.sampledReport(count("k", 3), chance, evenShare).count());
+    // 1 of the share 2: reported as 6.67 with chance 1/2, expected 3.33 per draw
+    assertMean(1 / chance, 200_000, () -> FleetExchange.sampledReport(count("k", 1), chance, 2));
+    // above the share: 13.33, always reported, 13 or 14
+    assertMean(4 / chance, 100_000, () -> FleetExchange.sampledReport(count("k", 4), chance, 2));
+  }
+
+  /** The mean report over {@code draws} draws (none counting 0) is within 5 sigma of expected. */
+  private static void assertMean(double expected, int draws, Supplier<KeyCount> draw) {
+    double sum = 0;
+    double squares = 0;
+    for (int i = 0; i < draws; i++) {
+      KeyCount report = draw.get();
+      long value = report == null ? 0 : report.count();
+      sum += value;
+      squares += (double) value * value;
+    }
+    double mean = sum / draws;
+    double sigmaOfMean = Math.sqrt(Math.max(squares / draws - mean * mean, 1e-12) / draws);
+    assertTrue(
+        Math.abs(mean - expected) < 5 * sigmaOfMean + 1e-9,
+        () -> "mean " + mean + " against " + expected + " (sigma " + sigmaOfMean + ")");
   }
 
   private static void sampleAFleet(RespClient client) throws Exception {
