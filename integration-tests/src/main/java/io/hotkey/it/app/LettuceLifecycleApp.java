@@ -9,6 +9,7 @@ import io.lettuce.core.RedisURI;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.codec.RedisCodec;
 import io.lettuce.core.codec.StringCodec;
+import io.lettuce.core.event.command.CommandListener;
 import io.lettuce.core.output.StatusOutput;
 import io.lettuce.core.protocol.AsyncCommand;
 import io.lettuce.core.protocol.Command;
@@ -244,10 +245,20 @@ public final class LettuceLifecycleApp {
             return StandardCharsets.UTF_8.encode(value);
           }
         };
+    if (encoderFailure(client, failing, "encoderFailure")) {
+      // again with an application's command listener, whose writer wraps the endpoint's
+      client.addListener(new CommandListener() {});
+      encoderFailure(client, failing, "encoderFailureListened");
+    }
+  }
+
+  /** The rounds on a new connection; false where this Lettuce does not close the channel. */
+  private static boolean encoderFailure(
+      RedisClient client, RedisCodec<String, String> failing, String name) {
     String outcome = "ok";
     try (StatefulRedisConnection<String, String> c = client.connect(failing)) {
       c.sync().set("encoder:k", "v0");
-      servedLocally("encoderFailure", "encoder:k", () -> c.sync().get("encoder:k"));
+      servedLocally(name, "encoder:k", () -> c.sync().get("encoder:k"));
       for (int round = 0; round < 5 && outcome.equals("ok"); round++) {
         if (round > 0 && !servedAgain(() -> c.sync().get("encoder:k"))) {
           outcome = "round " + round + ": the key was not served again after the reconnect";
@@ -256,7 +267,7 @@ public final class LettuceLifecycleApp {
         String failure = failureOf(() -> c.sync().set("encoder:failing", "encoding_failure"));
         if (!failure.contains("Closing the connection")) {
           // 6.8.1 and 7.0-7.6 keep the channel, out of sync: their next command hangs, agent or not
-          return;
+          return false;
         }
         long before = hits();
         String seen = c.sync().get("encoder:k");
@@ -273,7 +284,8 @@ public final class LettuceLifecycleApp {
         }
       }
     }
-    result(LifecycleResults.OUTCOME.of("encoderFailure"), outcome);
+    result(LifecycleResults.OUTCOME.of(name), outcome);
+    return true;
   }
 
   /** Reads until a read is answered locally; false if none is within a few hundred reads. */

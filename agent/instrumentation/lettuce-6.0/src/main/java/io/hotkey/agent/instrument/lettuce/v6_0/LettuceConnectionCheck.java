@@ -5,9 +5,7 @@ import io.lettuce.core.RedisChannelHandler;
 import io.lettuce.core.RedisChannelWriter;
 import io.lettuce.core.protocol.DefaultEndpoint;
 import io.netty.channel.Channel;
-import java.lang.invoke.MethodHandle;
 import java.lang.invoke.MethodHandles;
-import java.lang.invoke.MethodType;
 import java.lang.invoke.VarHandle;
 
 /**
@@ -24,15 +22,22 @@ import java.lang.invoke.VarHandle;
  */
 public final class LettuceConnectionCheck {
   /** {@code DefaultEndpoint.channel}, protected: null if this Lettuce hides it. */
-  private static final VarHandle ENDPOINT_CHANNEL = endpointChannel();
+  private static final VarHandle ENDPOINT_CHANNEL =
+      field(DefaultEndpoint.class, "channel", Channel.class);
 
   /**
-   * {@code CommandExpiryWriter} (Lettuce 5.1+), which wraps the endpoint under command timeouts.
+   * {@code CommandExpiryWriter} (Lettuce 5.1+, and Lettuce 7's maintenance-aware subclass), which
+   * wraps the endpoint under command timeouts (on by default from 6.5); null before 5.1.
    */
-  private static final Class<?> EXPIRY_WRITER = expiryWriter();
+  private static final Class<?> EXPIRY_WRITER = writerClass("protocol.CommandExpiryWriter");
 
-  /** Its {@code getDelegate()} (6.x, 7.x); null where it has none. */
-  private static final MethodHandle EXPIRY_DELEGATE = expiryDelegate();
+  /** The writer it wraps: its field {@code writer} up to 6.1.0, {@code delegate} since. */
+  private static final VarHandle EXPIRY_DELEGATE = delegateOf(EXPIRY_WRITER);
+
+  /** {@code CommandListenerWriter} (6.1+), outermost when the application adds a listener. */
+  private static final Class<?> LISTENER_WRITER = writerClass("CommandListenerWriter");
+
+  private static final VarHandle LISTENER_DELEGATE = delegateOf(LISTENER_WRITER);
 
   private LettuceConnectionCheck() {}
 
@@ -49,11 +54,14 @@ public final class LettuceConnectionCheck {
   }
 
   private static boolean hasActiveChannel(RedisChannelWriter writer) {
-    if (EXPIRY_DELEGATE != null && EXPIRY_WRITER.isInstance(writer)) {
-      try {
-        writer = (RedisChannelWriter) EXPIRY_DELEGATE.invokeExact(writer);
-      } catch (Throwable unknown) {
-        return false;
+    // a listener's writer wraps the expiry writer, which wraps the endpoint
+    for (int wrappers = 0; wrappers < 3; wrappers++) {
+      if (LISTENER_DELEGATE != null && LISTENER_WRITER.isInstance(writer)) {
+        writer = (RedisChannelWriter) LISTENER_DELEGATE.get(writer);
+      } else if (EXPIRY_DELEGATE != null && EXPIRY_WRITER.isInstance(writer)) {
+        writer = (RedisChannelWriter) EXPIRY_DELEGATE.get(writer);
+      } else {
+        break;
       }
     }
     if (!(writer instanceof DefaultEndpoint) || ENDPOINT_CHANNEL == null) {
@@ -65,36 +73,29 @@ public final class LettuceConnectionCheck {
     return !endpoint.isClosed() && channel != null && channel.isActive();
   }
 
-  private static VarHandle endpointChannel() {
-    try {
-      return MethodHandles.privateLookupIn(DefaultEndpoint.class, MethodHandles.lookup())
-          .findVarHandle(DefaultEndpoint.class, "channel", Channel.class);
-    } catch (ReflectiveOperationException | RuntimeException unreadable) {
-      return null;
-    }
-  }
-
-  private static Class<?> expiryWriter() {
+  private static Class<?> writerClass(String name) {
     try {
       return Class.forName(
-          "io.lettuce.core.protocol.CommandExpiryWriter",
-          false,
-          LettuceConnectionCheck.class.getClassLoader());
-    } catch (ClassNotFoundException | LinkageError lettuce50) {
+          "io.lettuce.core." + name, false, LettuceConnectionCheck.class.getClassLoader());
+    } catch (ClassNotFoundException | LinkageError olderLettuce) {
       return null;
     }
   }
 
-  private static MethodHandle expiryDelegate() {
-    if (EXPIRY_WRITER == null) {
+  /** The wrapper's field holding the writer it wraps, by either name it has had. */
+  private static VarHandle delegateOf(Class<?> wrapper) {
+    if (wrapper == null) {
       return null;
     }
+    VarHandle delegate = field(wrapper, "delegate", RedisChannelWriter.class);
+    return delegate != null ? delegate : field(wrapper, "writer", RedisChannelWriter.class);
+  }
+
+  private static VarHandle field(Class<?> owner, String name, Class<?> type) {
     try {
-      return MethodHandles.publicLookup()
-          .findVirtual(
-              EXPIRY_WRITER, "getDelegate", MethodType.methodType(RedisChannelWriter.class))
-          .asType(MethodType.methodType(RedisChannelWriter.class, RedisChannelWriter.class));
-    } catch (ReflectiveOperationException | RuntimeException before66) {
+      return MethodHandles.privateLookupIn(owner, MethodHandles.lookup())
+          .findVarHandle(owner, name, type);
+    } catch (ReflectiveOperationException | RuntimeException unreadable) {
       return null;
     }
   }
