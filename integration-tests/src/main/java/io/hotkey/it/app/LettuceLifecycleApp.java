@@ -113,13 +113,15 @@ public final class LettuceLifecycleApp {
 
   /**
    * Warms {@code key} up through {@code read} and reports whether a further read was answered
-   * locally.
+   * locally: within a few hundred, as the tracking push of the case's own write may still drop the
+   * entry once after the warm-up.
    */
   private static void servedLocally(String name, String key, Supplier<String> read) {
     Child.warmUp(LifecycleResults.warmUp(name), List.of(key), Child.reading(read), 8000, 3000);
     long before = hits();
-    Object unusedFirst = read.get();
-    Object unusedSecond = read.get();
+    for (int reads = 0; reads < 500 && hits() == before; reads++) {
+      Object unused = read.get();
+    }
     result(LifecycleResults.SERVED_LOCALLY.of(name), hits() > before);
   }
 
