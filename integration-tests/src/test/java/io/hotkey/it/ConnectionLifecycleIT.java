@@ -148,7 +148,9 @@ class ConnectionLifecycleIT {
                 () -> "too few reads: " + c.result(JedisRandomResults.READS)),
         () ->
             assertTrue(
-                c.result(RunResults.END_JMX.cacheHits()) > c.result(JedisRandomResults.READS) / 10,
+                // a sanity bound, not a hit rate: the seeded mix of writes decides how many reads
+                // find an entry (10% to 32% across runs)
+                c.result(RunResults.END_JMX.cacheHits()) > c.result(JedisRandomResults.READS) / 25,
                 () ->
                     "the cache was hardly used: "
                         + c.result(RunResults.END_JMX.cacheHits())
