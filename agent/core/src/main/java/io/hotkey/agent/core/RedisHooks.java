@@ -2,6 +2,7 @@ package io.hotkey.agent.core;
 
 import io.hotkey.agent.cache.Resumption;
 import io.hotkey.agent.core.multiplexed.DispatchOutcome;
+import io.hotkey.agent.core.multiplexed.LocalAnswerCheck;
 import io.hotkey.agent.core.multiplexed.MultiplexedGateway;
 import io.hotkey.agent.core.multiplexed.ReplyTape;
 import io.hotkey.agent.core.threadbound.ThreadBoundGateway;
@@ -228,14 +229,14 @@ public final class RedisHooks {
       byte[] name,
       ByteBuffer encodedArgs,
       int argCount,
-      boolean neverServe) {
+      LocalAnswerCheck answerable) {
     MultiplexedGateway g = multiplexed;
     if (g == null) {
       return DispatchOutcome.SEND;
     }
     try {
       return g.dispatch(
-          client, connection, command, reply, name, encodedArgs, argCount, neverServe);
+          client, connection, command, reply, name, encodedArgs, argCount, answerable);
     } catch (Throwable t) {
       g.errors().record("command dispatch", t);
       return DispatchOutcome.SEND;
@@ -243,8 +244,8 @@ public final class RedisHooks {
   }
 
   /**
-   * {@link #dispatch(String, Object, Object, Object, byte[], ByteBuffer, int, boolean)} of a
-   * command already split into its name and arguments, kept as given.
+   * {@link #dispatch(String, Object, Object, Object, byte[], ByteBuffer, int, LocalAnswerCheck)} of
+   * a command already split into its name and arguments, kept as given.
    */
   public static DispatchOutcome dispatch(
       String client,
@@ -252,13 +253,13 @@ public final class RedisHooks {
       Object command,
       Object reply,
       byte[][] argv,
-      boolean neverServe) {
+      LocalAnswerCheck answerable) {
     MultiplexedGateway g = multiplexed;
     if (g == null) {
       return DispatchOutcome.SEND;
     }
     try {
-      return g.dispatch(client, connection, command, reply, argv, neverServe);
+      return g.dispatch(client, connection, command, reply, argv, answerable);
     } catch (Throwable t) {
       g.errors().record("command dispatch", t);
       return DispatchOutcome.SEND;

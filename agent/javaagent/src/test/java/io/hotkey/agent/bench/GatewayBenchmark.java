@@ -12,6 +12,7 @@ import io.hotkey.agent.core.ReplyOutcome;
 import io.hotkey.agent.core.ServedReply;
 import io.hotkey.agent.core.ServingGate;
 import io.hotkey.agent.core.multiplexed.DispatchOutcome;
+import io.hotkey.agent.core.multiplexed.LocalAnswerCheck;
 import io.hotkey.agent.core.multiplexed.MultiplexedGateway;
 import io.hotkey.agent.core.multiplexed.ReplyTape;
 import io.hotkey.agent.core.threadbound.ThreadBoundGateway;
@@ -233,7 +234,14 @@ public class GatewayBenchmark {
       if (setEvery > 0 && random.nextInt(setEvery) == 0) {
         if (encodedSets) {
           gateway.dispatch(
-              "lettuce", agent.connection, command, reply, SET, agent.setArguments[key], 2, false);
+              "lettuce",
+              agent.connection,
+              command,
+              reply,
+              SET,
+              agent.setArguments[key],
+              2,
+              LocalAnswerCheck.ALWAYS);
         } else {
           gateway.dispatch(
               "lettuce",
@@ -241,7 +249,7 @@ public class GatewayBenchmark {
               command,
               reply,
               new byte[][] {SET, agent.keys[key], VALUE},
-              false);
+              LocalAnswerCheck.ALWAYS);
         }
         gateway.onReplyBytes(reply, OK, false);
       } else {
@@ -251,7 +259,7 @@ public class GatewayBenchmark {
             command,
             reply,
             new byte[][] {GET, agent.keys[key]},
-            false);
+            LocalAnswerCheck.ALWAYS);
         gateway.onReplyBytes(reply, REPLY, false);
       }
     }
@@ -295,7 +303,9 @@ public class GatewayBenchmark {
     DispatchOutcome outcome = gateway.resumption(command);
     if (outcome == null) {
       byte[][] argv = {GET, agent.hotKeys[ThreadLocalRandom.current().nextInt(HOT_KEYS)]};
-      outcome = gateway.dispatch("lettuce", agent.connection, command, reply, argv, false);
+      outcome =
+          gateway.dispatch(
+              "lettuce", agent.connection, command, reply, argv, LocalAnswerCheck.ALWAYS);
     }
     ReplyTape.Cursor tape = outcome.replay();
     Object value = null;

@@ -79,7 +79,8 @@ public final class MultiplexedGateway {
    * @param name the command name as sent
    * @param encodedArgs the arguments as the client encodes them on the wire (see {@link
    *     EncodedArguments#argv})
-   * @param neverServe the connection or the call forbids a local answer (Pub/Sub, batches)
+   * @param answerable asked before a read is answered locally; {@link LocalAnswerCheck#NEVER} when
+   *     the connection or the call forbids a local answer (Pub/Sub, batches)
    */
   public DispatchOutcome dispatch(
       String client,
@@ -89,7 +90,7 @@ public final class MultiplexedGateway {
       byte[] name,
       ByteBuffer encodedArgs,
       int argCount,
-      boolean neverServe) {
+      LocalAnswerCheck answerable) {
     byte[][] argv;
     try {
       argv = EncodedArguments.argv(name, encodedArgs, argCount);
@@ -97,13 +98,13 @@ public final class MultiplexedGateway {
       invalidateEverythingOnReply(reply);
       throw e;
     }
-    return dispatch(client, connection, command, reply, argv, neverServe);
+    return dispatch(client, connection, command, reply, argv, answerable);
   }
 
   /**
-   * {@link #dispatch(String, Object, Object, Object, byte[], ByteBuffer, int, boolean)} with the
-   * command already split into its name and arguments; {@code argv} is kept, not copied: the caller
-   * must not change it.
+   * {@link #dispatch(String, Object, Object, Object, byte[], ByteBuffer, int, LocalAnswerCheck)}
+   * with the command already split into its name and arguments; {@code argv} is kept, not copied:
+   * the caller must not change it.
    */
   public DispatchOutcome dispatch(
       String client,
@@ -111,7 +112,8 @@ public final class MultiplexedGateway {
       Object command,
       Object reply,
       byte[][] argv,
-      boolean neverServe) {
+      LocalAnswerCheck answerable) {
+    boolean neverServe = answerable == LocalAnswerCheck.NEVER;
     ThreadDispatchState thread = threads.get();
     ClassifiedCommand classified;
     ConnectionState state = null;
@@ -154,7 +156,9 @@ public final class MultiplexedGateway {
     // its caller, which compiles the cold path otherwise (docs/performance-history.md)
     state = state != null ? state : connectionState(thread, connection);
     String namespace = state.servableNamespace(client, null);
-    if (namespace == null) {
+    if (namespace == null || !answerable.mayAnswerLocally(connection)) {
+      // the client fails this read or holds it until it reconnects; so must the agent, which
+      // neither answers it nor parks it (a parked read is answered later) nor counts a cache hit
       return missed(classified);
     }
     int[] hashes = classified.keptHashes();

@@ -50,6 +50,9 @@ class MultiplexedGatewayTest {
   private NearCache cache;
   private MultiplexedGateway gateway;
 
+  /** What the adapter knows of the connection (Lettuce: closed, or without a channel). */
+  private LocalAnswerCheck answerable = LocalAnswerCheck.ALWAYS;
+
   @BeforeEach
   void setUp() {
     build(true);
@@ -79,7 +82,14 @@ class MultiplexedGatewayTest {
       if (outcome == null) {
         outcome =
             gateway.dispatch(
-                "lettuce", conn, this, reply, bytes(argv[0]), encode(argv), argv.length - 1, false);
+                "lettuce",
+                conn,
+                this,
+                reply,
+                bytes(argv[0]),
+                encode(argv),
+                argv.length - 1,
+                answerable);
       }
       return this;
     }
@@ -629,6 +639,39 @@ class MultiplexedGatewayTest {
     set.answer("OK");
     assertEquals(hits + 1, cache.hits());
     assertNotNull(get.outcome.replay());
+  }
+
+  @Test
+  void aHotReadOnAConnectionThatWouldNotSendItIsSentAsAMissAndOnlyHotReadsAskTheAdapter() {
+    makeHot("hot");
+    new Command("GET", "hot").dispatch(connection).answer("v1");
+    List<Object> asked = new ArrayList<>();
+    answerable =
+        conn -> {
+          asked.add(conn);
+          return false;
+        };
+    new Command("GET", "cold").dispatch(connection).answer("c");
+    new Command("SET", "other", "x").dispatch(connection).answer("OK");
+    assertEquals(List.of(), asked, "a command that goes to Redis anyway pays nothing");
+    List<Long> before = readsOf("hot");
+    long cacheHits = cache.hits();
+    Command read = new Command("GET", "hot").dispatch(connection);
+    assertTrue(read.sent(), "the client fails it or waits for its reconnect, as without the agent");
+    assertEquals(List.of(connection), asked);
+    assertEquals(List.of(before.get(0), before.get(1) + 1), readsOf("hot"));
+    assertEquals(cacheHits, cache.hits(), "not looked up, so no cache hit either");
+    read.answer("v1");
+    answerable = LocalAnswerCheck.ALWAYS;
+    assertEquals("v1", new Command("GET", "hot").dispatch(connection).answered());
+  }
+
+  @Test
+  void aPubSubOrBatchCallIsNeverAnswered() {
+    makeHot("hot");
+    new Command("GET", "hot").dispatch(connection).answer("v1");
+    answerable = LocalAnswerCheck.NEVER;
+    assertTrue(new Command("GET", "hot").dispatch(connection).sent());
   }
 
   /** Hits and misses of the hot key {@code key} since it became hot. */

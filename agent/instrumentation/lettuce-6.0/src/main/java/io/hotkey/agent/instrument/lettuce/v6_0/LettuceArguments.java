@@ -1,6 +1,7 @@
 package io.hotkey.agent.instrument.lettuce.v6_0;
 
 import io.hotkey.agent.core.RedisHooks;
+import io.hotkey.agent.core.multiplexed.LocalAnswerCheck;
 import io.lettuce.core.protocol.CommandArgs;
 import io.lettuce.core.protocol.RedisCommand;
 import io.netty.buffer.ByteBuf;
@@ -43,7 +44,7 @@ public final class LettuceArguments {
           command.getType().getBytes(),
           buffer == null ? null : buffer.nioBuffer(),
           args == null ? 0 : args.count(),
-          true);
+          LocalAnswerCheck.NEVER);
     } finally {
       if (buffer != null) {
         buffer.release();

@@ -1,6 +1,7 @@
 package io.hotkey.agent.instrument.lettuce.v6_0;
 
 import io.hotkey.agent.core.FailedReadHooks;
+import io.hotkey.agent.core.multiplexed.LocalAnswerCheck;
 import io.lettuce.core.RedisChannelHandler;
 import io.lettuce.core.RedisChannelWriter;
 import io.lettuce.core.protocol.DefaultEndpoint;
@@ -20,7 +21,9 @@ import java.lang.invoke.VarHandle;
  * without a channel stays answerable: that setting answers the reads Redis cannot. A helper class,
  * defined next to Lettuce like {@link LettuceReplay}.
  */
-public final class LettuceConnectionCheck {
+public final class LettuceConnectionCheck implements LocalAnswerCheck {
+  public static final LettuceConnectionCheck INSTANCE = new LettuceConnectionCheck();
+
   /** {@code DefaultEndpoint.channel}, protected: null if this Lettuce hides it. */
   private static final VarHandle ENDPOINT_CHANNEL =
       field(DefaultEndpoint.class, "channel", Channel.class);
@@ -41,8 +44,8 @@ public final class LettuceConnectionCheck {
 
   private LettuceConnectionCheck() {}
 
-  /** Whether the read {@code connection} is dispatching may be answered without sending it. */
-  public static boolean mayAnswerLocally(Object connection) {
+  @Override
+  public boolean mayAnswerLocally(Object connection) {
     if (!(connection instanceof RedisChannelHandler)) {
       return true;
     }

@@ -2,6 +2,7 @@ package io.hotkey.agent.instrument.lettuce.v6_0;
 
 import io.hotkey.agent.core.RedisHooks;
 import io.hotkey.agent.core.multiplexed.DispatchOutcome;
+import io.hotkey.agent.core.multiplexed.LocalAnswerCheck;
 import io.hotkey.agent.core.multiplexed.ReplyTape;
 import io.lettuce.core.output.CommandOutput;
 import io.lettuce.core.protocol.CommandArgs;
@@ -26,7 +27,8 @@ import net.bytebuddy.implementation.bytecode.assign.Assigner;
  * would have. A read parked behind a reply already on its way (see {@code RedisHooks.commandDone})
  * is skipped too, and returned as the dispatched command, which it still is: it completes when it
  * is resumed. Nothing is answered on a connection that would not write the command to Redis now
- * ({@link LettuceConnectionCheck}): closed, or without a channel.
+ * ({@link LettuceConnectionCheck}, asked by the gateway only for a read it would answer): closed,
+ * or without a channel.
  */
 public final class LettuceDispatchAdvice {
   private LettuceDispatchAdvice() {}
@@ -44,14 +46,15 @@ public final class LettuceDispatchAdvice {
     DispatchOutcome outcome = RedisHooks.resumption(command);
     if (outcome != null
         && !outcome.sends()
-        && !LettuceConnectionCheck.mayAnswerLocally(connection)) {
+        && !LettuceConnectionCheck.INSTANCE.mayAnswerLocally(connection)) {
       // a parked read resumed after its connection closed or lost its channel
       return null;
     }
     if (outcome == null) {
-      boolean neverServe =
+      LocalAnswerCheck answerable =
           connection instanceof io.lettuce.core.pubsub.StatefulRedisPubSubConnection
-              || !LettuceConnectionCheck.mayAnswerLocally(connection);
+              ? LocalAnswerCheck.NEVER
+              : LettuceConnectionCheck.INSTANCE;
       byte[] name = command.getType().getBytes();
       // GET key, SET key value... recorded as they were added if the agent could (count() tells
       // whether what was recorded is all of the arguments)
@@ -69,7 +72,7 @@ public final class LettuceDispatchAdvice {
         argv = new byte[][] {name, keyAndValue[0], keyAndValue[1]};
       }
       if (argv != null) {
-        outcome = RedisHooks.dispatch("lettuce", connection, command, output, argv, neverServe);
+        outcome = RedisHooks.dispatch("lettuce", connection, command, output, argv, answerable);
       } else {
         ByteBuf buffer = null;
         try {
@@ -87,7 +90,7 @@ public final class LettuceDispatchAdvice {
           }
           outcome =
               RedisHooks.dispatch(
-                  "lettuce", connection, command, output, name, encoded, count, neverServe);
+                  "lettuce", connection, command, output, name, encoded, count, answerable);
         } finally {
           if (buffer != null) {
             buffer.release();
