@@ -10,7 +10,6 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
@@ -271,12 +270,9 @@ public final class CaffeineNearCache implements NearCache {
   }
 
   @Override
-  public void countResumed(List<Resumption> resumed) {
-    for (Resumption read : resumed) {
-      boolean answered = read.answered();
-      (answered ? hits : misses).increment();
-      HotKeyReads.count(read.hotKeys, read.hotKeys.length, answered);
-    }
+  public void countResumed(Resumption read, boolean answered) {
+    (answered ? hits : misses).increment();
+    HotKeyReads.count(read.hotKeys, read.hotKeys.length, answered);
   }
 
   /**

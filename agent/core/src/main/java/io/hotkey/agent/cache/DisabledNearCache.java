@@ -1,7 +1,6 @@
 package io.hotkey.agent.cache;
 
 import io.hotkey.agent.redis.resp.RedisEndpoint;
-import java.util.List;
 
 /** {@link NearCache#DISABLED}: local serving is off. */
 final class DisabledNearCache implements NearCache {
@@ -31,7 +30,7 @@ final class DisabledNearCache implements NearCache {
   }
 
   @Override
-  public void countResumed(List<Resumption> resumed) {}
+  public void countResumed(Resumption read, boolean answered) {}
 
   @Override
   public void touchServed() {}

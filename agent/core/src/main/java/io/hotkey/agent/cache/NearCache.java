@@ -1,7 +1,6 @@
 package io.hotkey.agent.cache;
 
 import io.hotkey.agent.redis.resp.RedisEndpoint;
-import java.util.List;
 
 /**
  * The local copy of hot keys' replies, as the gateways use it. {@link CaffeineNearCache} is the
@@ -48,10 +47,10 @@ public interface NearCache {
   boolean park(ParkedReads parked, Object connection, Object command, HotKeyReads[] hotKeys);
 
   /**
-   * Counts the reads a {@link ParkedReads} queue handed back, in the cache's figures and in their
-   * keys' {@link HotKeyReads}: hits if they got an answer, else misses.
+   * Counts a read a {@link ParkedReads} queue handed back, as its adapter takes it, in the cache's
+   * figures and in its keys' {@link HotKeyReads}: a hit if it is answered locally, else a miss.
    */
-  void countResumed(List<Resumption> resumed);
+  void countResumed(Resumption read, boolean answered);
 
   /** Tells each server which of its keys were answered locally since the last call. */
   void touchServed();

@@ -443,16 +443,17 @@ public final class RedisHooks {
 
   /**
    * Checked first by a dispatch: for a parked read being resumed (see {@link #commandDone}), what
-   * to do with it, a replay of its answer or {@link DispatchOutcome#SEND}; null for any other
-   * command, which is then dispatched as new.
+   * to do with it, a replay of its answer or {@link DispatchOutcome#SEND} (also when {@code
+   * answerable} says its connection would not send it now); null for any other command, which is
+   * then dispatched as new.
    */
-  public static DispatchOutcome resumption(Object command) {
+  public static DispatchOutcome resumption(Object command, LocalAnswerCheck answerable) {
     MultiplexedGateway g = multiplexed;
     if (g == null) {
       return null;
     }
     try {
-      return g.resumption(command);
+      return g.resumption(command, answerable);
     } catch (Throwable t) {
       g.errors().record("resuming a parked read", t);
       return DispatchOutcome.SEND;

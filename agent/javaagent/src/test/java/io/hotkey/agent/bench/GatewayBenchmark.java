@@ -230,7 +230,7 @@ public class GatewayBenchmark {
     Object command = new Object();
     Object reply = new FieldReply();
     MultiplexedGateway gateway = agent.gateway;
-    if (gateway.resumption(command) == null) {
+    if (gateway.resumption(command, LocalAnswerCheck.ALWAYS) == null) {
       if (setEvery > 0 && random.nextInt(setEvery) == 0) {
         if (encodedSets) {
           gateway.dispatch(
@@ -300,7 +300,7 @@ public class GatewayBenchmark {
     Object command = new Object();
     Object reply = new FieldReply();
     MultiplexedGateway gateway = agent.gateway;
-    DispatchOutcome outcome = gateway.resumption(command);
+    DispatchOutcome outcome = gateway.resumption(command, LocalAnswerCheck.ALWAYS);
     if (outcome == null) {
       byte[][] argv = {GET, agent.hotKeys[ThreadLocalRandom.current().nextInt(HOT_KEYS)]};
       outcome =

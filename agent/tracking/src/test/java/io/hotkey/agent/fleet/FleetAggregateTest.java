@@ -117,6 +117,7 @@ class FleetAggregateTest {
     startEarlyInAWindow(aggregate, shard);
     FleetAggregate.Exchange exchange =
         aggregate.exchange(instances.get(0), shard, -1, List.of(count("k", 5)));
+    long reported = System.nanoTime();
     FleetAggregate.Exchange second =
         aggregate.exchange(instances.get(1), shard, -1, List.of(count("k", 5), count("j", 1)));
     assertEquals(exchange.window, second.window, "both reports went into one window");
@@ -131,7 +132,11 @@ class FleetAggregateTest {
             "test2:{fleet}:" + (exchange.window - 1),
             "test2:{fleet}:" + (exchange.window - 1) + ":reporters")) {
       long left = (Long) instances.get(0).call(bytes("PTTL"), bytes(name));
-      assertTrue(left > expected - 200 && left <= expected, name + " expires in " + left + " ms");
+      // a loaded machine may take a while between the report and this question
+      long since = (System.nanoTime() - reported) / 1_000_000;
+      assertTrue(
+          left > expected - 200 - since && left <= expected,
+          name + " expires in " + left + " ms, " + since + " ms after the report");
     }
   }
 

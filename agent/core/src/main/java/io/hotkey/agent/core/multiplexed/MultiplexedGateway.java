@@ -291,10 +291,11 @@ public final class MultiplexedGateway {
 
   /**
    * If {@code command} is being resumed on this thread (see {@link #resume}), returns what to do
-   * with it: the answer to replay, or {@link DispatchOutcome#SEND} when it has none; else null, and
-   * the command is dispatched as new.
+   * with it: the answer to replay, or {@link DispatchOutcome#SEND} when it has none or {@code
+   * answerable} says its connection would not send it now; else null, and the command is dispatched
+   * as new. A resumed read is counted here, as a hit or a miss.
    */
-  public DispatchOutcome resumption(Object command) {
+  public DispatchOutcome resumption(Object command, LocalAnswerCheck answerable) {
     if (resuming.get() == 0) {
       return null;
     }
@@ -305,9 +306,9 @@ public final class MultiplexedGateway {
     }
     // the resumption's dispatch took its answer; the resumption itself lasts until resume(null)
     thread.resumed = null;
-    return resumed.answered()
-        ? new ReplyTape.Cursor((List<?>) resumed.answer())
-        : DispatchOutcome.SEND;
+    boolean answered = resumed.answered() && answerable.mayAnswerLocally(resumed.connection());
+    cache.countResumed(resumed, answered);
+    return answered ? new ReplyTape.Cursor((List<?>) resumed.answer()) : DispatchOutcome.SEND;
   }
 
   /**

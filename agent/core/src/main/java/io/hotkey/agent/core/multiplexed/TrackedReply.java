@@ -218,7 +218,6 @@ final class TrackedReply {
     if (more.isEmpty()) {
       return;
     }
-    cache.countResumed(more);
     if (resumed.isEmpty()) {
       resumed = more;
     } else {

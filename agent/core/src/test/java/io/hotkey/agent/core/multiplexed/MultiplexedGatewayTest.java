@@ -78,7 +78,7 @@ class MultiplexedGatewayTest {
     }
 
     Command dispatch(Object conn) {
-      outcome = gateway.resumption(this);
+      outcome = gateway.resumption(this, answerable);
       if (outcome == null) {
         outcome =
             gateway.dispatch(
@@ -672,6 +672,21 @@ class MultiplexedGatewayTest {
     new Command("GET", "hot").dispatch(connection).answer("v1");
     answerable = LocalAnswerCheck.NEVER;
     assertTrue(new Command("GET", "hot").dispatch(connection).sent());
+  }
+
+  @Test
+  void aParkedReadResumedAfterItsConnectionWentDownIsSentAndCountedAsAMiss() {
+    makeHot("hot");
+    Command set = new Command("SET", "hot", "v1").dispatch(connection);
+    Command get = new Command("GET", "hot").dispatch(connection);
+    assertTrue(get.parked());
+    long hits = cache.hits();
+    List<Long> before = readsOf("hot");
+    answerable = LocalAnswerCheck.NEVER;
+    assertEquals(List.of(get), set.answer("OK"));
+    assertTrue(get.sent(), "the client fails it or holds it until it reconnects");
+    assertEquals(hits, cache.hits());
+    assertEquals(List.of(before.get(0), before.get(1) + 1), readsOf("hot"));
   }
 
   /** Hits and misses of the hot key {@code key} since it became hot. */

@@ -42,19 +42,14 @@ public final class LettuceDispatchAdvice {
     }
     CommandArgs args = command.getArgs();
     CommandOutput output = command.getOutput();
-    // a parked read being resumed was counted and looked at when it was first dispatched
-    DispatchOutcome outcome = RedisHooks.resumption(command);
-    if (outcome != null
-        && !outcome.sends()
-        && !LettuceConnectionCheck.INSTANCE.mayAnswerLocally(connection)) {
-      // a parked read resumed after its connection closed or lost its channel
-      return null;
-    }
+    LocalAnswerCheck answerable =
+        connection instanceof io.lettuce.core.pubsub.StatefulRedisPubSubConnection
+            ? LocalAnswerCheck.NEVER
+            : LettuceConnectionCheck.INSTANCE;
+    // a parked read being resumed was looked at when it was first dispatched; it is sent if its
+    // connection has closed or lost its channel since
+    DispatchOutcome outcome = RedisHooks.resumption(command, answerable);
     if (outcome == null) {
-      LocalAnswerCheck answerable =
-          connection instanceof io.lettuce.core.pubsub.StatefulRedisPubSubConnection
-              ? LocalAnswerCheck.NEVER
-              : LettuceConnectionCheck.INSTANCE;
       byte[] name = command.getType().getBytes();
       // GET key, SET key value... recorded as they were added if the agent could (count() tells
       // whether what was recorded is all of the arguments)
