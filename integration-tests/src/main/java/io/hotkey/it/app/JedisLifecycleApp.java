@@ -21,8 +21,9 @@ import redis.clients.jedis.commands.ProtocolCommand;
  * binary signature holds up to 8.x, the rest through {@link Ops}): pipelines and transactions left
  * by an exception, closed unsynced, timed out in the middle, or abandoned by a thread that dies, on
  * plain and pooled connections; then every kind of write made afterwards on the same thread must be
- * seen by the next read. And connections that change who they are (AUTH, HELLO AUTH, SELECT), or
- * pools of two users on one endpoint, must never be served what the other identity read.
+ * seen by the next read; a closed pooled client's reads must fail as without the agent. And
+ * connections that change who they are (AUTH, HELLO AUTH, SELECT), or pools of two users on one
+ * endpoint, must never be served what the other identity read.
  *
  * <p>Every check compares the answer the agent let through with the one a {@link RawRedis}
  * connection gets, and reports its {@link LifecycleResults#OUTCOME}, {@code ok} or what differed;
@@ -127,6 +128,37 @@ public final class JedisLifecycleApp {
             Ops.call(p, "close", NONE);
           });
     }
+    closedPooledClient();
+  }
+
+  /**
+   * A pooled client the application closed: a read of a key it was served locally throws, as
+   * without the agent (the closed pool lends no connection), rather than being answered.
+   */
+  private void closedPooledClient() {
+    String name = "closedPooledClient";
+    String key = "closed:k";
+    raw.call("SET", key, "v0");
+    UnifiedJedis client = PooledReads.open(host, port);
+    Child.warmUp(
+        LifecycleResults.warmUp(name),
+        List.of(key),
+        Child.reading(() -> client.get(key)),
+        8000,
+        3000);
+    long before = hits();
+    for (int reads = 0; reads < 500 && hits() == before; reads++) {
+      Object unused = client.get(key);
+    }
+    result(LifecycleResults.SERVED_LOCALLY.of(name), hits() > before);
+    client.close();
+    String outcome;
+    try {
+      outcome = "read " + client.get(key) + " on a closed client";
+    } catch (RuntimeException expected) {
+      outcome = "ok";
+    }
+    result(LifecycleResults.OUTCOME.of(name), outcome);
   }
 
   /**
