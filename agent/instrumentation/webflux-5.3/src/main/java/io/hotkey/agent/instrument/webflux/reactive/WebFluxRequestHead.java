@@ -1,8 +1,11 @@
 package io.hotkey.agent.instrument.webflux.reactive;
 
 import io.hotkey.agent.idempotency.RequestHead;
-import java.util.ArrayList;
+import java.lang.invoke.MethodHandle;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.MethodType;
 import java.util.List;
+import org.springframework.http.HttpHeaders;
 import org.springframework.http.server.reactive.ServerHttpRequest;
 
 /**
@@ -10,6 +13,13 @@ import org.springframework.http.server.reactive.ServerHttpRequest;
  * exchange's principal once the {@code WebFilter}s (Spring Security) ran.
  */
 public final class WebFluxRequestHead implements RequestHead {
+  /**
+   * {@code HttpHeaders.get}, one header's values by a case-insensitive lookup: it takes a {@code
+   * String} on Spring 7 and an {@code Object} before, so no one call links on every version; found
+   * once, typed {@code (HttpHeaders, String) -> List}.
+   */
+  private static final MethodHandle GET_VALUES = findGetValues();
+
   private final ServerHttpRequest request;
   private final String method;
   private final String path;
@@ -48,22 +58,33 @@ public final class WebFluxRequestHead implements RequestHead {
     return request.getURI().getRawQuery();
   }
 
-  /**
-   * Walks the headers rather than asking for one: {@code forEach} is the lookup Spring 5.3, 6 and 7
-   * all have with one signature ({@code get} takes an {@code Object} before 7, a {@code String}
-   * since).
-   */
   @Override
+  @SuppressWarnings("unchecked") // HttpHeaders.get returns List<String> on every version
   public List<String> headerValues(String name) {
-    List<String> values = new ArrayList<>(1);
-    request
-        .getHeaders()
-        .forEach(
-            (header, list) -> {
-              if (header.equalsIgnoreCase(name)) {
-                values.addAll(list);
-              }
-            });
-    return values;
+    List<String> values;
+    try {
+      values = (List<String>) GET_VALUES.invokeExact(request.getHeaders(), name);
+    } catch (Throwable t) {
+      throw new IllegalStateException("reading the request header " + name, t);
+    }
+    return values == null ? List.of() : values;
+  }
+
+  private static MethodHandle findGetValues() {
+    MethodHandles.Lookup lookup = MethodHandles.publicLookup();
+    MethodType type = MethodType.methodType(List.class, HttpHeaders.class, String.class);
+    try {
+      return lookup
+          .findVirtual(HttpHeaders.class, "get", MethodType.methodType(List.class, String.class))
+          .asType(type);
+    } catch (NoSuchMethodException | IllegalAccessException beforeSpring7) {
+      try {
+        return lookup
+            .findVirtual(HttpHeaders.class, "get", MethodType.methodType(List.class, Object.class))
+            .asType(type);
+      } catch (NoSuchMethodException | IllegalAccessException e) {
+        throw new IllegalStateException("HttpHeaders has no get(String) nor get(Object)", e);
+      }
+    }
   }
 }
