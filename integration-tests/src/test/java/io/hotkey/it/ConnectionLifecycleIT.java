@@ -45,8 +45,8 @@ class ConnectionLifecycleIT {
   @Execution(ExecutionMode.CONCURRENT)
   @ParameterizedTest(name = "jedis {0} on {1}")
   @MethodSource("jedisVersionsAndJdks")
-  void writesAfterAnAbandonedPipelineOrTransactionAreSeenAtOnceAndAClosedClientReadsNothing(String version, Jdk jdk)
-      throws InterruptedException {
+  void writesAfterAnAbandonedPipelineOrTransactionAreSeenAtOnceAndAClosedClientReadsNothing(
+      String version, Jdk jdk) throws InterruptedException {
     ChildRun c = lanes.fromFreeServer(redis -> jedis(redis, version, "abandon").jdk(jdk).run());
     assertEveryCaseOk(c, 10);
   }
