@@ -24,6 +24,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  * time to the very Lettuce classes this agent weaves. Two cases run at a time, each on a Redis of
  * its own.
  */
+@AfterTheSideLane
 class ApmAgentsIT {
   @RegisterExtension static final RedisLanes lanes = new RedisLanes();
 

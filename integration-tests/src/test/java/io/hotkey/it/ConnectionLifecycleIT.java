@@ -25,6 +25,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  * with what Redis itself gives a raw connection and report one {@link LifecycleResults#OUTCOME} per
  * check. Two cases run at a time, each on a Redis of its own.
  */
+@AfterTheSideLane
 class ConnectionLifecycleIT {
   @RegisterExtension static final RedisLanes lanes = new RedisLanes();
 

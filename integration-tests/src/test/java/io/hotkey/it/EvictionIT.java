@@ -36,9 +36,11 @@ import redis.clients.jedis.Jedis;
  *
  * <p>An LFU run must last past a minute boundary of Redis's clock, so both LFU cases (on a
  * standalone server, each on a pair of servers of its own) start when the class does, and run while
- * the LRU cases, on a standalone pair and on a 3-master Cluster (the shared one with the agent, a
- * second one without), run one after the other. More at once would only queue for the CPU.
+ * the LRU cases, on a standalone pair and on a pair of 3-master Clusters, run one after the other.
+ * More at once would only queue for the CPU. As the class mostly waits for that minute and starts
+ * every server it uses, it runs beside the others ({@link SideLane}).
  */
+@SideLane
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class EvictionIT {
   private static final List<String> LFU_CASES =
@@ -59,7 +61,7 @@ class EvictionIT {
   private static final List<RedisServer> servers = new ArrayList<>();
   private static RedisServer withAgent;
   private static RedisServer withoutAgent;
-  private static RedisCluster clusterWithAgent;
+  private static CompletableFuture<RedisCluster> clusterWithAgent;
   private static CompletableFuture<RedisCluster> clusterWithoutAgent;
 
   /** One case's two runs: with the agent, and the same application without it. */
@@ -67,6 +69,7 @@ class EvictionIT {
 
   @BeforeAll
   static void startTheLfuRunsAndTheServers() {
+    clusterWithAgent = CompletableFuture.supplyAsync(() -> RedisServers.startCluster(3), waiting);
     clusterWithoutAgent =
         CompletableFuture.supplyAsync(() -> RedisServers.startCluster(3), waiting);
     for (String lfuCase : LFU_CASES) {
@@ -86,7 +89,6 @@ class EvictionIT {
     servers.add(withAgent);
     withoutAgent = RedisServers.start();
     servers.add(withoutAgent);
-    clusterWithAgent = RedisServers.sharedCluster();
   }
 
   @AfterAll
@@ -96,12 +98,10 @@ class EvictionIT {
         .exceptionally(failure -> null)
         .join();
     servers.forEach(RedisServer::close);
-    clusterWithoutAgent.thenAccept(RedisCluster::close).exceptionally(failure -> null).join();
-    waiting.shutdown();
-    if (clusterWithAgent != null) {
-      restore(clusterWithAgent.nodes());
-      clusterWithAgent.reset();
+    for (CompletableFuture<RedisCluster> cluster : List.of(clusterWithAgent, clusterWithoutAgent)) {
+      cluster.thenAccept(RedisCluster::close).exceptionally(failure -> null).join();
     }
+    waiting.shutdown();
   }
 
   @Order(1)
@@ -123,10 +123,11 @@ class EvictionIT {
   @ParameterizedTest(name = "{0} {1}")
   @CsvSource({"jedis, allkeys-lru", "lettuce, volatile-lru"})
   void onAClusterTheHotKeysMasterSeesItTouched(String client, String policy) {
+    RedisCluster withAgent = clusterWithAgent.join();
     RedisCluster withoutAgent = clusterWithoutAgent.join();
-    clusterWithAgent.reset();
+    withAgent.reset();
     withoutAgent.reset();
-    List<RedisServer> masters = new ArrayList<>(clusterWithAgent.nodes());
+    List<RedisServer> masters = new ArrayList<>(withAgent.nodes());
     masters.addAll(withoutAgent.nodes());
     configure(masters, CLUSTER_MAXMEMORY, policy);
     try {
@@ -134,7 +135,7 @@ class EvictionIT {
           runPair(
               client,
               policy,
-              clusterWithAgent.addresses(),
+              withAgent.addresses(),
               withoutAgent.addresses(),
               "{eviction}:cluster:" + client + ":" + policy);
       check(client + " " + policy + " cluster", runs, 3, false);

@@ -202,7 +202,7 @@ class StalenessIT extends RedisTestBase {
                     "--own-writes",
                     "true",
                     "--steps",
-                    "120",
+                    "60",
                     "--write-every-ms",
                     "150")
                 .prop("hotkey.cache.ttl", LONG_TTL));

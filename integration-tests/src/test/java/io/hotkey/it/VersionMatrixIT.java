@@ -33,6 +33,7 @@ import redis.clients.jedis.Jedis;
  * from its {@code INFO commandstats}): a child spends much of its short life waiting on the test's
  * sync points, so two lanes nearly halve the matrix's time on two cores.
  */
+@AfterTheSideLane
 class VersionMatrixIT {
   /** Jedis rounds of 4 reads (GET, binary GET, HGETALL, LRANGE) of the same keys. */
   static final int JEDIS_ROUNDS = 1000;
