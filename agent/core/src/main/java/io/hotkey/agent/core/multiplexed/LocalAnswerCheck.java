@@ -3,8 +3,9 @@ package io.hotkey.agent.core.multiplexed;
 /**
  * Whether a read on a connection may be answered locally now, as the client's adapter knows it (a
  * closed connection, or one without a channel, would not write the read to Redis). {@link
- * MultiplexedGateway} asks only for a read of hot keys, before it looks the read up: a write, or a
- * read of keys that are not hot, pays nothing for it.
+ * MultiplexedGateway} asks only for a read of hot keys, before it looks the read up, and for a
+ * plain SET of one, before it expects tracking's report of it: other writes, and reads of keys that
+ * are not hot, pay nothing for it.
  */
 public interface LocalAnswerCheck {
   /**

@@ -129,7 +129,7 @@ public final class MultiplexedGateway {
       }
       if (classified.writes()) {
         state = state != null ? state : connectionState(thread, connection);
-        expectsEcho = trackWrites(client, reply, argv, classified, neverServe, state);
+        expectsEcho = trackWrites(client, connection, reply, argv, classified, answerable, state);
       }
       if (session == CommandSpec.Session.EXEC
           || session == CommandSpec.Session.DISCARD
@@ -213,14 +213,16 @@ public final class MultiplexedGateway {
   /**
    * A write is tracked until its reply starts; inside MULTI, until EXEC's. A plain {@code SET} of a
    * servable key joins or starts a {@link SetRun}, and expects tracking's report of it once its
-   * server is known: returns true for it.
+   * server is known, unless its connection would not write it now (a report it may never cause
+   * would be held): returns true for it.
    */
   private boolean trackWrites(
       String client,
+      Object connection,
       Object reply,
       byte[][] argv,
       ClassifiedCommand write,
-      boolean neverServe,
+      LocalAnswerCheck answerable,
       ConnectionState state) {
     WriteSet written = new WriteSet();
     for (int n = 0; n < write.keyCount(); n++) {
@@ -232,9 +234,10 @@ public final class MultiplexedGateway {
     if (state.inMulti()) {
       state.queueInTransaction(written);
     } else if (reply != null
-        && !neverServe
+        && answerable != LocalAnswerCheck.NEVER
         && PlainSet.matches(argv)
-        && classifier.servable(argv, write)) {
+        && classifier.servable(argv, write)
+        && answerable.mayAnswerLocally(connection)) {
       String namespace = state.servableNamespace(client, null);
       if (namespace != null) {
         track(reply).addWrites(written, namespace, state.database(), argv, write.hash(0));

@@ -662,8 +662,14 @@ class MultiplexedGatewayTest {
     assertEquals(List.of(before.get(0), before.get(1) + 1), readsOf("hot"));
     assertEquals(cacheHits, cache.hits(), "not looked up, so no cache hit either");
     read.answer("v1");
+    Command set = new Command("SET", "hot", "v2").dispatch(connection);
+    assertSame(DispatchOutcome.SEND, set.outcome, "no report expected of a SET it may never write");
+    assertEquals(List.of(connection, connection), asked);
+    set.answer("OK");
     answerable = LocalAnswerCheck.ALWAYS;
-    assertEquals("v1", new Command("GET", "hot").dispatch(connection).answered());
+    Command live = new Command("SET", "hot", "v3").dispatch(connection);
+    assertSame(DispatchOutcome.SEND_REPORTING_SERVER, live.outcome);
+    live.answer("OK");
   }
 
   @Test
