@@ -113,7 +113,6 @@ public final class MultiplexedGateway {
       Object reply,
       byte[][] argv,
       LocalAnswerCheck answerable) {
-    boolean neverServe = answerable == LocalAnswerCheck.NEVER;
     ThreadDispatchState thread = threads.get();
     ClassifiedCommand classified;
     ConnectionState state = null;
@@ -143,7 +142,7 @@ public final class MultiplexedGateway {
       invalidateEverythingOnReply(reply);
       throw e;
     }
-    if (neverServe
+    if (answerable == LocalAnswerCheck.NEVER
         || reply == null
         || !classified.cacheableRead()
         || classified.keyCount() == 0
