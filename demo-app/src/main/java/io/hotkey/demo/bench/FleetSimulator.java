@@ -29,10 +29,11 @@ import java.util.concurrent.atomic.LongAdder;
  * a Zipf distribution over a key universe, with its own noise per key and window; on top of them a
  * flash key starts at a known window at twice the fleet threshold spread over every instance, and a
  * cold key is read by every instance at half the threshold in sum. Per N it prints each node's
- * Redis CPU per window ({@code INFO cpu}), script calls and every command's calls and time ({@code
- * INFO commandstats}), the keys an instance reported, the detection delay of the flash key, the
- * false promotions (keys read back as fleet-hot whose real sum never reached the threshold in any
- * window) and whether the cold key was ever read back.
+ * Redis CPU per window ({@code INFO cpu}: the mean, and the median and costliest single window, the
+ * costliest being the flash key's, when every instance reads once), script calls and every
+ * command's calls and time ({@code INFO commandstats}), the keys an instance reported, the
+ * detection delay of the flash key, the false promotions (keys read back as fleet-hot whose real
+ * sum never reached the threshold in any window) and whether the cold key was ever read back.
  *
  * <p>Instances are stepped in turn by a few threads ({@code --threads}), each at its own point of
  * every window, sharing one connection per thread, not a JVM and a connection each: Redis does the
@@ -137,11 +138,12 @@ public final class FleetSimulator {
     static final String HEADER =
         String.format(
             Locale.ROOT,
-            "%9s %-16s %12s %7s %10s %9s %9s %13s %9s %10s %13s %6s %10s %5s",
+            "%9s %-16s %12s %7s %17s %10s %9s %9s %13s %9s %10s %13s %6s %10s %5s",
             "instances",
             "node",
             "cpu ms/win",
             "%core",
+            "win median(max)",
             "calls/win",
             "us/call",
             "gets/win",
@@ -156,6 +158,11 @@ public final class FleetSimulator {
     int instances;
     String node;
     double cpuMillisPerWindow;
+
+    /** Redis CPU in the median window and in the costliest one (the flash key's, usually). */
+    double cpuMillisMedian;
+
+    double cpuMillisMax;
     double callsPerWindow;
     double microsPerCall;
     double readsPerWindow;
@@ -183,11 +190,12 @@ public final class FleetSimulator {
     public String toString() {
       return String.format(
               Locale.ROOT,
-              "%9d %-16s %12.1f %6.2f%% %10.0f %9.1f %9.0f %13s %8.0f%% %10.1f %13s %6d %10s %5s",
+              "%9d %-16s %12.1f %6.2f%% %17s %10.0f %9.1f %9.0f %13s %8.0f%% %10.1f %13s %6d %10s %5s",
               instances,
               node,
               cpuMillisPerWindow,
               100 * cpuMillisPerWindow / windowMillis,
+              String.format(Locale.ROOT, "%.1f(%.1f)", cpuMillisMedian, cpuMillisMax),
               callsPerWindow,
               microsPerCall,
               readsPerWindow,
@@ -249,9 +257,20 @@ public final class FleetSimulator {
         sleepUntil(client, fleet.measuredFrom * windowMillis);
         List<NodeStats> before = redis.stats();
         fleet.measuring = true;
-        sleepUntil(client, fleet.measuredUntil * windowMillis);
+        // each window's CPU on its own: the flash key's window, when every instance reads, apart
+        List<List<Double>> cpuByWindow = new ArrayList<>();
+        List<NodeStats> after = before;
+        for (long window = fleet.measuredFrom + 1; window <= fleet.measuredUntil; window++) {
+          sleepUntil(client, window * windowMillis);
+          List<NodeStats> then = redis.stats();
+          List<Double> cpu = new ArrayList<>();
+          for (int node = 0; node < then.size(); node++) {
+            cpu.add(then.get(node).cpuMillis - after.get(node).cpuMillis);
+          }
+          cpuByWindow.add(cpu);
+          after = then;
+        }
         fleet.measuring = false;
-        List<NodeStats> after = redis.stats();
         // the flash key needs up to two more windows to reach the last instance
         sleepUntil(client, (fleet.measuredUntil + 1) * windowMillis + windowMillis / 2);
         fleet.stopped = true;
@@ -263,6 +282,10 @@ public final class FleetSimulator {
           row.node = after.get(node).address;
           NodeStats spent = after.get(node).minus(before.get(node));
           row.cpuMillisPerWindow = spent.cpuMillis / options.windows;
+          int n = node;
+          double[] windows = cpuByWindow.stream().mapToDouble(cpu -> cpu.get(n)).sorted().toArray();
+          row.cpuMillisMedian = windows[windows.length / 2];
+          row.cpuMillisMax = windows[windows.length - 1];
           row.callsPerWindow = (double) spent.calls / options.windows;
           row.microsPerCall = spent.calls == 0 ? 0 : spent.micros / (double) spent.calls;
           row.readsPerWindow = (double) spent.reads / options.windows;
@@ -410,11 +433,11 @@ public final class FleetSimulator {
                         / 1000.0);
         List<KeyCount> counts = counts(window - 1, Math.max(1, floor));
         FleetExchange.Result result = exchange.exchange(aggregate, counts);
-        if (result.drawn) {
-          fleet.reportedKeys.add(counts.size());
-          fleet.reports.increment();
-        }
         if (fleet.measuring) {
+          if (result.drawn) {
+            fleet.reportedKeys.add(counts.size());
+            fleet.reports.increment();
+          }
           fleet.measuredExchanges.increment();
           if (result.read && !result.drawn) {
             fleet.readerReads.computeIfAbsent(result.window, w -> new LongAdder()).increment();

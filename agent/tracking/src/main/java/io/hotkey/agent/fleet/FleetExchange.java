@@ -43,9 +43,9 @@ public final class FleetExchange {
 
   /**
    * About how many instances report each window: a key spread evenly over the fleet is estimated
-   * within about 1 / sqrt(500), 4.5%, of its sum (one standard deviation).
+   * within about 1 / sqrt(250), 6.3%, of its sum (one standard deviation).
    */
-  static final int REPORTERS_PER_WINDOW = 500;
+  static final int REPORTERS_PER_WINDOW = 250;
 
   /**
    * A key this instance sees at this many times its even share of the threshold (threshold /
@@ -204,8 +204,14 @@ public final class FleetExchange {
             1,
             aggregate.thresholdPerWindow()
                 / (instances > 0 ? 2 * instances : INSTANCES_ASSUMED_AT_FIRST));
-    reads.exchanged(window, readAll, seen, floorPerWindow, hotCounts.keySet());
     instances = reporters;
+    reads.exchanged(
+        window,
+        readAll,
+        seen,
+        floorPerWindow,
+        hotCounts.keySet(),
+        HotListReads.refreshWindows(instances, reportersPerWindow));
     return new Result(
         window, offsetMillis, reporters, drawn, readAll, new ArrayList<>(hot.values()));
   }
@@ -259,7 +265,7 @@ public final class FleetExchange {
 
     /**
      * Whether this exchange read every shard's hot list; else some are the ones last read, at most
-     * {@link HotListReads#REFRESH_WINDOWS} windows old.
+     * {@link HotListReads#refreshWindows} windows old.
      */
     public final boolean read;
 
