@@ -37,8 +37,6 @@ final class NodeTracker implements Runnable {
     TTL_FALLBACK
   }
 
-  private static final long PING_INTERVAL_NANOS = TimeUnit.MILLISECONDS.toNanos(250);
-
   /** How often held reports are checked against their bound between pings. */
   private static final long HELD_CHECK_NANOS = TimeUnit.MILLISECONDS.toNanos(25);
 
@@ -75,6 +73,11 @@ final class NodeTracker implements Runnable {
 
   /** The session whose registration {@link #covered} reflects; guarded by this tracker. */
   private TrackingSession published;
+
+  /** The current {@link PingInterval}, and when the server's tracking clients were last counted. */
+  private long pingIntervalNanos = PingInterval.MIN_NANOS;
+
+  private long countedAtNanos;
 
   private final ExpectedEchoes echoes;
   private final Predicate<byte[]> coveredNow = this::coveredNow;
@@ -222,6 +225,7 @@ final class NodeTracker implements Runnable {
   private String track() throws IOException, TrackingRefused {
     TrackingSession session =
         TrackingSession.open(endpoint, owner.listenerFor(this), owner.drains());
+    countedAtNanos = System.nanoTime() - PingInterval.RECOUNT_NANOS;
     List<byte[]> registered = new ArrayList<>();
     List<byte[]> lastWanted = null;
     long handledUntracks = owner.untracks();
@@ -236,8 +240,7 @@ final class NodeTracker implements Runnable {
         List<byte[]> wanted = owner.wantedKeys();
         if (wanted == lastWanted && untracks == handledUntracks) {
           // the registry publishes a new list on every change: nothing to register
-          session.ping();
-          idleUntilNextPing();
+          ping(session);
           continue;
         }
         int staleTolerated = untracks == handledUntracks ? STALE_PREFIXES : 0;
@@ -273,8 +276,7 @@ final class NodeTracker implements Runnable {
           }
           publish(wanted, registered, session);
         }
-        session.ping();
-        idleUntilNextPing();
+        ping(session);
       }
       return "agent stopped";
     } finally {
@@ -422,12 +424,26 @@ final class NodeTracker implements Runnable {
   }
 
   /**
+   * Pings, counting the server's tracking clients again first when the last count is {@link
+   * PingInterval#RECOUNT_NANOS} old, then waits the interval that count gives.
+   */
+  private void ping(TrackingSession session) throws IOException {
+    long now = System.nanoTime();
+    if (now - countedAtNanos >= PingInterval.RECOUNT_NANOS) {
+      countedAtNanos = now;
+      pingIntervalNanos = PingInterval.forTrackingClients(session.trackingClients());
+    }
+    session.ping(pingIntervalNanos);
+    idleUntilNextPing();
+  }
+
+  /**
    * Waits a ping interval, or until woken, applying the reports whose hold ran out meanwhile: a
    * held report is applied at most {@link ExpectedEchoes#HOLD_MILLIS} plus a check interval after
    * it arrived.
    */
   private void idleUntilNextPing() {
-    long end = System.nanoTime() + PING_INTERVAL_NANOS;
+    long end = System.nanoTime() + pingIntervalNanos;
     long left;
     while ((left = end - System.nanoTime()) > 0) {
       boolean woken = await(Math.min(left, HELD_CHECK_NANOS), false);

@@ -168,9 +168,33 @@ final class TrackingSession implements AutoCloseable {
   }
 
   /**
-   * Checks that both directions are alive: a PING answered within the timeout on each connection.
+   * The server's {@code tracking_clients} ({@code INFO clients}), or -1 when it will not say (an
+   * ACL without {@code INFO}, a server older than tracking).
    */
-  void ping() throws IOException {
+  long trackingClients() throws IOException {
+    Object reply = call(bytes("INFO"), bytes("clients"));
+    String info =
+        reply instanceof String
+            ? (String) reply
+            : reply instanceof byte[] ? new String((byte[]) reply, StandardCharsets.UTF_8) : "";
+    for (String line : info.split("\r?\n")) {
+      if (line.startsWith("tracking_clients:")) {
+        try {
+          return Long.parseLong(line.substring("tracking_clients:".length()).trim());
+        } catch (NumberFormatException e) {
+          return -1;
+        }
+      }
+    }
+    return -1;
+  }
+
+  /**
+   * Checks that both directions are alive: a PING answered within the timeout on each connection,
+   * and on RESP2 the subscriber's answer to an earlier PING, sent at most {@code intervalNanos}
+   * ago.
+   */
+  void ping(long intervalNanos) throws IOException {
     Object pong = call(bytes("PING"));
     if (pong instanceof RespError) {
       throw new IOException("PING answered " + pong);
@@ -179,9 +203,12 @@ final class TrackingSession implements AutoCloseable {
       // in subscribed mode PING is answered as a message, which the reader takes as a sign of life
       invalidations.send(bytes("PING"));
     }
-    if (System.nanoTime() - lastHeardNanos > TimeUnit.MILLISECONDS.toNanos(3L * TIMEOUT_MILLIS)) {
+    long silentNanos = intervalNanos + TimeUnit.MILLISECONDS.toNanos(3L * TIMEOUT_MILLIS);
+    if (System.nanoTime() - lastHeardNanos > silentNanos) {
       throw new IOException(
-          "the invalidation connection answered no PING for " + 3 * TIMEOUT_MILLIS + " ms");
+          "the invalidation connection answered no PING for "
+              + TimeUnit.NANOSECONDS.toMillis(silentNanos)
+              + " ms");
     }
   }
 

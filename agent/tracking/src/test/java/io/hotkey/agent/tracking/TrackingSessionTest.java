@@ -53,7 +53,7 @@ class TrackingSessionTest {
         assertEquals("product:1", heard.poll(5, TimeUnit.SECONDS), "other:1 is not registered");
         writer.call(bytes("FLUSHALL"));
         assertEquals(FLUSHED, heard.poll(5, TimeUnit.SECONDS));
-        session.ping();
+        session.ping(PingInterval.MIN_NANOS);
         assertNull(session.brokenBecause());
       }
     }
@@ -108,6 +108,29 @@ class TrackingSessionTest {
       List<String> agents = TrackingServers.agentClients(admin);
       assertEquals(withoutHello ? 2 : 1, agents.size(), agents.toString());
       assertTrue(agents.stream().anyMatch(l -> l.contains(" flags=t")), agents.toString());
+    }
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("servers")
+  void theServersTrackingClientsAreCountedForThePingInterval(
+      String name, RedisBuild build, boolean withoutHello) throws Exception {
+    try (RedisProcess redis = TrackingServers.start(build, withoutHello);
+        RespConnection other = TrackingServers.connect(redis);
+        TrackingSession session =
+            TrackingSession.open(
+                TrackingServers.endpoint(redis), recorder(new LinkedBlockingQueue<>()), DRAINS)) {
+      assertEquals(0, session.trackingClients(), "nothing registered yet");
+      session.addPrefixes(List.of(bytes("k")));
+      assertEquals(1, session.trackingClients(), "the session's own connection");
+      Object id = other.call(bytes("CLIENT"), bytes("ID"));
+      other.call(
+          bytes("CLIENT"),
+          bytes("TRACKING"),
+          bytes("ON"),
+          bytes("REDIRECT"),
+          bytes(String.valueOf(id)));
+      assertEquals(2, session.trackingClients(), "another client tracking");
     }
   }
 
