@@ -3,6 +3,7 @@ package io.hotkey.it;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.io.BufferedInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -90,7 +91,7 @@ class PingIntervalIT extends RedisTestBase {
     long pings = 0;
     try (Socket monitor = new Socket(redis.host(), redis.port())) {
       monitor.getOutputStream().write("MONITOR\r\n".getBytes(StandardCharsets.US_ASCII));
-      InputStream in = monitor.getInputStream();
+      InputStream in = new BufferedInputStream(monitor.getInputStream());
       StringBuilder line = new StringBuilder();
       long end = System.nanoTime() + span.toNanos();
       long left;
@@ -148,7 +149,21 @@ class PingIntervalIT extends RedisTestBase {
       OtherTrackers trackers = new OtherTrackers();
       try {
         for (int i = 0; i < count; i++) {
-          Socket socket = new Socket(redis.host(), redis.port());
+          Socket socket;
+          try {
+            socket = new Socket(redis.host(), redis.port());
+          } catch (IOException e) {
+            throw new IOException(
+                "connection "
+                    + i
+                    + " of "
+                    + count
+                    + " refused: the test needs about "
+                    + (count + 200)
+                    + " file descriptors (ulimit -n) and Redis maxclients above "
+                    + count,
+                e);
+          }
           trackers.sockets.add(socket);
           socket.setSoTimeout(10_000);
           OutputStream out = socket.getOutputStream();

@@ -7,6 +7,7 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.OptionalLong;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -74,10 +75,21 @@ final class NodeTracker implements Runnable {
   /** The session whose registration {@link #covered} reflects; guarded by this tracker. */
   private TrackingSession published;
 
-  /** The current {@link PingInterval}, and when the server's tracking clients were last counted. */
+  /**
+   * The current {@link PingInterval}, when the last PING went out (or the session that proved the
+   * link opened), and when to count the server's tracking clients next. Used by this tracker's
+   * thread only.
+   */
   private long pingIntervalNanos = PingInterval.MIN_NANOS;
 
-  private long countedAtNanos;
+  private long pingedAtNanos;
+  private long countAtNanos;
+  private boolean firstCount;
+
+  /** The server did not say how many clients track it: asked no more in this session. */
+  private boolean countUnknown;
+
+  private boolean countUnknownLogged;
 
   private final ExpectedEchoes echoes;
   private final Predicate<byte[]> coveredNow = this::coveredNow;
@@ -225,7 +237,10 @@ final class NodeTracker implements Runnable {
   private String track() throws IOException, TrackingRefused {
     TrackingSession session =
         TrackingSession.open(endpoint, owner.listenerFor(this), owner.drains());
-    countedAtNanos = System.nanoTime() - PingInterval.RECOUNT_NANOS;
+    pingedAtNanos = System.nanoTime();
+    countAtNanos = pingedAtNanos;
+    firstCount = true;
+    countUnknown = false;
     List<byte[]> registered = new ArrayList<>();
     List<byte[]> lastWanted = null;
     long handledUntracks = owner.untracks();
@@ -424,28 +439,52 @@ final class NodeTracker implements Runnable {
   }
 
   /**
-   * Pings, counting the server's tracking clients again first when the last count is {@link
-   * PingInterval#RECOUNT_NANOS} old, then waits the interval that count gives.
+   * Pings when the last PING is an interval old, counting the server's tracking clients first when
+   * that is due, then waits until the next PING is due or the tracker is woken. A wake-up (the hot
+   * keys changed) does not ping at once: registering them got the server's answer already.
    */
   private void ping(TrackingSession session) throws IOException {
     long now = System.nanoTime();
-    if (now - countedAtNanos >= PingInterval.RECOUNT_NANOS) {
-      countedAtNanos = now;
-      pingIntervalNanos = PingInterval.forTrackingClients(session.trackingClients());
+    if (!countUnknown && now - countAtNanos >= 0) {
+      countTrackingClients(session, now);
     }
-    session.ping(pingIntervalNanos);
-    idleUntilNextPing();
+    if (now - pingedAtNanos >= pingIntervalNanos) {
+      session.ping();
+      pingedAtNanos = now;
+    }
+    idleUntil(pingedAtNanos + pingIntervalNanos);
+  }
+
+  private void countTrackingClients(TrackingSession session, long now) throws IOException {
+    OptionalLong clients = session.trackingClients();
+    if (clients.isPresent()) {
+      pingIntervalNanos = PingInterval.forTrackingClients(clients.getAsLong());
+      countAtNanos =
+          now + (firstCount ? PingInterval.FIRST_RECOUNT_NANOS : PingInterval.RECOUNT_NANOS);
+      firstCount = false;
+      return;
+    }
+    countUnknown = true;
+    pingIntervalNanos = PingInterval.MIN_NANOS;
+    if (!countUnknownLogged) {
+      countUnknownLogged = true;
+      AgentLog.info(
+          "tracking "
+              + node
+              + ": the server does not say how many clients track it (INFO clients refused, or"
+              + " no tracking_clients); pinging every 250 ms whatever their number (allow INFO"
+              + " for the agent's user to let a large fleet ping less often)");
+    }
   }
 
   /**
-   * Waits a ping interval, or until woken, applying the reports whose hold ran out meanwhile: a
-   * held report is applied at most {@link ExpectedEchoes#HOLD_MILLIS} plus a check interval after
-   * it arrived.
+   * Waits until {@code deadline} (nanoTime), or until woken, applying the reports whose hold ran
+   * out meanwhile: a held report is applied at most {@link ExpectedEchoes#HOLD_MILLIS} plus a check
+   * interval after it arrived.
    */
-  private void idleUntilNextPing() {
-    long end = System.nanoTime() + pingIntervalNanos;
+  private void idleUntil(long deadline) {
     long left;
-    while ((left = end - System.nanoTime()) > 0) {
+    while ((left = deadline - System.nanoTime()) > 0) {
       boolean woken = await(Math.min(left, HELD_CHECK_NANOS), false);
       echoes.expireHeld();
       if (woken) {

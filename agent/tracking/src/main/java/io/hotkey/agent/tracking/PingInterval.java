@@ -21,13 +21,16 @@ final class PingInterval {
   /** How often a tracker asks its server again how many tracking clients it has. */
   static final long RECOUNT_NANOS = TimeUnit.SECONDS.toNanos(60);
 
+  /**
+   * The second count of a session comes this soon after the first: after a restart of the server
+   * the first sessions to come back see few of the fleet's and would ping often for a minute.
+   */
+  static final long FIRST_RECOUNT_NANOS = TimeUnit.SECONDS.toNanos(5);
+
   private PingInterval() {}
 
-  /** The interval for a server with {@code trackingClients} (negative: not known). */
+  /** The interval for a server with {@code trackingClients}. */
   static long forTrackingClients(long trackingClients) {
-    if (trackingClients <= 0) {
-      return MIN_NANOS;
-    }
     long nanos = TimeUnit.SECONDS.toNanos(1) / PINGS_PER_SECOND * trackingClients;
     return Math.max(MIN_NANOS, Math.min(MAX_NANOS, nanos));
   }

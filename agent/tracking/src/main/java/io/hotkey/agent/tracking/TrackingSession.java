@@ -7,6 +7,7 @@ import io.hotkey.agent.redis.resp.RespPush;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
+import java.util.OptionalLong;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 
@@ -58,6 +59,11 @@ final class TrackingSession implements AutoCloseable {
   private final LinkedBlockingQueue<Object> replies = new LinkedBlockingQueue<>();
   private volatile String brokenBecause;
   private volatile long lastHeardNanos = System.nanoTime();
+
+  /** RESP2: when the subscriber's oldest PING not followed by any message was sent. */
+  private long unansweredSinceNanos;
+
+  private boolean unansweredPing;
 
   private TrackingSession(
       String node,
@@ -168,47 +174,55 @@ final class TrackingSession implements AutoCloseable {
   }
 
   /**
-   * The server's {@code tracking_clients} ({@code INFO clients}), or -1 when it will not say (an
-   * ACL without {@code INFO}, a server older than tracking).
+   * The server's {@code tracking_clients} ({@code INFO clients}); empty when it does not say (an
+   * ACL without {@code INFO}, a server without the field).
    */
-  long trackingClients() throws IOException {
+  OptionalLong trackingClients() throws IOException {
     Object reply = call(bytes("INFO"), bytes("clients"));
     String info =
         reply instanceof String
             ? (String) reply
             : reply instanceof byte[] ? new String((byte[]) reply, StandardCharsets.UTF_8) : "";
-    for (String line : info.split("\r?\n")) {
+    for (String line : info.split("\\r?\\n")) {
       if (line.startsWith("tracking_clients:")) {
         try {
-          return Long.parseLong(line.substring("tracking_clients:".length()).trim());
+          return OptionalLong.of(
+              Long.parseLong(line.substring("tracking_clients:".length()).trim()));
         } catch (NumberFormatException e) {
-          return -1;
+          return OptionalLong.empty();
         }
       }
     }
-    return -1;
+    return OptionalLong.empty();
   }
 
   /**
-   * Checks that both directions are alive: a PING answered within the timeout on each connection,
-   * and on RESP2 the subscriber's answer to an earlier PING, sent at most {@code intervalNanos}
-   * ago.
+   * Checks that both directions are alive: a PING answered within the timeout on the tracking
+   * connection; on RESP2 a PING sent on the subscriber too, which must have heard something within
+   * three timeouts of its oldest PING not followed by any message.
    */
-  void ping(long intervalNanos) throws IOException {
+  void ping() throws IOException {
     Object pong = call(bytes("PING"));
     if (pong instanceof RespError) {
       throw new IOException("PING answered " + pong);
     }
-    if (!resp3()) {
-      // in subscribed mode PING is answered as a message, which the reader takes as a sign of life
-      invalidations.send(bytes("PING"));
+    if (resp3()) {
+      return;
     }
-    long silentNanos = intervalNanos + TimeUnit.MILLISECONDS.toNanos(3L * TIMEOUT_MILLIS);
-    if (System.nanoTime() - lastHeardNanos > silentNanos) {
+    long now = System.nanoTime();
+    if (unansweredPing && lastHeardNanos - unansweredSinceNanos >= 0) {
+      unansweredPing = false;
+    }
+    if (unansweredPing
+        && now - unansweredSinceNanos > TimeUnit.MILLISECONDS.toNanos(3L * TIMEOUT_MILLIS)) {
       throw new IOException(
-          "the invalidation connection answered no PING for "
-              + TimeUnit.NANOSECONDS.toMillis(silentNanos)
-              + " ms");
+          "the invalidation connection answered no PING for " + 3 * TIMEOUT_MILLIS + " ms");
+    }
+    // in subscribed mode PING is answered as a message, which the reader takes as a sign of life
+    invalidations.send(bytes("PING"));
+    if (!unansweredPing) {
+      unansweredPing = true;
+      unansweredSinceNanos = now;
     }
   }
 

@@ -20,9 +20,8 @@ class PingIntervalTest {
   }
 
   @Test
-  void theIntervalIsAtMostFiveSecondsAndUnknownCountsPingOften() {
+  void theIntervalIsAtMostFiveSeconds() {
     assertEquals(millis(5_000), PingInterval.forTrackingClients(100_000));
-    assertEquals(millis(250), PingInterval.forTrackingClients(-1), "INFO refused");
     assertEquals(millis(250), PingInterval.forTrackingClients(0));
   }
 

@@ -11,6 +11,7 @@ import io.hotkey.agent.testing.RedisBuild;
 import io.hotkey.agent.testing.RedisProcess;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
+import java.util.OptionalLong;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
@@ -53,7 +54,7 @@ class TrackingSessionTest {
         assertEquals("product:1", heard.poll(5, TimeUnit.SECONDS), "other:1 is not registered");
         writer.call(bytes("FLUSHALL"));
         assertEquals(FLUSHED, heard.poll(5, TimeUnit.SECONDS));
-        session.ping(PingInterval.MIN_NANOS);
+        session.ping();
         assertNull(session.brokenBecause());
       }
     }
@@ -120,9 +121,9 @@ class TrackingSessionTest {
         TrackingSession session =
             TrackingSession.open(
                 TrackingServers.endpoint(redis), recorder(new LinkedBlockingQueue<>()), DRAINS)) {
-      assertEquals(0, session.trackingClients(), "nothing registered yet");
+      assertEquals(OptionalLong.of(0), session.trackingClients(), "nothing registered yet");
       session.addPrefixes(List.of(bytes("k")));
-      assertEquals(1, session.trackingClients(), "the session's own connection");
+      assertEquals(OptionalLong.of(1), session.trackingClients(), "the session's own connection");
       Object id = other.call(bytes("CLIENT"), bytes("ID"));
       other.call(
           bytes("CLIENT"),
@@ -130,7 +131,7 @@ class TrackingSessionTest {
           bytes("ON"),
           bytes("REDIRECT"),
           bytes(String.valueOf(id)));
-      assertEquals(2, session.trackingClients(), "another client tracking");
+      assertEquals(OptionalLong.of(2), session.trackingClients(), "another client tracking");
     }
   }
 
@@ -153,6 +154,30 @@ class TrackingSessionTest {
       assertRefused(server.withCredentialsFrom(() -> null), "login"); // NOAUTH
       assertRefused(server.withCredentials(null, "wrong"), "login"); // WRONGPASS
       assertRefused(server.withCredentials("app", "right"), "allow CLIENT TRACKING"); // NOPERM
+    }
+  }
+
+  @Test
+  void aUserWithoutInfoTracksAndItsServersTrackingClientsAreUnknown() throws Exception {
+    try (RedisProcess redis =
+        RedisProcess.start(
+            RedisBuild.EMBEDDED_6_2,
+            "--user",
+            "app",
+            "on",
+            ">right",
+            "~*",
+            "&*",
+            "+@all",
+            "-info")) {
+      RedisEndpoint server = TrackingServers.endpoint(redis).withCredentials("app", "right");
+      try (TrackingSession session =
+          TrackingSession.open(server, recorder(new LinkedBlockingQueue<>()), DRAINS)) {
+        session.addPrefixes(List.of(bytes("k")));
+        assertEquals(OptionalLong.empty(), session.trackingClients(), "INFO refused");
+        session.ping();
+        assertNull(session.brokenBecause(), "the refusal does not break the session");
+      }
     }
   }
 
