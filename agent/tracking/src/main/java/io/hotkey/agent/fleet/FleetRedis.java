@@ -3,6 +3,7 @@ package io.hotkey.agent.fleet;
 import io.hotkey.agent.core.AgentLog;
 import io.hotkey.agent.core.ServerSightings;
 import io.hotkey.agent.redis.resp.ClusterSlots;
+import io.hotkey.agent.redis.resp.InfoReply;
 import io.hotkey.agent.redis.resp.RedisEndpoint;
 import io.hotkey.agent.redis.resp.RespConnection;
 import java.io.IOException;
@@ -145,14 +146,7 @@ public final class FleetRedis {
     if (!(reply instanceof byte[])) {
       throw new IOException("INFO " + section + " answered " + reply);
     }
-    Map<String, String> fields = new LinkedHashMap<>();
-    for (String line : new String((byte[]) reply, StandardCharsets.UTF_8).split("\r?\n")) {
-      int colon = line.indexOf(':');
-      if (colon > 0 && !line.startsWith("#")) {
-        fields.put(line.substring(0, colon), line.substring(colon + 1).trim());
-      }
-    }
-    return fields;
+    return InfoReply.fields(reply);
   }
 
   private static byte[] bytes(String text) {

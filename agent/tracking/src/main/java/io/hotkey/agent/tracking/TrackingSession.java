@@ -1,5 +1,6 @@
 package io.hotkey.agent.tracking;
 
+import io.hotkey.agent.redis.resp.InfoReply;
 import io.hotkey.agent.redis.resp.RedisEndpoint;
 import io.hotkey.agent.redis.resp.RespConnection;
 import io.hotkey.agent.redis.resp.RespError;
@@ -178,22 +179,13 @@ final class TrackingSession implements AutoCloseable {
    * ACL without {@code INFO}, a server without the field).
    */
   OptionalLong trackingClients() throws IOException {
-    Object reply = call(bytes("INFO"), bytes("clients"));
-    String info =
-        reply instanceof String
-            ? (String) reply
-            : reply instanceof byte[] ? new String((byte[]) reply, StandardCharsets.UTF_8) : "";
-    for (String line : info.split("\\r?\\n")) {
-      if (line.startsWith("tracking_clients:")) {
-        try {
-          return OptionalLong.of(
-              Long.parseLong(line.substring("tracking_clients:".length()).trim()));
-        } catch (NumberFormatException e) {
-          return OptionalLong.empty();
-        }
-      }
+    String clients =
+        InfoReply.fields(call(bytes("INFO"), bytes("clients"))).get("tracking_clients");
+    try {
+      return clients == null ? OptionalLong.empty() : OptionalLong.of(Long.parseLong(clients));
+    } catch (NumberFormatException e) {
+      return OptionalLong.empty();
     }
-    return OptionalLong.empty();
   }
 
   /**

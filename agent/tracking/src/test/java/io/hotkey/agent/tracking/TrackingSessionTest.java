@@ -10,6 +10,7 @@ import io.hotkey.agent.redis.resp.RespConnection;
 import io.hotkey.agent.testing.RedisBuild;
 import io.hotkey.agent.testing.RedisProcess;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.OptionalLong;
 import java.util.concurrent.BlockingQueue;
@@ -137,19 +138,7 @@ class TrackingSessionTest {
 
   @Test
   void aRefusedLoginIsToldApartFromAMissingRight() throws Exception {
-    try (RedisProcess redis =
-        RedisProcess.start(
-            RedisBuild.EMBEDDED_6_2,
-            "--requirepass",
-            "right",
-            "--user",
-            "app",
-            "on",
-            ">right",
-            "~*",
-            "&*",
-            "+@all",
-            "-client")) {
+    try (RedisProcess redis = withUserApp("-client", "--requirepass", "right")) {
       RedisEndpoint server = TrackingServers.endpoint(redis);
       assertRefused(server.withCredentialsFrom(() -> null), "login"); // NOAUTH
       assertRefused(server.withCredentials(null, "wrong"), "login"); // WRONGPASS
@@ -159,17 +148,7 @@ class TrackingSessionTest {
 
   @Test
   void aUserWithoutInfoTracksAndItsServersTrackingClientsAreUnknown() throws Exception {
-    try (RedisProcess redis =
-        RedisProcess.start(
-            RedisBuild.EMBEDDED_6_2,
-            "--user",
-            "app",
-            "on",
-            ">right",
-            "~*",
-            "&*",
-            "+@all",
-            "-info")) {
+    try (RedisProcess redis = withUserApp("-info")) {
       RedisEndpoint server = TrackingServers.endpoint(redis).withCredentials("app", "right");
       try (TrackingSession session =
           TrackingSession.open(server, recorder(new LinkedBlockingQueue<>()), DRAINS)) {
@@ -179,6 +158,13 @@ class TrackingSessionTest {
         assertNull(session.brokenBecause(), "the refusal does not break the session");
       }
     }
+  }
+
+  /** Redis 6.2 with a user "app" (password "right") allowed everything but {@code denied}. */
+  private static RedisProcess withUserApp(String denied, String... options) throws Exception {
+    List<String> args = new ArrayList<>(List.of(options));
+    args.addAll(List.of("--user", "app", "on", ">right", "~*", "&*", "+@all", denied));
+    return RedisProcess.start(RedisBuild.EMBEDDED_6_2, args.toArray(String[]::new));
   }
 
   private static void assertRefused(RedisEndpoint endpoint, String remedy) {
