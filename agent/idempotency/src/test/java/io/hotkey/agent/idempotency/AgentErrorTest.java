@@ -8,9 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.hotkey.agent.idempotency.store.ClaimResult;
 import io.hotkey.agent.idempotency.store.MemoryRecordStore;
 import io.hotkey.agent.idempotency.store.RecordStore;
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
+import io.hotkey.agent.testing.Stderr;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
@@ -27,10 +25,10 @@ class AgentErrorTest {
   private final IdempotencyEngine engine = TestEngines.engine(store);
 
   @Test
-  void anErrorOnClaimPassesTheRequestThroughWithOneWarning() {
+  void anErrorOnClaimPassesTheRequestThroughWithOneWarning() throws Exception {
     store.failClaim = true;
     List<String> log =
-        stderrOf(
+        Stderr.of(
             () -> {
               for (int i = 0; i < 3; i++) {
                 Decision decision =
@@ -46,13 +44,13 @@ class AgentErrorTest {
   }
 
   @Test
-  void anErrorWhileStoringTheAnswerReleasesTheClaim() {
+  void anErrorWhileStoringTheAnswerReleasesTheClaim() throws Exception {
     TestRequests request = TestRequests.post("/orders").key("k").body("{\"sku\":1}");
     Decision first = decide(engine, request);
     assertEquals(Outcome.EXECUTE, first.outcome());
     store.failComplete = true;
     List<String> log =
-        stderrOf(() -> first.execution().finish(201, List.of(), bytes("{\"order\":1}"), true));
+        Stderr.of(() -> first.execution().finish(201, List.of(), bytes("{\"order\":1}"), true));
     assertTrue(first.execution().ended());
     assertEquals(1, engine.meters().released());
     assertEquals(1, log.size(), () -> "one warning: " + log);
@@ -63,18 +61,6 @@ class AgentErrorTest {
     assertEquals(Outcome.EXECUTE, retry.outcome(), "the key is free, not in progress");
     retry.execution().finish(201, List.of(), bytes("{\"order\":1}"), true);
     assertEquals(Outcome.REPLAY, decide(engine, request).outcome());
-  }
-
-  private static List<String> stderrOf(Runnable action) {
-    PrintStream original = System.err;
-    ByteArrayOutputStream captured = new ByteArrayOutputStream();
-    System.setErr(new PrintStream(captured, true, StandardCharsets.UTF_8));
-    try {
-      action.run();
-    } finally {
-      System.setErr(original);
-    }
-    return captured.toString(StandardCharsets.UTF_8).lines().toList();
   }
 
   /** The memory store, throwing the Errors a store built against another library version would. */

@@ -11,11 +11,10 @@ import io.hotkey.agent.idempotency.store.ClaimResult;
 import io.hotkey.agent.idempotency.store.MemoryRecordStore;
 import io.hotkey.agent.idempotency.store.RecordStore;
 import io.hotkey.agent.idempotency.store.StoreException;
+import io.hotkey.agent.testing.Stderr;
 import io.hotkey.config.RouteTable;
 import io.hotkey.config.StoreFailurePolicy;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
@@ -259,26 +258,22 @@ class IdempotencyEngineTest {
   }
 
   @Test
-  void aClaimReleasedWithoutAnAnswerIsLoggedWithItsReasonAtMostOnceASecondEach() {
+  void aClaimReleasedWithoutAnAnswerIsLoggedWithItsReasonAtMostOnceASecondEach() throws Exception {
     IdempotencyEngine engine = engine();
-    PrintStream original = System.err;
-    ByteArrayOutputStream captured = new ByteArrayOutputStream();
     long started = System.nanoTime();
-    System.setErr(new PrintStream(captured, true, StandardCharsets.UTF_8));
-    try {
-      for (int i = 0; i < 100; i++) {
-        decide(engine, TestRequests.post("/orders").key("threw-" + i))
-            .execution()
-            .fail(ReleaseReason.HANDLER_THREW);
-      }
-      decide(engine, TestRequests.post("/orders").key("timed-out"))
-          .execution()
-          .fail(ReleaseReason.ASYNC_TIMEOUT);
-    } finally {
-      System.setErr(original);
-    }
+    List<String> lines =
+        Stderr.of(
+            () -> {
+              for (int i = 0; i < 100; i++) {
+                decide(engine, TestRequests.post("/orders").key("threw-" + i))
+                    .execution()
+                    .fail(ReleaseReason.HANDLER_THREW);
+              }
+              decide(engine, TestRequests.post("/orders").key("timed-out"))
+                  .execution()
+                  .fail(ReleaseReason.ASYNC_TIMEOUT);
+            });
     long seconds = (System.nanoTime() - started) / 1_000_000_000L;
-    List<String> lines = captured.toString(StandardCharsets.UTF_8).lines().toList();
     String threw =
         "[hotkey] idempotency claim released without an answer: the handler threw;"
             + " a retry with its key runs the request again";

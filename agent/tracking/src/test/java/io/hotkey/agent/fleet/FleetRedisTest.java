@@ -10,10 +10,7 @@ import io.hotkey.agent.redis.resp.RedisEndpoint;
 import io.hotkey.agent.testing.RedisBuild;
 import io.hotkey.agent.testing.RedisClusterProcesses;
 import io.hotkey.agent.testing.RedisProcess;
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
-import java.util.concurrent.Callable;
+import io.hotkey.agent.testing.Stderr;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -85,12 +82,13 @@ class FleetRedisTest {
     sightings.sighted(RedisEndpoint.of("127.0.0.1", first.port()));
     sightings.sighted(RedisEndpoint.of("127.0.0.1", second.port()));
     String log =
-        stderrOf(
-            () -> {
-              assertNull(where.current());
-              assertNull(where.current(), "asked again, nothing new sighted");
-              return null;
-            });
+        String.join(
+            "\n",
+            Stderr.of(
+                () -> {
+                  assertNull(where.current());
+                  assertNull(where.current(), "asked again, nothing new sighted");
+                }));
     assertEquals(1, log.split("fleet detection is off", -1).length - 1, log);
     assertTrue(
         log.contains("the application uses 2 Redis deployments")
@@ -106,21 +104,9 @@ class FleetRedisTest {
       for (int node = 0; node < cluster.size(); node++) {
         sightings.sighted(cluster.endpoint(node));
       }
-      String log = stderrOf(where::current);
+      String log = String.join("\n", Stderr.of(where::current));
       assertTrue(log.contains("fleet counts go to the Cluster of "), log);
       assertTrue(where.current() != null, log);
     }
-  }
-
-  private static String stderrOf(Callable<?> action) throws Exception {
-    PrintStream original = System.err;
-    ByteArrayOutputStream captured = new ByteArrayOutputStream();
-    System.setErr(new PrintStream(captured, true, StandardCharsets.UTF_8));
-    try {
-      action.call();
-    } finally {
-      System.setErr(original);
-    }
-    return captured.toString(StandardCharsets.UTF_8);
   }
 }

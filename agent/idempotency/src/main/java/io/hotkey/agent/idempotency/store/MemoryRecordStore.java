@@ -1,31 +1,48 @@
 package io.hotkey.agent.idempotency.store;
 
-import com.github.benmanes.caffeine.cache.Cache;
-import com.github.benmanes.caffeine.cache.Caffeine;
-import com.github.benmanes.caffeine.cache.Expiry;
+import io.hotkey.agent.core.AgentLog;
 import io.hotkey.agent.idempotency.HttpAnswer;
 import java.time.Duration;
-import java.util.concurrent.ConcurrentMap;
+import java.util.Arrays;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.LongSupplier;
 
 /**
- * Records of this JVM only: Caffeine bounded in (estimated) bytes; an issued record expires after
- * its ttl, an in-progress one when its lease ends, a completed one after the ttl. Every operation
- * is atomic through {@code asMap().compute}. Caffeine's upkeep (eviction, expiry) runs on the
- * request's thread, in the small batches Caffeine amortises it in: handing it to a thread of its
- * own woke that thread on every write, which cost a request more than the upkeep itself. A record
- * is checked for expiry whenever it is read, so late upkeep never serves a dead record. Under
- * memory pressure Caffeine may evict a record early (least valuable first); an evicted record
- * simply lets the next request with that key run again, or makes its token unknown.
+ * Records of this JVM only, at most {@code maxBytes} of them (estimated): an issued record lives
+ * for its ttl, an in-progress one until its lease ends, a completed one for the ttl (or the dedupe
+ * window). Every operation is atomic through {@code ConcurrentHashMap.compute}, and a record is
+ * checked for expiry whenever it is read, so a late upkeep never serves a dead record.
+ *
+ * <p>Records are dropped in the order they end. Records of one lifetime end in the order they were
+ * written, so a FIFO per lifetime holds them in that order, and the upkeep only looks at a few
+ * queue heads: it runs on the writing thread, by whichever writer gets to it, and skips a writer
+ * that finds it running. A queue entry whose record was replaced or removed since is dropped when
+ * it comes to the head. At the bound the record nearest its end goes first, and never a claim in
+ * progress: a duplicate of a request still running must not run. (A general cache's eviction by
+ * frequency would drop records in another order, at times the newest, the one a retry is most
+ * likely to ask for.) Dropping a record before its end is said once in the log: its retry runs
+ * again.
  */
 public final class MemoryRecordStore implements RecordStore {
   private static final int RECORD_OVERHEAD = 160;
 
-  private final Cache<String, MemoryRecord> records;
-  private final ConcurrentMap<String, MemoryRecord> map;
+  /**
+   * Queue heads the upkeep looks at per lifetime and write: more than the one entry a write leaves
+   * behind (a claim's, once completed), so that the queues keep up with the writes.
+   */
+  private static final int UPKEEP_STEPS = 8;
+
+  private final ConcurrentHashMap<String, MemoryRecord> records = new ConcurrentHashMap<>();
+  private final AtomicLong bytes = new AtomicLong();
+  private final long maxBytes;
   private final LongSupplier nanoClock;
   private final AtomicLong tokens = new AtomicLong();
+  private final AtomicBoolean upkeepRunning = new AtomicBoolean();
+  private final AtomicBoolean droppedEarly = new AtomicBoolean();
+  private volatile Lifetime[] lifetimes = new Lifetime[0];
 
   public MemoryRecordStore(long maxBytes) {
     this(maxBytes, System::nanoTime);
@@ -35,34 +52,8 @@ public final class MemoryRecordStore implements RecordStore {
    * @param nanoClock monotonic nanoseconds; tests pass a fake clock
    */
   public MemoryRecordStore(long maxBytes, LongSupplier nanoClock) {
+    this.maxBytes = maxBytes;
     this.nanoClock = nanoClock;
-    this.records =
-        Caffeine.newBuilder()
-            .maximumWeight(maxBytes)
-            .weigher((String key, MemoryRecord record) -> record.weight(key))
-            .expireAfter(
-                new Expiry<String, MemoryRecord>() {
-                  @Override
-                  public long expireAfterCreate(String key, MemoryRecord record, long now) {
-                    return Math.max(0, record.expiresAtNanos - now);
-                  }
-
-                  @Override
-                  public long expireAfterUpdate(
-                      String key, MemoryRecord record, long now, long currentDuration) {
-                    return Math.max(0, record.expiresAtNanos - now);
-                  }
-
-                  @Override
-                  public long expireAfterRead(
-                      String key, MemoryRecord record, long now, long currentDuration) {
-                    return currentDuration;
-                  }
-                })
-            .ticker(nanoClock::getAsLong)
-            .executor(Runnable::run)
-            .build();
-    this.map = records.asMap();
   }
 
   @Override
@@ -73,18 +64,17 @@ public final class MemoryRecordStore implements RecordStore {
   @Override
   public boolean issue(String recordKey, String scope, Duration ttl) {
     long now = nanoClock.getAsLong();
-    MemoryRecord issued = MemoryRecord.issued(scope, ttl.toNanos(), now);
-    boolean[] created = new boolean[1];
-    map.compute(
+    MemoryRecord issued = MemoryRecord.issued(recordKey, scope, ttl.toNanos(), now);
+    MemoryRecord[] written = new MemoryRecord[1];
+    records.compute(
         recordKey,
         (key, current) -> {
           if (current != null && current.expiresAtNanos - now > 0) {
             return current;
           }
-          created[0] = true;
-          return issued;
+          return replace(written, current, issued);
         });
-    return created[0];
+    return wrote(written[0]);
   }
 
   @Override
@@ -98,7 +88,8 @@ public final class MemoryRecordStore implements RecordStore {
    */
   private ClaimResult claim(String recordKey, String scope, byte[] fingerprint, Duration lease) {
     ClaimResult[] result = new ClaimResult[1];
-    map.compute(
+    MemoryRecord[] written = new MemoryRecord[1];
+    records.compute(
         recordKey,
         (key, current) -> {
           long now = nanoClock.getAsLong();
@@ -110,13 +101,18 @@ public final class MemoryRecordStore implements RecordStore {
           if (!live || current.fingerprint == null) {
             long token = tokens.incrementAndGet();
             result[0] = ClaimResult.claimed(token);
-            return new MemoryRecord(
-                fingerprint.clone(),
-                token,
-                now + lease.toNanos(),
-                null,
-                scope,
-                live ? current.issuedTtlNanos : 0);
+            return replace(
+                written,
+                current,
+                new MemoryRecord(
+                    key,
+                    fingerprint.clone(),
+                    token,
+                    lease.toNanos(),
+                    now,
+                    null,
+                    scope,
+                    live ? current.issuedTtlNanos : 0));
           }
           if (current.response == null) {
             result[0] =
@@ -128,52 +124,64 @@ public final class MemoryRecordStore implements RecordStore {
           }
           return current;
         });
+    wrote(written[0]);
     return result[0];
   }
 
   @Override
   public boolean complete(String recordKey, long token, HttpAnswer response, Duration ttl) {
-    boolean[] done = new boolean[1];
-    map.computeIfPresent(
+    MemoryRecord[] written = new MemoryRecord[1];
+    records.computeIfPresent(
         recordKey,
         (key, current) -> {
           long now = nanoClock.getAsLong();
           if (!current.isClaimedWith(token) || current.expiresAtNanos - now <= 0) {
             return current;
           }
-          done[0] = true;
-          return new MemoryRecord(
-              current.fingerprint,
-              token,
-              now + ttl.toNanos(),
-              response,
-              current.scope,
-              current.issuedTtlNanos);
+          return replace(
+              written,
+              current,
+              new MemoryRecord(
+                  key,
+                  current.fingerprint,
+                  token,
+                  ttl.toNanos(),
+                  now,
+                  response,
+                  current.scope,
+                  current.issuedTtlNanos));
         });
-    return done[0];
+    return wrote(written[0]);
   }
 
   @Override
   public boolean release(String recordKey, long token) {
-    boolean[] done = new boolean[1];
-    map.computeIfPresent(
+    boolean[] released = new boolean[1];
+    MemoryRecord[] written = new MemoryRecord[1];
+    records.computeIfPresent(
         recordKey,
         (key, current) -> {
           if (!current.isClaimedWith(token)) {
             return current;
           }
-          done[0] = true;
-          return current.scope == null
-              ? null
-              : MemoryRecord.issued(current.scope, current.issuedTtlNanos, nanoClock.getAsLong());
+          released[0] = true;
+          if (current.scope == null) {
+            bytes.addAndGet(-current.weight);
+            return null;
+          }
+          return replace(
+              written,
+              current,
+              MemoryRecord.issued(
+                  key, current.scope, current.issuedTtlNanos, nanoClock.getAsLong()));
         });
-    return done[0];
+    wrote(written[0]);
+    return released[0];
   }
 
-  /** Records currently held (after pending expirations are applied). */
+  /** Records currently held, a dead one until the upkeep comes to it. */
   public long size() {
-    records.cleanUp();
-    return records.estimatedSize();
+    return records.size();
   }
 
   @Override
@@ -183,13 +191,162 @@ public final class MemoryRecordStore implements RecordStore {
 
   @Override
   public void close() {
-    records.invalidateAll();
+    records.clear();
+    bytes.set(0);
+    lifetimes = new Lifetime[0];
+  }
+
+  /**
+   * In a {@code compute}: {@code next} takes {@code current}'s place, and its bytes; it is the
+   * record {@code written}.
+   */
+  private MemoryRecord replace(MemoryRecord[] written, MemoryRecord current, MemoryRecord next) {
+    bytes.addAndGet(next.weight - (current == null ? 0 : current.weight));
+    written[0] = next;
+    return next;
+  }
+
+  /**
+   * After a {@code compute}: a record written is queued with its lifetime (in the map first, so
+   * that the upkeep never takes its entry for a replaced one), then the upkeep's turn.
+   *
+   * @return whether a record was written
+   */
+  private boolean wrote(MemoryRecord written) {
+    if (written != null) {
+      lifetime(written.lifetimeNanos, written.isInProgress()).written.offer(written);
+    }
+    upkeep();
+    return written != null;
+  }
+
+  private Lifetime lifetime(long nanos, boolean inProgress) {
+    for (Lifetime lifetime : lifetimes) {
+      if (lifetime.nanos == nanos && lifetime.inProgress == inProgress) {
+        return lifetime;
+      }
+    }
+    synchronized (this) {
+      Lifetime[] known = lifetimes;
+      for (Lifetime lifetime : known) {
+        if (lifetime.nanos == nanos && lifetime.inProgress == inProgress) {
+          return lifetime;
+        }
+      }
+      Lifetime added = new Lifetime(nanos, inProgress);
+      Lifetime[] grown = Arrays.copyOf(known, known.length + 1);
+      grown[known.length] = added;
+      lifetimes = grown;
+      return added;
+    }
+  }
+
+  /** Drops ended records at the queues' heads, then, over the bound, those nearest their end. */
+  private void upkeep() {
+    if (!upkeepRunning.compareAndSet(false, true)) {
+      return;
+    }
+    try {
+      long now = nanoClock.getAsLong();
+      for (Lifetime lifetime : lifetimes) {
+        dropEnded(lifetime, now);
+      }
+      while (bytes.get() > maxBytes && dropNearestEnd(now)) {
+        // one record at a time, the one nearest its end
+      }
+    } finally {
+      upkeepRunning.set(false);
+    }
+  }
+
+  private void dropEnded(Lifetime lifetime, long now) {
+    for (int step = 0; step < UPKEEP_STEPS; step++) {
+      MemoryRecord head = lifetime.written.peek();
+      if (head == null) {
+        return;
+      }
+      if (records.get(head.key) != head) {
+        lifetime.written.poll();
+      } else if (head.expiresAtNanos - now <= 0) {
+        lifetime.written.poll();
+        remove(head);
+      } else if (lifetime.inProgress) {
+        // a claim still running: the claims behind it have mostly completed since, and their
+        // entries go only once they come to the head
+        lifetime.written.poll();
+        lifetime.written.offer(head);
+      } else {
+        return;
+      }
+    }
+  }
+
+  /**
+   * @return whether a record was dropped: false when only claims in progress are left
+   */
+  private boolean dropNearestEnd(long now) {
+    Lifetime nearest = null;
+    MemoryRecord victim = null;
+    for (Lifetime lifetime : lifetimes) {
+      if (lifetime.inProgress) {
+        continue;
+      }
+      MemoryRecord head = lifetime.written.peek();
+      while (head != null && records.get(head.key) != head) {
+        lifetime.written.poll();
+        head = lifetime.written.peek();
+      }
+      if (head != null && (victim == null || head.expiresAtNanos - victim.expiresAtNanos < 0)) {
+        nearest = lifetime;
+        victim = head;
+      }
+    }
+    if (victim == null) {
+      return false;
+    }
+    nearest.written.poll();
+    if (remove(victim)
+        && victim.expiresAtNanos - now > 0
+        && droppedEarly.compareAndSet(false, true)) {
+      AgentLog.warn(
+          "idempotency: the memory store is full ("
+              + maxBytes / (1024 * 1024)
+              + " MB): records are dropped before their ttl, those nearest their end first, and"
+              + " a retry of a dropped key runs again; the redis store or a shorter"
+              + " hotkey.idempotency.ttl keeps them (said once)");
+    }
+    return true;
+  }
+
+  private boolean remove(MemoryRecord record) {
+    if (records.remove(record.key, record)) {
+      bytes.addAndGet(-record.weight);
+      return true;
+    }
+    return false;
+  }
+
+  /** Records written with one lifetime, in the order they were written: the order they end. */
+  private static final class Lifetime {
+    final long nanos;
+
+    /** Claims in progress, never dropped before their lease ends. */
+    final boolean inProgress;
+
+    final ConcurrentLinkedQueue<MemoryRecord> written = new ConcurrentLinkedQueue<>();
+
+    Lifetime(long nanos, boolean inProgress) {
+      this.nanos = nanos;
+      this.inProgress = inProgress;
+    }
   }
 
   /** Issued (no fingerprint), in progress (no response) or completed. Immutable. */
   private static final class MemoryRecord {
+    final String key;
     final byte[] fingerprint;
     final long token;
+    final long lifetimeNanos;
     final long expiresAtNanos;
     final HttpAnswer response;
 
@@ -199,30 +356,42 @@ public final class MemoryRecordStore implements RecordStore {
     /** How long an issued record lives, again after a released claim. */
     final long issuedTtlNanos;
 
+    /** Estimated bytes held. */
+    final int weight;
+
     MemoryRecord(
+        String key,
         byte[] fingerprint,
         long token,
-        long expiresAtNanos,
+        long lifetimeNanos,
+        long now,
         HttpAnswer response,
         String scope,
         long issuedTtlNanos) {
+      this.key = key;
       this.fingerprint = fingerprint;
       this.token = token;
-      this.expiresAtNanos = expiresAtNanos;
+      this.lifetimeNanos = lifetimeNanos;
+      this.expiresAtNanos = now + lifetimeNanos;
       this.response = response;
       this.scope = scope;
       this.issuedTtlNanos = issuedTtlNanos;
+      this.weight = weight();
     }
 
-    static MemoryRecord issued(String scope, long ttlNanos, long now) {
-      return new MemoryRecord(null, 0, now + ttlNanos, null, scope, ttlNanos);
+    static MemoryRecord issued(String key, String scope, long ttlNanos, long now) {
+      return new MemoryRecord(key, null, 0, ttlNanos, now, null, scope, ttlNanos);
     }
 
     boolean isClaimedWith(long claimToken) {
-      return fingerprint != null && response == null && token == claimToken;
+      return isInProgress() && token == claimToken;
     }
 
-    int weight(String key) {
+    boolean isInProgress() {
+      return fingerprint != null && response == null;
+    }
+
+    private int weight() {
       long weight = RECORD_OVERHEAD + 2L * key.length();
       weight += fingerprint == null ? 0 : fingerprint.length;
       weight += scope == null ? 0 : 2L * scope.length();
