@@ -167,6 +167,7 @@ public final class MemoryRecordStore implements RecordStore {
           released[0] = true;
           if (current.scope == null) {
             bytes.addAndGet(-current.weight);
+            current.replaced = true;
             return null;
           }
           return replace(
@@ -202,13 +203,16 @@ public final class MemoryRecordStore implements RecordStore {
    */
   private MemoryRecord replace(MemoryRecord[] written, MemoryRecord current, MemoryRecord next) {
     bytes.addAndGet(next.weight - (current == null ? 0 : current.weight));
+    if (current != null) {
+      current.replaced = true;
+    }
     written[0] = next;
     return next;
   }
 
   /**
-   * After a {@code compute}: a record written is queued with its lifetime (in the map first, so
-   * that the upkeep never takes its entry for a replaced one), then the upkeep's turn.
+   * After a {@code compute}, outside the map's lock: a record written is queued with its lifetime,
+   * then the upkeep's turn.
    *
    * @return whether a record was written
    */
@@ -260,12 +264,13 @@ public final class MemoryRecordStore implements RecordStore {
   }
 
   private void dropEnded(Lifetime lifetime, long now) {
+    MemoryRecord firstMoved = null;
     for (int step = 0; step < UPKEEP_STEPS; step++) {
       MemoryRecord head = lifetime.written.peek();
-      if (head == null) {
+      if (head == null || head == firstMoved) {
         return;
       }
-      if (records.get(head.key) != head) {
+      if (head.replaced) {
         lifetime.written.poll();
       } else if (head.expiresAtNanos - now <= 0) {
         lifetime.written.poll();
@@ -275,6 +280,9 @@ public final class MemoryRecordStore implements RecordStore {
         // entries go only once they come to the head
         lifetime.written.poll();
         lifetime.written.offer(head);
+        if (firstMoved == null) {
+          firstMoved = head;
+        }
       } else {
         return;
       }
@@ -292,7 +300,7 @@ public final class MemoryRecordStore implements RecordStore {
         continue;
       }
       MemoryRecord head = lifetime.written.peek();
-      while (head != null && records.get(head.key) != head) {
+      while (head != null && head.replaced) {
         lifetime.written.poll();
         head = lifetime.written.peek();
       }
@@ -358,6 +366,13 @@ public final class MemoryRecordStore implements RecordStore {
 
     /** Estimated bytes held. */
     final int weight;
+
+    /**
+     * Set, under the map's lock, when the record leaves the map for another or none; then its queue
+     * entry is dropped when it comes to the head. Read there without the lock: a late read only
+     * keeps the entry a while longer, and a removal asks the map ({@code remove(key, record)}).
+     */
+    boolean replaced;
 
     MemoryRecord(
         String key,
