@@ -4,9 +4,11 @@ import io.hotkey.agent.core.AgentLog;
 import io.hotkey.agent.idempotency.HttpAnswer;
 import java.time.Duration;
 import java.util.Arrays;
+import java.util.Iterator;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.LongSupplier;
 
@@ -19,12 +21,14 @@ import java.util.function.LongSupplier;
  * <p>Records are dropped in the order they end. Records of one lifetime end in the order they were
  * written, so a FIFO per lifetime holds them in that order, and the upkeep only looks at a few
  * queue heads: it runs on the writing thread, by whichever writer gets to it, and skips a writer
- * that finds it running. A queue entry whose record was replaced or removed since is dropped when
- * it comes to the head. At the bound the record nearest its end goes first, and never a claim in
- * progress: a duplicate of a request still running must not run. (A general cache's eviction by
- * frequency would drop records in another order, at times the newest, the one a retry is most
- * likely to ask for.) Dropping a record before its end is said once in the log: its retry runs
- * again.
+ * that finds it running. A queue entry whose record has left the map since is dropped when it comes
+ * to the head, or, behind a record that lives on, once such entries are half the queue. At the
+ * bound the record nearest its end goes first, and never a claim in progress: a duplicate of a
+ * request still running must not run. (A general cache's eviction by frequency would drop records
+ * in another order, at times the newest, the one a retry is most likely to ask for.) Dropping a
+ * record before its end is said once in the log: its retry runs again. Claims in progress count
+ * towards the bound but are not held to it: there are as many as requests running, or abandoned
+ * within their lease.
  */
 public final class MemoryRecordStore implements RecordStore {
   private static final int RECORD_OVERHEAD = 160;
@@ -34,6 +38,9 @@ public final class MemoryRecordStore implements RecordStore {
    * behind (a claim's, once completed), so that the queues keep up with the writes.
    */
   private static final int UPKEEP_STEPS = 8;
+
+  /** Stale entries below which a queue is not searched for them. */
+  private static final int COMPACT_FLOOR = 64;
 
   private final ConcurrentHashMap<String, MemoryRecord> records = new ConcurrentHashMap<>();
   private final AtomicLong bytes = new AtomicLong();
@@ -161,20 +168,20 @@ public final class MemoryRecordStore implements RecordStore {
     records.computeIfPresent(
         recordKey,
         (key, current) -> {
-          if (!current.isClaimedWith(token)) {
+          long now = nanoClock.getAsLong();
+          if (!current.isClaimedWith(token) || current.expiresAtNanos - now <= 0) {
             return current;
           }
           released[0] = true;
           if (current.scope == null) {
             bytes.addAndGet(-current.weight);
-            current.replaced = true;
+            left(current);
             return null;
           }
           return replace(
               written,
               current,
-              MemoryRecord.issued(
-                  key, current.scope, current.issuedTtlNanos, nanoClock.getAsLong()));
+              MemoryRecord.issued(key, current.scope, current.issuedTtlNanos, now));
         });
     wrote(written[0]);
     return released[0];
@@ -192,9 +199,25 @@ public final class MemoryRecordStore implements RecordStore {
 
   @Override
   public void close() {
-    records.clear();
-    bytes.set(0);
-    lifetimes = new Lifetime[0];
+    for (MemoryRecord record : records.values()) {
+      if (remove(record)) {
+        left(record);
+      }
+    }
+  }
+
+  /** Estimated bytes of the records held. */
+  long bytes() {
+    return bytes.get();
+  }
+
+  /** Entries in the lifetimes' queues, those of records gone included. */
+  long queued() {
+    long queued = 0;
+    for (Lifetime lifetime : lifetimes) {
+      queued += lifetime.queued.get();
+    }
+    return queued;
   }
 
   /**
@@ -204,7 +227,7 @@ public final class MemoryRecordStore implements RecordStore {
   private MemoryRecord replace(MemoryRecord[] written, MemoryRecord current, MemoryRecord next) {
     bytes.addAndGet(next.weight - (current == null ? 0 : current.weight));
     if (current != null) {
-      current.replaced = true;
+      left(current);
     }
     written[0] = next;
     return next;
@@ -218,10 +241,18 @@ public final class MemoryRecordStore implements RecordStore {
    */
   private boolean wrote(MemoryRecord written) {
     if (written != null) {
-      lifetime(written.lifetimeNanos, written.isInProgress()).written.offer(written);
+      Lifetime lifetime = lifetime(written.lifetimeNanos, written.isInProgress());
+      lifetime.written.offer(written);
+      lifetime.queued.incrementAndGet();
     }
     upkeep();
     return written != null;
+  }
+
+  /** {@code record} has left the map: its queue entry is stale. */
+  private void left(MemoryRecord record) {
+    record.replaced = true;
+    lifetime(record.lifetimeNanos, record.isInProgress()).stale.incrementAndGet();
   }
 
   private Lifetime lifetime(long nanos, boolean inProgress) {
@@ -264,6 +295,10 @@ public final class MemoryRecordStore implements RecordStore {
   }
 
   private void dropEnded(Lifetime lifetime, long now) {
+    int stale = lifetime.stale.get();
+    if (stale > COMPACT_FLOOR && stale * 2 > lifetime.queued.get()) {
+      lifetime.dropStale();
+    }
     MemoryRecord firstMoved = null;
     for (int step = 0; step < UPKEEP_STEPS; step++) {
       MemoryRecord head = lifetime.written.peek();
@@ -271,9 +306,9 @@ public final class MemoryRecordStore implements RecordStore {
         return;
       }
       if (head.replaced) {
-        lifetime.written.poll();
+        lifetime.pollStale();
       } else if (head.expiresAtNanos - now <= 0) {
-        lifetime.written.poll();
+        lifetime.poll();
         remove(head);
       } else if (lifetime.inProgress) {
         // a claim still running: the claims behind it have mostly completed since, and their
@@ -301,7 +336,7 @@ public final class MemoryRecordStore implements RecordStore {
       }
       MemoryRecord head = lifetime.written.peek();
       while (head != null && head.replaced) {
-        lifetime.written.poll();
+        lifetime.pollStale();
         head = lifetime.written.peek();
       }
       if (head != null && (victim == null || head.expiresAtNanos - victim.expiresAtNanos < 0)) {
@@ -312,7 +347,7 @@ public final class MemoryRecordStore implements RecordStore {
     if (victim == null) {
       return false;
     }
-    nearest.written.poll();
+    nearest.poll();
     if (remove(victim)
         && victim.expiresAtNanos - now > 0
         && droppedEarly.compareAndSet(false, true)) {
@@ -343,9 +378,44 @@ public final class MemoryRecordStore implements RecordStore {
 
     final ConcurrentLinkedQueue<MemoryRecord> written = new ConcurrentLinkedQueue<>();
 
+    /** Entries in {@link #written}. */
+    final AtomicInteger queued = new AtomicInteger();
+
+    /**
+     * Entries of records that have left the map. Most go at the head; those behind a record that
+     * lives on (an issued token never used, a claim still running) go in one pass once they are
+     * half the queue, so that the queue stays within about twice the records it holds.
+     */
+    final AtomicInteger stale = new AtomicInteger();
+
     Lifetime(long nanos, boolean inProgress) {
       this.nanos = nanos;
       this.inProgress = inProgress;
+    }
+
+    /** By the upkeep only. */
+    void poll() {
+      written.poll();
+      queued.decrementAndGet();
+    }
+
+    /** By the upkeep only: the head, whose record has left the map. */
+    void pollStale() {
+      poll();
+      stale.decrementAndGet();
+    }
+
+    /** By the upkeep only. */
+    void dropStale() {
+      int dropped = 0;
+      for (Iterator<MemoryRecord> entries = written.iterator(); entries.hasNext(); ) {
+        if (entries.next().replaced) {
+          entries.remove();
+          dropped++;
+        }
+      }
+      queued.addAndGet(-dropped);
+      stale.addAndGet(-dropped);
     }
   }
 
@@ -368,11 +438,10 @@ public final class MemoryRecordStore implements RecordStore {
     final int weight;
 
     /**
-     * Set, under the map's lock, when the record leaves the map for another or none; then its queue
-     * entry is dropped when it comes to the head. Read there without the lock: a late read only
-     * keeps the entry a while longer, and a removal asks the map ({@code remove(key, record)}).
+     * Set when the record leaves the map for another or none: its queue entry is then stale. A
+     * removal still asks the map ({@code remove(key, record)}).
      */
-    boolean replaced;
+    volatile boolean replaced;
 
     MemoryRecord(
         String key,

@@ -1,6 +1,7 @@
 package io.hotkey.agent.idempotency.store;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.hotkey.agent.idempotency.HttpAnswer;
@@ -118,6 +119,76 @@ class MemoryRecordStoreTest {
     assertTrue(
         store.size() <= capacity + writers,
         () -> "at most one record over per writer: " + store.size() + " of " + capacity);
+    clock.addAndGet(TTL.plusMinutes(1).toNanos());
+    MemoryRecordStore fresh = new MemoryRecordStore(BOUND, clock::get);
+    answerAll(store, "after-", 20, TTL);
+    answerAll(fresh, "after-", 20, TTL);
+    assertEquals(fresh.bytes(), store.bytes(), "the bytes counted are those held");
+    assertEquals(fresh.queued(), store.queued(), "and no queue entry is left of the others");
+  }
+
+  @Test
+  void aReleaseAfterTheLeaseEndedChangesNothing() {
+    ClaimResult key = claim("key");
+    assertTrue(store.issue("token", "caller", Duration.ofHours(1)));
+    ClaimResult token = store.claimIssued("token", "caller", FINGERPRINT, LEASE);
+    assertEquals(ClaimResult.Kind.CLAIMED, token.kind());
+    clock.addAndGet(LEASE.plusSeconds(1).toNanos());
+    assertFalse(store.release("key", key.token()), "the lease is over: nothing to release");
+    assertFalse(store.release("token", token.token()), "nor for a token");
+    assertEquals(
+        ClaimResult.Kind.NOT_ISSUED,
+        store.claimIssued("token", "caller", FINGERPRINT, LEASE).kind(),
+        "the token is not issued again by a late release");
+  }
+
+  @Test
+  void theBytesCountedAreThoseOfTheRecordsHeld() {
+    MemoryRecordStore mixed = new MemoryRecordStore(1 << 20, clock::get);
+    for (int i = 0; i < 300; i++) {
+      String token = "token-" + i;
+      mixed.issue(token, "caller", Duration.ofHours(1));
+      ClaimResult used = mixed.claimIssued(token, "caller", FINGERPRINT, LEASE);
+      ClaimResult keyed = mixed.claim("key-" + i, FINGERPRINT, LEASE);
+      switch (i % 3) {
+        case 0 -> {
+          mixed.release(token, used.token());
+          mixed.release("key-" + i, keyed.token());
+        }
+        case 1 -> {
+          mixed.complete(token, used.token(), ANSWER, TTL);
+          mixed.complete("key-" + i, keyed.token(), ANSWER, DEDUPE_WINDOW);
+        }
+        default -> {
+          // left running until their lease ends
+        }
+      }
+      clock.addAndGet(1_000_000);
+    }
+    clock.addAndGet(Duration.ofHours(2).toNanos());
+    MemoryRecordStore fresh = new MemoryRecordStore(1 << 20, clock::get);
+    answerAll(mixed, "after-", 100, TTL);
+    answerAll(fresh, "after-", 100, TTL);
+    assertEquals(fresh.size(), mixed.size(), "every ended record dropped");
+    assertEquals(fresh.bytes(), mixed.bytes(), "and its bytes with it");
+    assertEquals(fresh.queued(), mixed.queued(), "and its queue entries");
+  }
+
+  @Test
+  void anUnusedTokenHoldsNoQueueBehindIt() {
+    MemoryRecordStore tokens = new MemoryRecordStore(1 << 30, clock::get);
+    assertTrue(tokens.issue("never-used", "caller", Duration.ofHours(1)));
+    for (int i = 0; i < 10_000; i++) {
+      String token = "token-" + i;
+      tokens.issue(token, "caller", Duration.ofHours(1));
+      ClaimResult used = tokens.claimIssued(token, "caller", FINGERPRINT, LEASE);
+      assertTrue(tokens.complete(token, used.token(), ANSWER, TTL), token);
+    }
+    assertEquals(10_001, tokens.size());
+    // one entry per record held, and a few of the used tokens' issued records behind the unused one
+    assertTrue(
+        tokens.queued() < tokens.size() + 200,
+        () -> tokens.queued() + " queue entries for " + tokens.size() + " records");
   }
 
   /** How many of {@link #answerAll}'s records the bound holds. */
