@@ -177,7 +177,9 @@ public final class HitPathBench {
   private record Rate(double perCpuSecond, double perSecond, double bytesPerRead) {}
 
   private static Histogram timed(Supplier<Object> read, int reads) {
-    Histogram histogram = new Histogram(1_000_000_000L, 2);
+    // grows with the longest read: a pause of the whole JVM (a collection, a profiler attaching)
+    // must not end the run
+    Histogram histogram = new Histogram(2);
     for (int n = 0; n < reads; n++) {
       long start = System.nanoTime();
       lastResult = read.get();
