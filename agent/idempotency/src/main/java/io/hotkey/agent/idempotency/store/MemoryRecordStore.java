@@ -142,7 +142,7 @@ public final class MemoryRecordStore implements RecordStore {
         recordKey,
         (key, current) -> {
           long now = nanoClock.getAsLong();
-          if (!current.isClaimedWith(token) || current.expiresAtNanos - now <= 0) {
+          if (!current.isClaimedWith(token, now)) {
             return current;
           }
           return replace(
@@ -169,12 +169,11 @@ public final class MemoryRecordStore implements RecordStore {
         recordKey,
         (key, current) -> {
           long now = nanoClock.getAsLong();
-          if (!current.isClaimedWith(token) || current.expiresAtNanos - now <= 0) {
+          if (!current.isClaimedWith(token, now)) {
             return current;
           }
           released[0] = true;
           if (current.scope == null) {
-            bytes.addAndGet(-current.weight);
             left(current);
             return null;
           }
@@ -200,7 +199,7 @@ public final class MemoryRecordStore implements RecordStore {
   @Override
   public void close() {
     for (MemoryRecord record : records.values()) {
-      if (remove(record)) {
+      if (records.remove(record.key, record)) {
         left(record);
       }
     }
@@ -225,7 +224,7 @@ public final class MemoryRecordStore implements RecordStore {
    * record {@code written}.
    */
   private MemoryRecord replace(MemoryRecord[] written, MemoryRecord current, MemoryRecord next) {
-    bytes.addAndGet(next.weight - (current == null ? 0 : current.weight));
+    bytes.addAndGet(next.weight);
     if (current != null) {
       left(current);
     }
@@ -249,8 +248,12 @@ public final class MemoryRecordStore implements RecordStore {
     return written != null;
   }
 
-  /** {@code record} has left the map: its queue entry is stale. */
+  /**
+   * {@code record} has left the map (under its lock, or removed by {@code close}): its bytes go,
+   * and its queue entry is stale.
+   */
   private void left(MemoryRecord record) {
+    bytes.addAndGet(-record.weight);
     record.replaced = true;
     lifetime(record.lifetimeNanos, record.isInProgress()).stale.incrementAndGet();
   }
@@ -361,6 +364,7 @@ public final class MemoryRecordStore implements RecordStore {
     return true;
   }
 
+  /** By the upkeep, for a record whose queue entry it has taken: the record and its bytes go. */
   private boolean remove(MemoryRecord record) {
     if (records.remove(record.key, record)) {
       bytes.addAndGet(-record.weight);
@@ -467,8 +471,9 @@ public final class MemoryRecordStore implements RecordStore {
       return new MemoryRecord(key, null, 0, ttlNanos, now, null, scope, ttlNanos);
     }
 
-    boolean isClaimedWith(long claimToken) {
-      return isInProgress() && token == claimToken;
+    /** Whether this is the claim {@code claimToken} made, its lease not yet ended. */
+    boolean isClaimedWith(long claimToken, long now) {
+      return isInProgress() && token == claimToken && expiresAtNanos - now > 0;
     }
 
     boolean isInProgress() {
