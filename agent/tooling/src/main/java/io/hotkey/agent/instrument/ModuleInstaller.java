@@ -9,6 +9,9 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Consumer;
 import net.bytebuddy.matcher.ElementMatcher;
@@ -21,12 +24,14 @@ import net.bytebuddy.matcher.ElementMatcher;
  *   <li>every class load passes a filter that reads the class's name only: a class a module names
  *       is a candidate; so is, for a module that matches subtypes, a class that {@link
  *       IgnoredTypes} does not rule out in a loader that has the supertype;
- *   <li>the first class of a module's library ({@link InstrumentationModule#libraryPackages()})
- *       starts the agent ({@link Startup}) and Byte Buddy ({@link ModuleWeaver}) on a thread of
- *       their own, and the first candidate waits for that start (or makes it, if no library class
- *       came first); until then neither is loaded;
+ *   <li>the first class of a module's library ({@link InstrumentationModule#libraryPackages()}), or
+ *       else the first candidate, starts the agent ({@link Startup}) on a thread of its own, which
+ *       then builds Byte Buddy's weaver ({@link ModuleWeaver}) unless a candidate needed it first;
+ *       until then neither is loaded;
  *   <li>each candidate is then checked against its module's class-loader matcher (class presence)
- *       before any type matcher, and transformed.
+ *       before any type matcher, and transformed; its woven bytes go to the JVM once the agent's
+ *       start is done, so a candidate that comes during the start is woven meanwhile, on its own
+ *       thread, and no woven code runs before the hooks are active.
  * </ol>
  *
  * Two transformers share the filter: one adds members to classes as they load, which the JVM keeps
@@ -190,15 +195,19 @@ public final class ModuleInstaller {
   }
 
   /**
-   * Starts the agent and builds the weaver once: ahead, on a thread of its own, or on the first
-   * candidate, whichever comes first.
+   * Starts the agent once, on a thread of its own, and builds the weaver once, on whichever thread
+   * needs it first. The two overlap: the first candidate is woven while the agent starts, and its
+   * woven bytes are handed to the JVM only once the start is done ({@link #awaitStart}), so no
+   * woven code runs before the hooks are active.
    */
   static final class LazyWeaver {
     private final List<InstrumentationModule> modules;
     private final Startup startup;
     private final ModuleHealth health;
     private final String failWeaving;
-    private final AtomicBoolean startedAhead = new AtomicBoolean();
+    private final AtomicBoolean startBegun = new AtomicBoolean();
+    private final CompletableFuture<Void> started = new CompletableFuture<>();
+    private final DeferredListener listener = new DeferredListener();
     private volatile ModuleWeaver weaver;
     private volatile boolean failed;
 
@@ -214,11 +223,11 @@ public final class ModuleInstaller {
     }
 
     /**
-     * Starts on a daemon thread, once; what that thread loads meanwhile is left as it is, as on a
-     * thread that starts the agent for a candidate.
+     * Starts the agent on a daemon thread, once, which then builds the weaver unless a candidate
+     * did meanwhile; what that thread loads is left as it is, as on a thread that transforms.
      */
     void startAhead() {
-      if (hasBegun() || !startedAhead.compareAndSet(false, true)) {
+      if (!startBegun.compareAndSet(false, true)) {
         return;
       }
       try {
@@ -226,37 +235,129 @@ public final class ModuleInstaller {
             new Thread(
                 () -> {
                   Gate.BUSY.set(Boolean.TRUE);
+                  runStart();
                   ModuleWeaver unused = get();
                 },
                 "hotkey-start");
         start.setDaemon(true);
         start.start();
       } catch (Throwable t) {
-        // the first candidate starts it then, as without a library class first
+        runStart(); // no thread to overlap on: the caller starts it
+      }
+    }
+
+    private void runStart() {
+      try {
+        listener.deliverTo(startup.start());
+        started.complete(null);
+      } catch (Throwable t) {
+        AgentLog.info("could not start, agent inactive: " + t);
+        started.completeExceptionally(t);
       }
     }
 
     /** True once the start was made, failed, or handed to its own thread. */
     boolean hasBegun() {
-      return weaver != null || failed || startedAhead.get();
+      return startBegun.get();
     }
 
-    /** Null when the start failed. */
+    /** Null when the start or the weaver failed; the start may still be under way. */
     ModuleWeaver get() {
+      startAhead();
       ModuleWeaver active = weaver;
+      if (started.isCompletedExceptionally()) {
+        return null;
+      }
       if (active != null || failed) {
         return active;
       }
       synchronized (this) {
         if (weaver == null && !failed) {
           try {
-            weaver = new ModuleWeaver(modules, startup.start(), health, failWeaving);
+            weaver = new ModuleWeaver(modules, listener, health, failWeaving);
           } catch (Throwable t) {
             failed = true;
             AgentLog.info("could not start, agent inactive: " + t);
           }
         }
         return weaver;
+      }
+    }
+
+    /** Waits for the agent's start; false when it failed. */
+    boolean awaitStart() {
+      try {
+        started.join();
+        return true;
+      } catch (CompletionException | CancellationException e) {
+        return false;
+      }
+    }
+  }
+
+  /**
+   * What the weaver reports before the agent's own listener exists (the start is under way), held
+   * and then handed on in order; afterwards everything goes straight to that listener.
+   */
+  static final class DeferredListener implements InstrumentationListener {
+    private final List<Event> held = new ArrayList<>();
+    private volatile InstrumentationListener target;
+
+    @Override
+    public void transformed(String typeName, boolean retransformed) {
+      InstrumentationListener current = targetOrHold(new Event(typeName, retransformed, null));
+      if (current != null) {
+        current.transformed(typeName, retransformed);
+      }
+    }
+
+    @Override
+    public void failed(String typeName, Throwable error) {
+      InstrumentationListener current = targetOrHold(new Event(typeName, false, error));
+      if (current != null) {
+        current.failed(typeName, error);
+      }
+    }
+
+    /** The listener to tell, or null when the event is held for it. */
+    private InstrumentationListener targetOrHold(Event event) {
+      InstrumentationListener current = target;
+      if (current != null) {
+        return current;
+      }
+      synchronized (this) {
+        if (target == null) {
+          held.add(event);
+        }
+        return target;
+      }
+    }
+
+    void deliverTo(InstrumentationListener started) {
+      List<Event> events;
+      synchronized (this) {
+        events = new ArrayList<>(held);
+        held.clear();
+        target = started;
+      }
+      for (Event event : events) {
+        if (event.error == null) {
+          started.transformed(event.typeName, event.retransformed);
+        } else {
+          started.failed(event.typeName, event.error);
+        }
+      }
+    }
+
+    private static final class Event {
+      final String typeName;
+      final boolean retransformed;
+      final Throwable error;
+
+      Event(String typeName, boolean retransformed, Throwable error) {
+        this.typeName = typeName;
+        this.retransformed = retransformed;
+        this.error = error;
       }
     }
   }
@@ -322,9 +423,13 @@ public final class ModuleInstaller {
           return null;
         }
         ModuleWeaver active = weaver.get();
-        return active == null
-            ? null
-            : active.transform(loader, className, classBeingRedefined, classfileBuffer, members);
+        byte[] woven =
+            active == null
+                ? null
+                : active.transform(
+                    loader, className, classBeingRedefined, classfileBuffer, members);
+        // the class is defined once this returns: not before the hooks its advice calls are active
+        return woven == null || weaver.awaitStart() ? woven : null;
       } catch (Throwable t) {
         // never fail a class load: the class then loads as it is
         return null;

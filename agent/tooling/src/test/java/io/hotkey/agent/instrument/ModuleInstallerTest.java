@@ -10,9 +10,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.lang.instrument.ClassFileTransformer;
 import java.lang.instrument.Instrumentation;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeoutException;
 import net.bytebuddy.agent.ByteBuddyAgent;
@@ -30,7 +32,7 @@ class ModuleInstallerTest {
     List<ClassFileTransformer> transformers =
         ModuleInstaller.install(
             instrumentation,
-            List.of(new StartAheadModule()),
+            List.of(new StartAheadModule(LIBRARY, LIBRARY + "CandidateType")),
             Map.of(),
             () -> {
               startedOn.complete(Thread.currentThread().getName());
@@ -63,6 +65,87 @@ class ModuleInstallerTest {
     }
   }
 
+  @Test
+  void aCandidateThatComesFirstIsWovenWhileTheAgentStartsAndLoadsOnceTheStartIsDone()
+      throws Exception {
+    Instrumentation instrumentation = ByteBuddyAgent.install();
+    String library = "io.hotkey.agent.instrument.startfirst.";
+    CompletableFuture<String> startedOn = new CompletableFuture<>();
+    CountDownLatch finishStart = new CountDownLatch(1);
+    List<String> toldAfterTheStart = new CopyOnWriteArrayList<>();
+    List<ClassFileTransformer> transformers =
+        ModuleInstaller.install(
+            instrumentation,
+            List.of(new StartAheadModule(library, library + "FirstCandidate")),
+            Map.of(),
+            () -> {
+              startedOn.complete(Thread.currentThread().getName());
+              assertTrue(finishStart.await(30, SECONDS), "the test never let the start finish");
+              return new InstrumentationListener() {
+                @Override
+                public void transformed(String typeName, boolean retransformed) {
+                  toldAfterTheStart.add(typeName);
+                }
+
+                @Override
+                public void failed(String typeName, Throwable error) {
+                  toldAfterTheStart.add(typeName + " failed: " + error);
+                }
+              };
+            },
+            new ModuleHealth(List.of()),
+            null);
+    try {
+      CompletableFuture<Object> candidate = new CompletableFuture<>();
+      Thread loading =
+          new Thread(
+              () -> {
+                try {
+                  candidate.complete(
+                      Class.forName(library + "FirstCandidate").getMethod("answer").invoke(null));
+                } catch (Throwable t) {
+                  candidate.completeExceptionally(t);
+                }
+              },
+              "loads-the-candidate");
+      loading.start();
+
+      assertEquals("hotkey-start", startedOn.get(10, SECONDS), "the start has a thread of its own");
+      assertWovenAndWaitingForTheStart(loading);
+      assertStillWaiting(candidate);
+      assertEquals(List.of(), toldAfterTheStart);
+
+      finishStart.countDown();
+      assertEquals("advised", candidate.get(10, SECONDS), "the candidate loads woven");
+      assertEquals(
+          List.of(library + "FirstCandidate"),
+          toldAfterTheStart,
+          "what the weaver reported during the start reaches the agent's listener");
+    } finally {
+      finishStart.countDown();
+      transformers.forEach(instrumentation::removeTransformer);
+    }
+  }
+
+  /** The thread loading the candidate has woven it and waits for the start to hand it over. */
+  private static void assertWovenAndWaitingForTheStart(Thread loading) throws Exception {
+    long deadline = System.nanoTime() + SECONDS.toNanos(10);
+    while (System.nanoTime() < deadline) {
+      StackTraceElement[] stack = loading.getStackTrace();
+      for (int i = 0; i + 1 < stack.length; i++) {
+        // waiting after the weave, not before it, when the weaver is first asked for
+        if (stack[i].getMethodName().equals("awaitStart")
+            && stack[i + 1].getClassName().endsWith("$Gate")) {
+          return;
+        }
+      }
+      Thread.sleep(10);
+    }
+    throw new AssertionError(
+        "the candidate was not woven during the start: "
+            + Arrays.toString(loading.getStackTrace()));
+  }
+
   /** The candidate's load is still waiting for the start after a while. */
   private static void assertStillWaiting(CompletableFuture<Object> candidate) throws Exception {
     try {
@@ -73,7 +156,16 @@ class ModuleInstallerTest {
     }
   }
 
+  /** Advises {@code candidate}'s {@code answer()}; {@code library} is its library's package. */
   private static final class StartAheadModule implements InstrumentationModule {
+    private final String library;
+    private final String candidate;
+
+    StartAheadModule(String library, String candidate) {
+      this.library = library;
+      this.candidate = candidate;
+    }
+
     @Override
     public String name() {
       return "start-ahead-test";
@@ -86,7 +178,7 @@ class ModuleInstallerTest {
 
     @Override
     public List<String> libraryPackages() {
-      return List.of(LIBRARY.replace('.', '/'));
+      return List.of(library.replace('.', '/'));
     }
 
     @Override
@@ -95,7 +187,7 @@ class ModuleInstallerTest {
           new TypeInstrumentation() {
             @Override
             public String typeName() {
-              return LIBRARY + "CandidateType";
+              return candidate;
             }
 
             @Override
