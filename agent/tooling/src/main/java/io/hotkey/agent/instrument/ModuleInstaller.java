@@ -9,9 +9,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.CancellationException;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Consumer;
 import net.bytebuddy.matcher.ElementMatcher;
@@ -24,10 +22,10 @@ import net.bytebuddy.matcher.ElementMatcher;
  *   <li>every class load passes a filter that reads the class's name only: a class a module names
  *       is a candidate; so is, for a module that matches subtypes, a class that {@link
  *       IgnoredTypes} does not rule out in a loader that has the supertype;
- *   <li>the first class of a module's library ({@link InstrumentationModule#libraryPackages()}), or
- *       else the first candidate, starts the agent ({@link Startup}) on a thread of its own, which
- *       then builds Byte Buddy's weaver ({@link ModuleWeaver}) unless a candidate needed it first;
- *       until then neither is loaded;
+ *   <li>the first class of a module's library ({@link InstrumentationModule#libraryPackages()})
+ *       starts the agent ({@link Startup}) on a thread of its own, which then builds Byte Buddy's
+ *       weaver ({@link ModuleWeaver}) unless a candidate needed it first; a candidate that comes
+ *       before any other library class starts the agent itself; until then neither is loaded;
  *   <li>each candidate is then checked against its module's class-loader matcher (class presence)
  *       before any type matcher, and transformed; its woven bytes go to the JVM once the agent's
  *       start is done, so a candidate that comes during the start is woven meanwhile, on its own
@@ -195,10 +193,13 @@ public final class ModuleInstaller {
   }
 
   /**
-   * Starts the agent once, on a thread of its own, and builds the weaver once, on whichever thread
-   * needs it first. The two overlap: the first candidate is woven while the agent starts, and its
-   * woven bytes are handed to the JVM only once the start is done ({@link #awaitStart}), so no
-   * woven code runs before the hooks are active.
+   * Starts the agent once and builds the weaver once. The first library class starts the agent on a
+   * thread of its own, which then builds the weaver unless a candidate needed it first; a candidate
+   * that comes meanwhile is woven on its own thread while the start goes on, and its woven bytes go
+   * to the JVM only once the start is done ({@link #awaitStart}), so no woven code runs before the
+   * hooks are active. A candidate that comes before any library class (an attach, or a library
+   * class that is itself a candidate) starts the agent on its own thread, as it would have to wait
+   * for it anyway: then nothing waits on another thread that might need a lock it holds.
    */
   static final class LazyWeaver {
     private final List<InstrumentationModule> modules;
@@ -206,10 +207,18 @@ public final class ModuleInstaller {
     private final ModuleHealth health;
     private final String failWeaving;
     private final AtomicBoolean startBegun = new AtomicBoolean();
-    private final CompletableFuture<Void> started = new CompletableFuture<>();
+
+    /**
+     * Open once the start is done or failed. A latch, not a {@code CompletableFuture}: that class's
+     * first use sets up the JDK's common pool, which in {@code premain} would fix its settings
+     * before the application's {@code main} could choose them.
+     */
+    private final CountDownLatch started = new CountDownLatch(1);
+
     private final DeferredListener listener = new DeferredListener();
+    private volatile boolean startFailed;
     private volatile ModuleWeaver weaver;
-    private volatile boolean failed;
+    private volatile boolean weaverFailed;
 
     LazyWeaver(
         List<InstrumentationModule> modules,
@@ -249,10 +258,11 @@ public final class ModuleInstaller {
     private void runStart() {
       try {
         listener.deliverTo(startup.start());
-        started.complete(null);
       } catch (Throwable t) {
+        startFailed = true;
         AgentLog.info("could not start, agent inactive: " + t);
-        started.completeExceptionally(t);
+      } finally {
+        started.countDown();
       }
     }
 
@@ -261,23 +271,26 @@ public final class ModuleInstaller {
       return startBegun.get();
     }
 
-    /** Null when the start or the weaver failed; the start may still be under way. */
+    /**
+     * The weaver, built on this thread if no other did; null when the start or the weaver failed.
+     * Starts the agent on this thread when nothing did yet; otherwise the start may still be under
+     * way.
+     */
     ModuleWeaver get() {
-      startAhead();
-      ModuleWeaver active = weaver;
-      if (started.isCompletedExceptionally()) {
-        return null;
+      if (startBegun.compareAndSet(false, true)) {
+        runStart();
       }
-      if (active != null || failed) {
-        return active;
+      ModuleWeaver active = weaver;
+      if (startFailed || active != null || weaverFailed) {
+        return startFailed ? null : active;
       }
       synchronized (this) {
-        if (weaver == null && !failed) {
+        if (weaver == null && !weaverFailed) {
           try {
             weaver = new ModuleWeaver(modules, listener, health, failWeaving);
           } catch (Throwable t) {
-            failed = true;
-            AgentLog.info("could not start, agent inactive: " + t);
+            weaverFailed = true;
+            AgentLog.info("could not build the weaver, nothing is instrumented: " + t);
           }
         }
         return weaver;
@@ -286,18 +299,25 @@ public final class ModuleInstaller {
 
     /** Waits for the agent's start; false when it failed. */
     boolean awaitStart() {
-      try {
-        started.join();
-        return true;
-      } catch (CompletionException | CancellationException e) {
-        return false;
+      boolean interrupted = false;
+      while (true) {
+        try {
+          started.await();
+          break;
+        } catch (InterruptedException e) {
+          interrupted = true; // a class load cannot be given up: waited for, and the flag kept
+        }
       }
+      if (interrupted) {
+        Thread.currentThread().interrupt();
+      }
+      return !startFailed;
     }
   }
 
   /**
    * What the weaver reports before the agent's own listener exists (the start is under way), held
-   * and then handed on in order; afterwards everything goes straight to that listener.
+   * and then handed on; afterwards everything goes straight to that listener.
    */
   static final class DeferredListener implements InstrumentationListener {
     private final List<Event> held = new ArrayList<>();
@@ -416,10 +436,10 @@ public final class ModuleInstaller {
         if (watcher != null) {
           watcher.accept(loader);
         }
-        if (!weaver.hasBegun() && candidates.isLibraryClass(className)) {
-          weaver.startAhead();
-        }
         if (!candidates.test(loader, className)) {
+          if (!weaver.hasBegun() && candidates.isLibraryClass(className)) {
+            weaver.startAhead();
+          }
           return null;
         }
         ModuleWeaver active = weaver.get();

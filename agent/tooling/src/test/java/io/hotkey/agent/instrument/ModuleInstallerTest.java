@@ -25,10 +25,12 @@ class ModuleInstallerTest {
   private static final String LIBRARY = "io.hotkey.agent.instrument.startahead.";
 
   @Test
-  void theLibrarysFirstClassStartsTheAgentOnItsOwnThreadAndACandidateWaitsForIt() throws Exception {
+  void theLibrarysFirstClassStartsTheAgentOnItsOwnThreadAndACandidateIsWovenMeanwhile()
+      throws Exception {
     Instrumentation instrumentation = ByteBuddyAgent.install();
     CompletableFuture<String> startedOn = new CompletableFuture<>();
     CountDownLatch finishStart = new CountDownLatch(1);
+    List<String> toldAfterTheStart = new CopyOnWriteArrayList<>();
     List<ClassFileTransformer> transformers =
         ModuleInstaller.install(
             instrumentation,
@@ -37,7 +39,7 @@ class ModuleInstallerTest {
             () -> {
               startedOn.complete(Thread.currentThread().getName());
               assertTrue(finishStart.await(30, SECONDS), "the test never let the start finish");
-              return new FailingListener();
+              return new RecordingListener(toldAfterTheStart);
             },
             new ModuleHealth(List.of()),
             null);
@@ -47,18 +49,17 @@ class ModuleInstallerTest {
       Class.forName(LIBRARY + "LibraryType");
       assertEquals("hotkey-start", startedOn.get(10, SECONDS));
 
-      CompletableFuture<Object> candidate =
-          CompletableFuture.supplyAsync(
-              () -> {
-                try {
-                  return Class.forName(LIBRARY + "CandidateType").getMethod("answer").invoke(null);
-                } catch (ReflectiveOperationException e) {
-                  throw new IllegalStateException(e);
-                }
-              });
+      CompletableFuture<Object> candidate = new CompletableFuture<>();
+      Thread loading = answerOnItsOwnThread(LIBRARY + "CandidateType", candidate);
+      assertWovenAndWaitingForTheStart(loading);
       assertStillWaiting(candidate);
+
       finishStart.countDown();
-      assertEquals("advised", candidate.get(10, SECONDS), "the candidate was woven");
+      assertEquals("advised", candidate.get(10, SECONDS), "the candidate loads woven");
+      assertEquals(
+          List.of(LIBRARY + "CandidateType"),
+          toldAfterTheStart,
+          "what the weaver reported during the start reaches the agent's listener");
     } finally {
       finishStart.countDown();
       transformers.forEach(instrumentation::removeTransformer);
@@ -66,13 +67,10 @@ class ModuleInstallerTest {
   }
 
   @Test
-  void aCandidateThatComesFirstIsWovenWhileTheAgentStartsAndLoadsOnceTheStartIsDone()
-      throws Exception {
+  void aCandidateThatComesBeforeAnyLibraryClassStartsTheAgentOnItsOwnThread() throws Exception {
     Instrumentation instrumentation = ByteBuddyAgent.install();
     String library = "io.hotkey.agent.instrument.startfirst.";
     CompletableFuture<String> startedOn = new CompletableFuture<>();
-    CountDownLatch finishStart = new CountDownLatch(1);
-    List<String> toldAfterTheStart = new CopyOnWriteArrayList<>();
     List<ClassFileTransformer> transformers =
         ModuleInstaller.install(
             instrumentation,
@@ -80,51 +78,38 @@ class ModuleInstallerTest {
             Map.of(),
             () -> {
               startedOn.complete(Thread.currentThread().getName());
-              assertTrue(finishStart.await(30, SECONDS), "the test never let the start finish");
-              return new InstrumentationListener() {
-                @Override
-                public void transformed(String typeName, boolean retransformed) {
-                  toldAfterTheStart.add(typeName);
-                }
-
-                @Override
-                public void failed(String typeName, Throwable error) {
-                  toldAfterTheStart.add(typeName + " failed: " + error);
-                }
-              };
+              return new FailingListener();
             },
             new ModuleHealth(List.of()),
             null);
     try {
       CompletableFuture<Object> candidate = new CompletableFuture<>();
-      Thread loading =
-          new Thread(
-              () -> {
-                try {
-                  candidate.complete(
-                      Class.forName(library + "FirstCandidate").getMethod("answer").invoke(null));
-                } catch (Throwable t) {
-                  candidate.completeExceptionally(t);
-                }
-              },
-              "loads-the-candidate");
-      loading.start();
+      Thread loading = answerOnItsOwnThread(library + "FirstCandidate", candidate);
 
-      assertEquals("hotkey-start", startedOn.get(10, SECONDS), "the start has a thread of its own");
-      assertWovenAndWaitingForTheStart(loading);
-      assertStillWaiting(candidate);
-      assertEquals(List.of(), toldAfterTheStart);
-
-      finishStart.countDown();
       assertEquals("advised", candidate.get(10, SECONDS), "the candidate loads woven");
       assertEquals(
-          List.of(library + "FirstCandidate"),
-          toldAfterTheStart,
-          "what the weaver reported during the start reaches the agent's listener");
+          loading.getName(),
+          startedOn.get(),
+          "no other thread the candidate's load would wait for while holding its locks");
     } finally {
-      finishStart.countDown();
       transformers.forEach(instrumentation::removeTransformer);
     }
+  }
+
+  /** Loads {@code type} and calls its {@code answer()} on a thread of its own, started. */
+  private static Thread answerOnItsOwnThread(String type, CompletableFuture<Object> answer) {
+    Thread loading =
+        new Thread(
+            () -> {
+              try {
+                answer.complete(Class.forName(type).getMethod("answer").invoke(null));
+              } catch (Throwable t) {
+                answer.completeExceptionally(t);
+              }
+            },
+            "loads-the-candidate");
+    loading.start();
+    return loading;
   }
 
   /** The thread loading the candidate has woven it and waits for the start to hand it over. */
@@ -195,6 +180,25 @@ class ModuleInstallerTest {
               transformer.applyAdvice(named("answer"), LIBRARY + "AnswerAdvice");
             }
           });
+    }
+  }
+
+  /** Records the names of the classes it is told were transformed, and failures as text. */
+  private static final class RecordingListener implements InstrumentationListener {
+    private final List<String> told;
+
+    RecordingListener(List<String> told) {
+      this.told = told;
+    }
+
+    @Override
+    public void transformed(String typeName, boolean retransformed) {
+      told.add(typeName);
+    }
+
+    @Override
+    public void failed(String typeName, Throwable error) {
+      told.add(typeName + " failed: " + error);
     }
   }
 }
