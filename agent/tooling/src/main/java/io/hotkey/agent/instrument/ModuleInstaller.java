@@ -280,9 +280,12 @@ public final class ModuleInstaller {
       if (startBegun.compareAndSet(false, true)) {
         runStart();
       }
+      if (startFailed) {
+        return null;
+      }
       ModuleWeaver active = weaver;
-      if (startFailed || active != null || weaverFailed) {
-        return startFailed ? null : active;
+      if (active != null || weaverFailed) {
+        return active;
       }
       synchronized (this) {
         if (weaver == null && !weaverFailed) {

@@ -32,17 +32,15 @@ class ModuleInstallerTest {
     CountDownLatch finishStart = new CountDownLatch(1);
     List<String> toldAfterTheStart = new CopyOnWriteArrayList<>();
     List<ClassFileTransformer> transformers =
-        ModuleInstaller.install(
+        install(
             instrumentation,
-            List.of(new StartAheadModule(LIBRARY, LIBRARY + "CandidateType")),
-            Map.of(),
+            LIBRARY,
+            LIBRARY + "CandidateType",
             () -> {
               startedOn.complete(Thread.currentThread().getName());
               assertTrue(finishStart.await(30, SECONDS), "the test never let the start finish");
               return new RecordingListener(toldAfterTheStart);
-            },
-            new ModuleHealth(List.of()),
-            null);
+            });
     try {
       assertFalse(startedOn.isDone(), "started before a class of the library loaded");
 
@@ -72,16 +70,14 @@ class ModuleInstallerTest {
     String library = "io.hotkey.agent.instrument.startfirst.";
     CompletableFuture<String> startedOn = new CompletableFuture<>();
     List<ClassFileTransformer> transformers =
-        ModuleInstaller.install(
+        install(
             instrumentation,
-            List.of(new StartAheadModule(library, library + "FirstCandidate")),
-            Map.of(),
+            library,
+            library + "FirstCandidate",
             () -> {
               startedOn.complete(Thread.currentThread().getName());
               return new FailingListener();
-            },
-            new ModuleHealth(List.of()),
-            null);
+            });
     try {
       CompletableFuture<Object> candidate = new CompletableFuture<>();
       Thread loading = answerOnItsOwnThread(library + "FirstCandidate", candidate);
@@ -94,6 +90,21 @@ class ModuleInstallerTest {
     } finally {
       transformers.forEach(instrumentation::removeTransformer);
     }
+  }
+
+  /** The test module advising {@code candidate}, installed as the agent installs its modules. */
+  private static List<ClassFileTransformer> install(
+      Instrumentation instrumentation,
+      String library,
+      String candidate,
+      ModuleInstaller.Startup startup) {
+    return ModuleInstaller.install(
+        instrumentation,
+        List.of(new StartAheadModule(library, candidate)),
+        Map.of(),
+        startup,
+        new ModuleHealth(List.of()),
+        null);
   }
 
   /** Loads {@code type} and calls its {@code answer()} on a thread of its own, started. */
