@@ -1,6 +1,7 @@
 package io.hotkey.it;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.hotkey.it.app.results.LettuceScenarioResults;
@@ -174,6 +175,14 @@ class LettuceIT extends RedisTestBase {
                 0,
                 c.result(LettuceScenarioResults.FINAL_MISMATCHES),
                 () -> "a write was not seen: " + c.result(LettuceScenarioResults.FINAL_EXAMPLES)),
+        () ->
+            assertFalse(
+                c.result(LettuceScenarioResults.SERVE_MBEAN_SERVER_BEFORE_JMX),
+                () -> "the JVM had an MBean server before the application used JMX"),
+        () ->
+            assertTrue(
+                c.result(LettuceScenarioResults.SERVE_JMX.registered()),
+                () -> "the MBean was not registered once the application used JMX"),
         () ->
             assertEquals(
                 0, c.result(LettuceScenarioResults.SERVE_JMX.agentErrors()), () -> "agent errors"));

@@ -263,9 +263,8 @@ final class AgentInstaller {
               thread.setDaemon(true);
               return thread;
             });
-    // here rather than on the thread that loads the first client class: the platform MBean
-    // server's first use is a good part of what the agent's start costs that thread
-    scheduler.execute(
+    JmxExporter.registerOnceServerExists(
+        scheduler,
         guarded("JMX registration", errors, () -> JmxExporter.register(meters, report::json)));
     HotKeyDetector detector = parts.detector();
     long slotNanos = detector.settings().slot().toNanos();

@@ -70,6 +70,7 @@ public final class IdempotencyBenchApp {
   }
 
   public static void main(String[] args) throws Exception {
+    useJmx();
     BenchArgs options = BenchArgs.parse(args, "--workers", "--redis-pings", "--redis");
     int workers = options.wholeNumber("--workers", 8, 1);
     int redisPings = options.wholeNumber("--redis-pings", 0, 0);
@@ -156,6 +157,14 @@ public final class IdempotencyBenchApp {
         out.write(bytes);
       }
     }
+  }
+
+  /**
+   * Makes the JVM's platform MBean server, as a service that reads MBeans does at its start: the
+   * agent registers its MXBean only once there is one.
+   */
+  static void useJmx() {
+    MBeanServer unused = ManagementFactory.getPlatformMBeanServer();
   }
 
   /**

@@ -59,6 +59,7 @@ public final class IdempotencyBenchWebFluxApp {
   }
 
   public static void main(String[] args) throws Exception {
+    IdempotencyBenchApp.useJmx();
     BenchArgs options = BenchArgs.parse(args, "--workers", "--redis-pings", "--redis");
     int workers = options.wholeNumber("--workers", 8, 1);
     int redisPings = options.wholeNumber("--redis-pings", 0, 0);

@@ -120,10 +120,37 @@ public final class Child {
     }
   }
 
+  /** How long the first use of JMX waits for the agent's MBean (registered within a second). */
+  private static final long MBEAN_WAIT_MILLIS = 3_000;
+
+  private static boolean mbeanServerMade;
+
+  /**
+   * The platform MBean server. Its first use makes it, as an application's does: the agent never
+   * makes it and registers its MBean within a second of it appearing, so a JVM started with the
+   * agent waits for that (up to {@link #MBEAN_WAIT_MILLIS}) before it reads anything.
+   */
+  private static synchronized MBeanServer mbeanServer() throws Exception {
+    MBeanServer server = ManagementFactory.getPlatformMBeanServer();
+    if (!mbeanServerMade) {
+      mbeanServerMade = true;
+      boolean agentOnCommandLine =
+          ManagementFactory.getRuntimeMXBean().getInputArguments().stream()
+              .anyMatch(argument -> argument.startsWith("-javaagent:"));
+      long deadline = System.nanoTime() + MBEAN_WAIT_MILLIS * 1_000_000;
+      while (agentOnCommandLine
+          && !server.isRegistered(new ObjectName(MBEAN))
+          && System.nanoTime() < deadline) {
+        Thread.sleep(20);
+      }
+    }
+    return server;
+  }
+
   /** Reads one attribute of the agent's MBean in-process; null when the MBean is not registered. */
   public static Object jmx(String attribute) {
     try {
-      MBeanServer server = ManagementFactory.getPlatformMBeanServer();
+      MBeanServer server = mbeanServer();
       ObjectName name = new ObjectName(MBEAN);
       if (!server.isRegistered(name)) {
         return null;
@@ -186,7 +213,7 @@ public final class Child {
 
   public static boolean mbeanRegistered() {
     try {
-      return ManagementFactory.getPlatformMBeanServer().isRegistered(new ObjectName(MBEAN));
+      return mbeanServer().isRegistered(new ObjectName(MBEAN));
     } catch (Exception e) {
       return false;
     }

@@ -28,6 +28,7 @@ import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import javax.management.MBeanServerFactory;
 
 /**
  * Scenario app on Lettuce 6.x/7.x (compiled against 7.7, using API common to both); String, byte[]
@@ -207,6 +208,11 @@ public final class LettuceScenarioApp {
       RedisAsyncCommands<String, Product> jas = json.async();
       RedisReactiveCommands<String, Product> jrx = json.reactive();
       writeValues(s, js);
+      // long enough for the agent, started by now, to have looked for a server once
+      Thread.sleep(1_000);
+      result(
+          LettuceScenarioResults.SERVE_MBEAN_SERVER_BEFORE_JMX,
+          !MBeanServerFactory.findMBeanServer(null).isEmpty());
       Child.warmUp(
           LettuceScenarioResults.SERVE_WARMUP,
           List.of(STR, HASH, LIST, JSON, JSON_HASH, JSON_LIST),

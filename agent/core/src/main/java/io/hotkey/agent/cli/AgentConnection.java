@@ -3,6 +3,7 @@ package io.hotkey.agent.cli;
 import com.sun.tools.attach.AttachNotSupportedException;
 import com.sun.tools.attach.VirtualMachine;
 import java.io.IOException;
+import java.util.concurrent.TimeUnit;
 import javax.management.AttributeNotFoundException;
 import javax.management.InstanceNotFoundException;
 import javax.management.MBeanServerConnection;
@@ -18,14 +19,25 @@ import javax.management.remote.JMXServiceURL;
 final class AgentConnection implements AutoCloseable {
   private static final String MBEAN = "io.hotkey:type=HotkeyAgent";
 
+  /**
+   * How long a new connection waits for the agent's MXBean: the agent registers it within a second
+   * of the JVM's MBean server appearing, which starting the local management agent may have just
+   * done.
+   */
+  private static final long MBEAN_WAIT_NANOS = TimeUnit.SECONDS.toNanos(3);
+
+  private static final long MBEAN_RETRY_MILLIS = 50;
+
   private final String pid;
   private final JMXConnector connector;
   private final MBeanServerConnection server;
+  private final long openedNanos;
 
   private AgentConnection(String pid, JMXConnector connector) throws IOException {
     this.pid = pid;
     this.connector = connector;
     this.server = connector.getMBeanServerConnection();
+    this.openedNanos = System.nanoTime();
   }
 
   /** Attaches to JVM {@code pid} and connects to its local JMX agent (started if need be). */
@@ -83,7 +95,11 @@ final class AgentConnection implements AutoCloseable {
   /** The agent's report as JSON, the document {@code GET /api/hotkeys} answers. */
   String reportJson() throws CliException {
     try {
-      return (String) server.getAttribute(new ObjectName(MBEAN), "ReportJson");
+      ObjectName name = new ObjectName(MBEAN);
+      while (!server.isRegistered(name) && System.nanoTime() - openedNanos < MBEAN_WAIT_NANOS) {
+        Thread.sleep(MBEAN_RETRY_MILLIS);
+      }
+      return (String) server.getAttribute(name, "ReportJson");
     } catch (InstanceNotFoundException e) {
       throw new CliException(
           "JVM "
@@ -96,6 +112,9 @@ final class AgentConnection implements AutoCloseable {
           "JVM " + pid + " runs a Hotkey Agent older than this jar, without status and top");
     } catch (IOException e) {
       throw new CliException("lost JVM " + pid + ": " + e.getMessage());
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new CliException("interrupted while waiting for JVM " + pid + "'s agent");
     } catch (Exception e) {
       throw new CliException("cannot read the agent's report from JVM " + pid + ": " + e);
     }

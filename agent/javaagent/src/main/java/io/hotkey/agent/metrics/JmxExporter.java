@@ -3,12 +3,26 @@ package io.hotkey.agent.metrics;
 import io.hotkey.agent.core.AgentLog;
 import java.lang.management.ManagementFactory;
 import java.util.Map;
+import java.util.concurrent.Future;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
+import javax.management.MBeanServerFactory;
 import javax.management.ObjectName;
 
-/** Exposes {@link AgentMeters} as the MXBean {@code io.hotkey:type=HotkeyAgent}. */
+/**
+ * Exposes {@link AgentMeters} as the MXBean {@code io.hotkey:type=HotkeyAgent}, once the JVM has an
+ * MBean server: the agent never creates the platform MBean server itself, whose set-up (every
+ * platform MXBean, Flight Recorder's among them) costs a JVM's start more CPU than the agent's own
+ * core. Whatever makes one (the application or its framework, a JMX connector started on the
+ * command line or by {@code jconsole} or {@code status} attaching) finds the agent's MXBean there
+ * within {@link #CHECK_SECONDS} of it.
+ */
 public final class JmxExporter implements HotkeyAgentMXBean {
   private static final String OBJECT_NAME = "io.hotkey:type=HotkeyAgent";
+
+  /** How often the agent looks for an MBean server until it has registered its MXBean there. */
+  public static final long CHECK_SECONDS = 1;
 
   private final AgentMeters meters;
   private final Supplier<String> reportJson;
@@ -16,6 +30,26 @@ public final class JmxExporter implements HotkeyAgentMXBean {
   private JmxExporter(AgentMeters meters, Supplier<String> reportJson) {
     this.meters = meters;
     this.reportJson = reportJson;
+  }
+
+  /**
+   * Runs {@code registration} on {@code scheduler} as soon as the JVM has an MBean server: now if
+   * it has one, else at the first of the checks made every {@link #CHECK_SECONDS}.
+   */
+  public static void registerOnceServerExists(
+      ScheduledExecutorService scheduler, Runnable registration) {
+    scheduler.execute(
+        new Runnable() {
+          @Override
+          public void run() {
+            // the platform server is made through this factory, which lists it without making one
+            if (MBeanServerFactory.findMBeanServer(null).isEmpty()) {
+              Future<?> unusedCheck = scheduler.schedule(this, CHECK_SECONDS, TimeUnit.SECONDS);
+            } else {
+              registration.run();
+            }
+          }
+        });
   }
 
   /**

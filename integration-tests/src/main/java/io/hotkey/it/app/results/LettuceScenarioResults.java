@@ -14,6 +14,13 @@ import java.util.List;
 public final class LettuceScenarioResults {
   public static final WarmUpResults SERVE_WARMUP = WarmUpResults.named("serve");
 
+  /**
+   * Whether the JVM had an MBean server a second after its first commands, before the scenario used
+   * JMX: the agent must not make one itself.
+   */
+  public static final ResultName<Boolean> SERVE_MBEAN_SERVER_BEFORE_JMX =
+      flag("serve.mbeanServerBeforeJmx");
+
   /** Reads of hot keys through sync, async and reactive, String and byte[] codecs. */
   public static final ResultName<Long> SERVE_READS = number("serve.reads");
 
