@@ -92,6 +92,22 @@ class StatusCommandIT extends RedisTestBase {
   }
 
   @Test
+  void statusFindsTheAgentOfAJvmWithoutAnMBeanServer() throws Exception {
+    // nothing in this JVM makes an MBean server (one Lettuce connection, no pool) and the agent
+    // does not either: status's local management agent makes it, and the agent registers its
+    // MXBean within a second of that
+    try (LiveService app =
+        LiveService.startWithoutEndpoint(LiveService.lettuceApp(redis).name("status-lettuce"))) {
+      assertTrue(
+          app.jvm().awaitAgentLine("active: version=", Duration.ofSeconds(30)),
+          () -> "the agent did not start:\n" + app.jvm().output());
+      Command status = agentCommand("status", String.valueOf(app.jvm().pid()));
+      assertEquals(0, status.exit, status::toString);
+      assertTrue(status.out.contains("in JVM " + app.jvm().pid()), status::toString);
+    }
+  }
+
+  @Test
   void aJvmWithoutTheAgentGetsOneClearLine() throws Exception {
     try (LiveService app =
         LiveService.startWithoutEndpoint(
