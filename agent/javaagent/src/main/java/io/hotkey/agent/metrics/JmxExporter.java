@@ -42,14 +42,26 @@ public final class JmxExporter implements HotkeyAgentMXBean {
         new Runnable() {
           @Override
           public void run() {
-            // the platform server is made through this factory, which lists it without making one
-            if (MBeanServerFactory.findMBeanServer(null).isEmpty()) {
-              Future<?> unusedCheck = scheduler.schedule(this, CHECK_SECONDS, TimeUnit.SECONDS);
-            } else {
+            if (serverExists()) {
               registration.run();
+            } else {
+              Future<?> unusedCheck = scheduler.schedule(this, CHECK_SECONDS, TimeUnit.SECONDS);
             }
           }
         });
+  }
+
+  /**
+   * Whether the JVM has an MBean server: the platform one is made through this factory, which lists
+   * it without making one. A security manager that forbids the look is taken as a yes, so that the
+   * registration is tried (and its failure reported) as it would be without one.
+   */
+  private static boolean serverExists() {
+    try {
+      return !MBeanServerFactory.findMBeanServer(null).isEmpty();
+    } catch (SecurityException forbidden) {
+      return true;
+    }
   }
 
   /**
