@@ -132,15 +132,15 @@ public final class Child {
    */
   private static synchronized MBeanServer mbeanServer() throws Exception {
     MBeanServer server = ManagementFactory.getPlatformMBeanServer();
-    if (!mbeanServerMade) {
-      mbeanServerMade = true;
-      boolean agentOnCommandLine =
-          ManagementFactory.getRuntimeMXBean().getInputArguments().stream()
-              .anyMatch(argument -> argument.startsWith("-javaagent:"));
+    if (mbeanServerMade) {
+      return server;
+    }
+    mbeanServerMade = true;
+    if (ManagementFactory.getRuntimeMXBean().getInputArguments().stream()
+        .anyMatch(argument -> argument.startsWith("-javaagent:"))) {
+      ObjectName name = new ObjectName(MBEAN);
       long deadline = System.nanoTime() + MBEAN_WAIT_MILLIS * 1_000_000;
-      while (agentOnCommandLine
-          && !server.isRegistered(new ObjectName(MBEAN))
-          && System.nanoTime() < deadline) {
+      while (!server.isRegistered(name) && System.nanoTime() - deadline < 0) {
         Thread.sleep(20);
       }
     }

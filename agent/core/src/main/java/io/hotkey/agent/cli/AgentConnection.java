@@ -7,6 +7,7 @@ import java.util.concurrent.TimeUnit;
 import javax.management.AttributeNotFoundException;
 import javax.management.InstanceNotFoundException;
 import javax.management.MBeanServerConnection;
+import javax.management.MalformedObjectNameException;
 import javax.management.ObjectName;
 import javax.management.remote.JMXConnector;
 import javax.management.remote.JMXConnectorFactory;
@@ -17,7 +18,7 @@ import javax.management.remote.JMXServiceURL;
  * local JMX connector: no port to configure, nothing to open.
  */
 final class AgentConnection implements AutoCloseable {
-  private static final String MBEAN = "io.hotkey:type=HotkeyAgent";
+  private static final ObjectName MBEAN = mbeanName();
 
   /**
    * How long a new connection waits for the agent's MXBean: the agent registers it within a second
@@ -31,13 +32,35 @@ final class AgentConnection implements AutoCloseable {
   private final String pid;
   private final JMXConnector connector;
   private final MBeanServerConnection server;
-  private final long openedNanos;
 
   private AgentConnection(String pid, JMXConnector connector) throws IOException {
     this.pid = pid;
     this.connector = connector;
     this.server = connector.getMBeanServerConnection();
-    this.openedNanos = System.nanoTime();
+    awaitAgentMBean(server);
+  }
+
+  private static ObjectName mbeanName() {
+    try {
+      return new ObjectName("io.hotkey:type=HotkeyAgent");
+    } catch (MalformedObjectNameException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
+  /**
+   * Waits up to {@link #MBEAN_WAIT_NANOS} for the agent's MXBean; a JVM without one is told by the
+   * first read.
+   */
+  private static void awaitAgentMBean(MBeanServerConnection server) throws IOException {
+    long deadline = System.nanoTime() + MBEAN_WAIT_NANOS;
+    try {
+      while (!server.isRegistered(MBEAN) && System.nanoTime() - deadline < 0) {
+        Thread.sleep(MBEAN_RETRY_MILLIS);
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
   }
 
   /** Attaches to JVM {@code pid} and connects to its local JMX agent (started if need be). */
@@ -95,11 +118,7 @@ final class AgentConnection implements AutoCloseable {
   /** The agent's report as JSON, the document {@code GET /api/hotkeys} answers. */
   String reportJson() throws CliException {
     try {
-      ObjectName name = new ObjectName(MBEAN);
-      while (!server.isRegistered(name) && System.nanoTime() - openedNanos < MBEAN_WAIT_NANOS) {
-        Thread.sleep(MBEAN_RETRY_MILLIS);
-      }
-      return (String) server.getAttribute(name, "ReportJson");
+      return (String) server.getAttribute(MBEAN, "ReportJson");
     } catch (InstanceNotFoundException e) {
       throw new CliException(
           "JVM "
@@ -112,9 +131,6 @@ final class AgentConnection implements AutoCloseable {
           "JVM " + pid + " runs a Hotkey Agent older than this jar, without status and top");
     } catch (IOException e) {
       throw new CliException("lost JVM " + pid + ": " + e.getMessage());
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new CliException("interrupted while waiting for JVM " + pid + "'s agent");
     } catch (Exception e) {
       throw new CliException("cannot read the agent's report from JVM " + pid + ": " + e);
     }

@@ -22,7 +22,7 @@ public final class JmxExporter implements HotkeyAgentMXBean {
   private static final String OBJECT_NAME = "io.hotkey:type=HotkeyAgent";
 
   /** How often the agent looks for an MBean server until it has registered its MXBean there. */
-  public static final long CHECK_SECONDS = 1;
+  private static final long CHECK_SECONDS = 1;
 
   private final AgentMeters meters;
   private final Supplier<String> reportJson;
