@@ -230,6 +230,11 @@ public enum ConfigKey {
       ValueType.PORT),
   HTTP_HOST("hotkey.http.host", "127.0.0.1", "address the HTTP endpoint binds to", ValueType.HOST),
   CONFIG("hotkey.config", "", "properties file to read further keys from", ValueType.PATH),
+  WEAVE_CACHE_DIR(
+      "hotkey.weave-cache.dir",
+      "",
+      "directory where woven classes are kept between runs, so that a restart with the same agent and libraries skips weaving; read at start",
+      ValueType.PATH),
   DEBUG_FAIL_EVERY(
       "hotkey.debug.fail-every",
       "0",

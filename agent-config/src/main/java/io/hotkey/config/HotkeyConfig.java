@@ -321,6 +321,11 @@ public final class HotkeyConfig {
     return value(ConfigKey.DEBUG_EVERY_KEY_HOT);
   }
 
+  /** Where woven classes are kept between runs, if anywhere ({@code hotkey.weave-cache.dir}). */
+  public Optional<Path> weaveCacheDir() {
+    return value(ConfigKey.WEAVE_CACHE_DIR);
+  }
+
   /** The class whose weaving fails on purpose, if any ({@code hotkey.debug.fail-weaving}). */
   public Optional<String> debugFailWeaving() {
     return value(ConfigKey.DEBUG_FAIL_WEAVING);

@@ -24,6 +24,7 @@ import io.hotkey.agent.instrument.InstrumentationListener;
 import io.hotkey.agent.instrument.InstrumentationModule;
 import io.hotkey.agent.instrument.ModuleHealth;
 import io.hotkey.agent.instrument.ModuleInstaller;
+import io.hotkey.agent.instrument.WovenClassCache;
 import io.hotkey.agent.instrument.jdkhttp.IdempotencyFilters;
 import io.hotkey.agent.instrument.jdkhttp.JdkHttpServerInstrumentationModule;
 import io.hotkey.agent.instrument.jedis.v3_0.Jedis3InstrumentationModule;
@@ -47,7 +48,9 @@ import io.hotkey.agent.tracking.OwnConnections;
 import io.hotkey.config.ConfigKey;
 import io.hotkey.config.HotkeyConfig;
 import io.hotkey.config.Invalidation;
+import java.io.IOException;
 import java.lang.instrument.Instrumentation;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -98,7 +101,8 @@ final class AgentInstaller {
         Map.of(MicrometerBridge.METRICS_CLASS.replace('.', '/'), micrometer::seen),
         () -> startCore(config, source, settings, micrometer, health),
         health,
-        config.debugFailWeaving().orElse(null));
+        config.debugFailWeaving().orElse(null),
+        weaveCache(config));
     // a StringBuilder, not string concatenation: its first use in a JVM bootstraps a method handle
     // chain per shape, which is a noticeable part of the start of a JVM that loads no client
     StringBuilder line =
@@ -227,6 +231,23 @@ final class AgentInstaller {
     }
     HttpEndpoint.startIfConfigured(config, report);
     return new Listener(errors);
+  }
+
+  /** The cache of woven classes, or null when none is configured or its directory is unusable. */
+  private static WovenClassCache weaveCache(HotkeyConfig config) {
+    Path dir = config.weaveCacheDir().orElse(null);
+    if (dir == null) {
+      return null;
+    }
+    try {
+      return WovenClassCache.open(dir);
+    } catch (IOException | RuntimeException e) {
+      AgentLog.warn(
+          ConfigKey.WEAVE_CACHE_DIR.key()
+              + " is not used, classes are woven at each start: "
+              + e.getMessage());
+      return null;
+    }
   }
 
   /**

@@ -1,7 +1,9 @@
 package io.hotkey.agent.instrument;
 
-import com.github.benmanes.caffeine.cache.Cache;
-import com.github.benmanes.caffeine.cache.Caffeine;
+import java.util.Collections;
+import java.util.Map;
+import java.util.WeakHashMap;
+import java.util.function.Predicate;
 import net.bytebuddy.matcher.ElementMatcher;
 
 /**
@@ -14,11 +16,13 @@ public final class ClassLoaderMatchers {
   /**
    * Byte Buddy asks the class-loader matcher before the type's name, i.e. for every class the
    * application loads; a resource lookup that misses is expensive in loaders over many jars (Spring
-   * Boot's nested-jar loader searches each of its jars), so the answer is kept per loader.
+   * Boot's nested-jar loader searches each of its jars), so the answer is kept per loader. Kept in
+   * a plain map, not Caffeine: this runs at the first class of a client, before the agent's start
+   * has made Caffeine ready, and only while classes load.
    */
   public static ElementMatcher.Junction<ClassLoader> hasClass(String className) {
     String resource = className.replace('.', '/') + ".class";
-    Cache<ClassLoader, Boolean> answers = Caffeine.newBuilder().weakKeys().build();
+    Map<ClassLoader, Boolean> answers = answersByLoader();
     Boolean[] bootstrap = new Boolean[1];
     return new ElementMatcher.Junction.AbstractBase<ClassLoader>() {
       @Override
@@ -31,7 +35,7 @@ public final class ClassLoaderMatchers {
           }
           return known;
         }
-        return answers.get(loader, l -> l.getResource(resource) != null);
+        return answer(answers, loader, l -> l.getResource(resource) != null);
       }
 
       @Override
@@ -47,12 +51,13 @@ public final class ClassLoaderMatchers {
    * be loaded at all.
    */
   public static ElementMatcher.Junction<ClassLoader> seesAgentClass(Class<?> agentClass) {
-    Cache<ClassLoader, Boolean> answers = Caffeine.newBuilder().weakKeys().build();
+    Map<ClassLoader, Boolean> answers = answersByLoader();
     return new ElementMatcher.Junction.AbstractBase<ClassLoader>() {
       @Override
       public boolean matches(ClassLoader loader) {
         return loader != null
-            && answers.get(
+            && answer(
+                answers,
                 loader,
                 l -> {
                   try {
@@ -68,5 +73,24 @@ public final class ClassLoaderMatchers {
         return "seesAgentClass(" + agentClass.getName() + ")";
       }
     };
+  }
+
+  /** Answers per loader, which do not keep a loader from being collected. */
+  private static Map<ClassLoader, Boolean> answersByLoader() {
+    return Collections.synchronizedMap(new WeakHashMap<>());
+  }
+
+  /**
+   * The kept answer, else one asked outside the map's lock (a loader's lookup may take locks of its
+   * own; two threads asking at once both ask, and agree).
+   */
+  private static boolean answer(
+      Map<ClassLoader, Boolean> answers, ClassLoader loader, Predicate<ClassLoader> question) {
+    Boolean known = answers.get(loader);
+    if (known == null) {
+      known = question.test(loader);
+      answers.put(loader, known);
+    }
+    return known;
   }
 }

@@ -52,6 +52,7 @@ public final class ModuleInstaller {
    * @param health told of every class a module names that is left unwoven
    * @param failWeaving a class whose weaving fails on purpose ({@code hotkey.debug.fail-weaving}),
    *     or null
+   * @param weaveCache woven bytes kept from earlier runs ({@code hotkey.weave-cache.dir}), or null
    */
   public static List<ClassFileTransformer> install(
       Instrumentation instrumentation,
@@ -59,9 +60,10 @@ public final class ModuleInstaller {
       Map<String, Consumer<ClassLoader>> watched,
       Startup startup,
       ModuleHealth health,
-      String failWeaving) {
+      String failWeaving,
+      WovenClassCache weaveCache) {
     Candidates candidates = new Candidates(modules);
-    LazyWeaver weaver = new LazyWeaver(modules, startup, health, failWeaving);
+    LazyWeaver weaver = new LazyWeaver(modules, startup, health, failWeaving, weaveCache);
     Gate members = new Gate(candidates, weaver, watched, true, health);
     Gate advice = new Gate(candidates, weaver, Map.of(), false, health);
     instrumentation.addTransformer(members, false);
@@ -206,6 +208,7 @@ public final class ModuleInstaller {
     private final Startup startup;
     private final ModuleHealth health;
     private final String failWeaving;
+    private final WovenClassCache weaveCache;
     private final AtomicBoolean startBegun = new AtomicBoolean();
 
     /**
@@ -224,11 +227,13 @@ public final class ModuleInstaller {
         List<InstrumentationModule> modules,
         Startup startup,
         ModuleHealth health,
-        String failWeaving) {
+        String failWeaving,
+        WovenClassCache weaveCache) {
       this.modules = modules;
       this.startup = startup;
       this.health = health;
       this.failWeaving = failWeaving;
+      this.weaveCache = weaveCache;
     }
 
     /**
@@ -290,7 +295,7 @@ public final class ModuleInstaller {
       synchronized (this) {
         if (weaver == null && !weaverFailed) {
           try {
-            weaver = new ModuleWeaver(modules, listener, health, failWeaving);
+            weaver = new ModuleWeaver(modules, listener, health, failWeaving, weaveCache);
           } catch (Throwable t) {
             weaverFailed = true;
             AgentLog.info("could not build the weaver, nothing is instrumented: " + t);

@@ -4,8 +4,10 @@ import static net.bytebuddy.matcher.ElementMatchers.isSynthetic;
 import static net.bytebuddy.matcher.ElementMatchers.not;
 
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import net.bytebuddy.ByteBuddy;
 import net.bytebuddy.asm.Advice;
@@ -26,20 +28,8 @@ import net.bytebuddy.pool.TypePool;
  * its own and loads much of Byte Buddy that this needs none of.
  */
 final class ModuleWeaver {
-  /**
-   * Byte Buddy's own configuration for decorating a type: advice visits only the methods the class
-   * file declares, so the method graph of its whole hierarchy (every super type's class file read
-   * and resolved, Netty's handlers for Lettuce) is not needed.
-   */
-  private static final ByteBuddy DECORATING =
-      new ByteBuddy()
-          .with(MethodGraph.Compiler.ForDeclaredMethods.INSTANCE)
-          .with(Implementation.Context.Disabled.Factory.INSTANCE);
-
-  private static final ByteBuddy REDEFINING = new ByteBuddy();
-
-  private final List<Hook> adviceHooks = new ArrayList<>();
-  private final List<Hook> memberHooks = new ArrayList<>();
+  private final List<Hook> hooks = new ArrayList<>();
+  private final Map<String, Hook> hooksById = new HashMap<>();
   private final ClassFileLocator agentClasses =
       ClassFileLocator.ForClassLoader.of(ModuleWeaver.class.getClassLoader());
   private final InstrumentationListener listener;
@@ -48,21 +38,26 @@ final class ModuleWeaver {
   /** The class whose weaving fails on purpose ({@code hotkey.debug.fail-weaving}), or null. */
   private final String failWeaving;
 
+  /** Woven bytes kept from earlier runs, or null. */
+  private final WovenClassCache cache;
+
   ModuleWeaver(
       List<InstrumentationModule> modules,
       InstrumentationListener listener,
       ModuleHealth health,
-      String failWeaving) {
+      String failWeaving,
+      WovenClassCache cache) {
     this.listener = listener;
     this.health = health;
     this.failWeaving = failWeaving;
+    this.cache = cache;
     for (InstrumentationModule module : modules) {
       ModuleClasses classes = new ModuleClasses(module, agentClasses);
-      for (TypeInstrumentation type : module.typeInstrumentations()) {
-        TypeTransformer transformer = new TypeTransformer();
-        type.transform(transformer);
-        Hook hook = new Hook(module, type, transformer, classes);
-        (transformer.members().isEmpty() ? adviceHooks : memberHooks).add(hook);
+      List<TypeInstrumentation> types = module.typeInstrumentations();
+      for (int i = 0; i < types.size(); i++) {
+        Hook hook = new Hook(module.name() + "#" + i, module, types.get(i), classes);
+        hooks.add(hook);
+        hooksById.put(hook.id, hook);
       }
     }
   }
@@ -82,8 +77,8 @@ final class ModuleWeaver {
     String name = type.getName();
     ClassLoader loader = type.getClassLoader();
     TypeDescription description = null;
-    for (Hook hook : adviceHooks) {
-      if (hook.mayMatch(name) && hook.loaders.matches(loader)) {
+    for (Hook hook : hooks) {
+      if (hook.mayMatch(name) && hook.loaders.matches(loader) && !hook.addsMembers()) {
         if (description == null) {
           TypePool.Resolution resolution =
               FallbackTypePool.of(loaderClasses(loader), loader).describe(name);
@@ -117,44 +112,46 @@ final class ModuleWeaver {
       boolean members) {
     String name = internalName.replace('/', '.');
     try {
-      List<Hook> matched = new ArrayList<>(1);
-      ClassFileLocator locator = null;
-      TypePool pool = null;
-      TypeDescription type = null;
-      for (Hook hook : members ? memberHooks : adviceHooks) {
-        if (!hook.mayMatch(name) || !hook.loaders.matches(loader)) {
-          continue;
-        }
-        if (type == null) {
-          locator =
-              new ClassFileLocator.Compound(
-                  ClassFileLocator.Simple.of(name, classFile), loaderClasses(loader));
-          pool = FallbackTypePool.of(locator, loader);
-          type = pool.describe(name).resolve();
-        }
-        if (hook.types.matches(type)) {
-          matched.add(hook);
+      // which of them add members is not asked here: a class found in the cache needs no hook's
+      // transformer, whose matchers load much of Byte Buddy
+      List<Hook> applicable = new ArrayList<>(1);
+      for (Hook hook : hooks) {
+        if (hook.mayMatch(name) && hook.loaders.matches(loader)) {
+          applicable.add(hook);
         }
       }
-      if (matched.isEmpty()) {
+      if (applicable.isEmpty()) {
         return null;
       }
-      if (name.equals(failWeaving)) {
-        throw new IllegalStateException("hotkey.debug.fail-weaving names this class");
+      // a subtype match depends on other class files than this one: never taken from the cache
+      String key =
+          cache != null && !name.equals(failWeaving) && applicable.stream().allMatch(Hook::named)
+              ? cache.key(name, members, ids(applicable), classFile)
+              : null;
+      if (key == null) {
+        applicable.removeIf(hook -> hook.addsMembers() != members);
+        if (applicable.isEmpty()) {
+          return null;
+        }
       }
-      DynamicType.Builder<?> builder =
-          members ? REDEFINING.redefine(type, locator) : DECORATING.decorate(type, locator);
+      WovenClassCache.Weave weave = key == null ? null : cache.find(key);
+      if (weave == null || !hooksById.keySet().containsAll(weave.hooks)) {
+        weave = weave(loader, name, classFile, members, applicable);
+        if (key != null) {
+          cache.store(key, weave);
+        }
+      }
       Set<HelperClasses> helpers = new LinkedHashSet<>();
-      for (Hook hook : matched) {
-        helpers.addAll(hook.classes.helpers());
-        builder = hook.apply(builder, loader);
+      for (String id : weave.hooks) {
+        helpers.addAll(hooksById.get(id).classes.helpers());
       }
       for (HelperClasses helper : helpers) {
         helper.injectInto(loader);
       }
-      byte[] transformed = builder.make(TypeResolutionStrategy.Disabled.INSTANCE, pool).getBytes();
-      listener.transformed(name, classBeingRedefined != null);
-      return transformed;
+      if (weave.classFile != null) {
+        listener.transformed(name, classBeingRedefined != null);
+      }
+      return weave.classFile;
     } catch (Throwable t) {
       listener.failed(name, t);
       if (namesClass(name, loader)) {
@@ -164,15 +161,52 @@ final class ModuleWeaver {
     }
   }
 
+  /** Byte Buddy's part: the hooks whose type matchers match, applied. */
+  private WovenClassCache.Weave weave(
+      ClassLoader loader, String name, byte[] classFile, boolean members, List<Hook> applicable) {
+    ClassFileLocator locator =
+        new ClassFileLocator.Compound(
+            ClassFileLocator.Simple.of(name, classFile), loaderClasses(loader));
+    TypePool pool = FallbackTypePool.of(locator, loader);
+    TypeDescription type = pool.describe(name).resolve();
+    List<Hook> matched = new ArrayList<>(1);
+    for (Hook hook : applicable) {
+      if (hook.addsMembers() == members && hook.types.matches(type)) {
+        matched.add(hook);
+      }
+    }
+    if (matched.isEmpty()) {
+      return new WovenClassCache.Weave(List.of(), null);
+    }
+    if (name.equals(failWeaving)) {
+      throw new IllegalStateException("hotkey.debug.fail-weaving names this class");
+    }
+    DynamicType.Builder<?> builder =
+        members
+            ? Weaving.REDEFINING.redefine(type, locator)
+            : Weaving.DECORATING.decorate(type, locator);
+    for (Hook hook : matched) {
+      builder = hook.apply(builder, loader);
+    }
+    return new WovenClassCache.Weave(
+        ids(matched), builder.make(TypeResolutionStrategy.Disabled.INSTANCE, pool).getBytes());
+  }
+
+  private static List<String> ids(List<Hook> hooks) {
+    List<String> ids = new ArrayList<>(hooks.size());
+    for (Hook hook : hooks) {
+      ids.add(hook.id);
+    }
+    return ids;
+  }
+
   /**
    * Whether a module names this very class (rather than matching it as a subtype) in its loader.
    */
   private boolean namesClass(String name, ClassLoader loader) {
-    for (List<Hook> hooks : List.of(adviceHooks, memberHooks)) {
-      for (Hook hook : hooks) {
-        if (hook.named() && hook.typeName.equals(name) && hook.loaders.matches(loader)) {
-          return true;
-        }
+    for (Hook hook : hooks) {
+      if (hook.named() && hook.typeName.equals(name) && hook.loaders.matches(loader)) {
+        return true;
       }
     }
     return false;
@@ -184,30 +218,63 @@ final class ModuleWeaver {
         : ClassFileLocator.ForClassLoader.of(loader);
   }
 
+  /**
+   * Byte Buddy's own configuration, made at the first class woven rather than with the weaver: a
+   * start whose classes all come from the cache never makes it.
+   */
+  private static final class Weaving {
+    /**
+     * For decorating a type: advice visits only the methods the class file declares, so the method
+     * graph of its whole hierarchy (every super type's class file read and resolved, Netty's
+     * handlers for Lettuce) is not needed.
+     */
+    static final ByteBuddy DECORATING =
+        new ByteBuddy()
+            .with(MethodGraph.Compiler.ForDeclaredMethods.INSTANCE)
+            .with(Implementation.Context.Disabled.Factory.INSTANCE);
+
+    static final ByteBuddy REDEFINING = new ByteBuddy();
+  }
+
   /** One type instrumentation of one module, with the module's gate. */
   private static final class Hook {
+    /** The module's name and the instrumentation's place in it: the same in every run. */
+    final String id;
+
     final String typeName;
     final boolean subtypes;
     final ElementMatcher<ClassLoader> loaders;
     final ElementMatcher<TypeDescription> types;
-    final List<TypeTransformer.MethodAdvice> advice;
-    final List<TypeTransformer.MemberDefinition> members;
     final ModuleClasses classes;
+    private final TypeInstrumentation type;
 
-    Hook(
-        InstrumentationModule module,
-        TypeInstrumentation type,
-        TypeTransformer transformer,
-        ModuleClasses classes) {
+    /** Made at the hook's first candidate: its method matchers load much of Byte Buddy. */
+    private TypeTransformer transformer;
+
+    Hook(String id, InstrumentationModule module, TypeInstrumentation type, ModuleClasses classes) {
+      this.id = id;
+      this.type = type;
       this.typeName = type.typeName();
       this.subtypes = type.matchesSubtypes();
       ElementMatcher.Junction<ClassLoader> loaders =
           module.classLoaderMatcher().and(type.classLoaderMatcher());
       this.loaders = subtypes ? loaders.and(ClassLoaderMatchers.hasClass(typeName)) : loaders;
       this.types = subtypes ? not(isSynthetic()).and(type.typeMatcher()) : type.typeMatcher();
-      this.advice = transformer.advice();
-      this.members = transformer.members();
       this.classes = classes;
+    }
+
+    private synchronized TypeTransformer transformer() {
+      if (transformer == null) {
+        TypeTransformer made = new TypeTransformer();
+        type.transform(made);
+        transformer = made;
+      }
+      return transformer;
+    }
+
+    /** Whether the type gains members, and so is transformed only as it loads. */
+    boolean addsMembers() {
+      return !transformer().members().isEmpty();
     }
 
     boolean named() {
@@ -220,9 +287,10 @@ final class ModuleWeaver {
     }
 
     DynamicType.Builder<?> apply(DynamicType.Builder<?> builder, ClassLoader loader) {
-      for (TypeTransformer.MemberDefinition definition : members) {
+      for (TypeTransformer.MemberDefinition definition : transformer().members()) {
         builder = definition.define(builder);
       }
+      List<TypeTransformer.MethodAdvice> advice = transformer().advice();
       if (advice.isEmpty()) {
         return builder;
       }

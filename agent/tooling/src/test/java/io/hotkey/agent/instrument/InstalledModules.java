@@ -25,6 +25,7 @@ public final class InstalledModules implements AutoCloseable, InstrumentationLis
             Map.of(),
             () -> this,
             new ModuleHealth(List.of()),
+            null,
             null);
   }
 

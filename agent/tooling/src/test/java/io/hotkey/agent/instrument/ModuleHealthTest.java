@@ -42,7 +42,8 @@ class ModuleHealthTest {
             Map.of(),
             () -> new FailureList(failures),
             health,
-            LIBRARY + "Broken");
+            LIBRARY + "Broken",
+            null);
     try {
       assertEquals("advised", Hooked.answer(), "the module's other class was woven");
       ServingPermit permit = health.permitFor(new Connection());

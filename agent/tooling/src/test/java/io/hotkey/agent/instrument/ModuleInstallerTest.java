@@ -104,6 +104,7 @@ class ModuleInstallerTest {
         Map.of(),
         startup,
         new ModuleHealth(List.of()),
+        null,
         null);
   }
 

@@ -1,0 +1,366 @@
+package io.hotkey.agent.instrument;
+
+import io.hotkey.agent.core.AgentLog;
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.DataInputStream;
+import java.io.DataOutputStream;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.AtomicMoveNotSupportedException;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.attribute.PosixFileAttributeView;
+import java.nio.file.attribute.PosixFileAttributes;
+import java.nio.file.attribute.PosixFilePermission;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.nio.file.attribute.UserPrincipal;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Enumeration;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.zip.Adler32;
+import java.util.zip.CRC32;
+import java.util.zip.ZipEntry;
+import java.util.zip.ZipFile;
+
+/**
+ * Woven class files kept on disk from one run to the next ({@code hotkey.weave-cache.dir}): a JVM
+ * that starts again with the same agent build and the same library gets its classes' woven bytes
+ * from here, without Byte Buddy, whose first use (loaded and run cold) is most of what the agent
+ * adds to the first command of a client.
+ *
+ * <p>An entry is named by a digest of everything its bytes follow from: the agent build (the names,
+ * sizes and CRCs of its jar's entries), the Java version, the class file as the JVM handed it over,
+ * and the hooks that could apply to it. Each entry holds a digest of its content, checked when it
+ * is read; one that fails the check is deleted and the class woven again. Only a directory that
+ * this JVM's user owns and no one else can write to is used: its bytes become the application's
+ * code.
+ */
+public final class WovenClassCache {
+  private static final byte[] MAGIC = "HKWC1".getBytes(StandardCharsets.US_ASCII);
+  private static final int DIGEST_BYTES = 32;
+  private static final String SUFFIX = ".woven";
+  private static final AtomicLong SCRATCH = new AtomicLong();
+
+  private final Path dir;
+  private final AgentIdentity identity;
+  private final AtomicBoolean warned = new AtomicBoolean();
+
+  /** The bytes a class was woven into, and the hooks that applied; no bytes when none did. */
+  static final class Weave {
+    final List<String> hooks;
+    final byte[] classFile;
+
+    Weave(List<String> hooks, byte[] classFile) {
+      this.hooks = List.copyOf(hooks);
+      this.classFile = classFile;
+    }
+  }
+
+  /** What the agent build is, read once, when the first class is looked up. */
+  interface AgentIdentity {
+    byte[] digest() throws IOException;
+  }
+
+  WovenClassCache(Path dir, AgentIdentity identity) {
+    this.dir = dir;
+    this.identity = new OnceIdentity(identity);
+  }
+
+  /**
+   * The cache in {@code dir}, made (readable and writable by its owner only) if missing, for the
+   * agent jar this class was loaded from.
+   *
+   * @throws IOException if the directory cannot be made or used, belongs to another user or can be
+   *     written by others, or the agent does not run from its jar
+   */
+  public static WovenClassCache open(Path dir) throws IOException {
+    Path jar;
+    try {
+      jar =
+          Path.of(
+              WovenClassCache.class.getProtectionDomain().getCodeSource().getLocation().toURI());
+    } catch (Exception e) {
+      throw new IOException("the agent's jar cannot be located: " + e);
+    }
+    if (!Files.isRegularFile(jar)) {
+      throw new IOException("the agent does not run from its jar (" + jar + ")");
+    }
+    checkPrivate(dir);
+    return new WovenClassCache(dir, () -> jarDigest(jar));
+  }
+
+  /** Makes {@code dir} if missing and checks that only this JVM's user can change what it holds. */
+  static void checkPrivate(Path dir) throws IOException {
+    boolean posix = dir.getFileSystem().supportedFileAttributeViews().contains("posix");
+    if (posix) {
+      Files.createDirectories(
+          dir, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
+    } else {
+      Files.createDirectories(dir);
+    }
+    if (!posix) {
+      return;
+    }
+    PosixFileAttributes attributes =
+        Files.getFileAttributeView(dir, PosixFileAttributeView.class).readAttributes();
+    // this JVM's user, as the file system sees it: the owner of a file it makes
+    Path probe = Files.createFile(dir.resolve(scratchName("owner")));
+    UserPrincipal self;
+    try {
+      self = Files.getOwner(probe);
+    } finally {
+      Files.deleteIfExists(probe);
+    }
+    if (!attributes.owner().equals(self)) {
+      throw new IOException(
+          dir + " belongs to " + attributes.owner().getName() + ", not to " + self.getName());
+    }
+    Set<PosixFilePermission> permissions = attributes.permissions();
+    if (permissions.contains(PosixFilePermission.GROUP_WRITE)
+        || permissions.contains(PosixFilePermission.OTHERS_WRITE)) {
+      throw new IOException(
+          dir
+              + " can be written by other users ("
+              + PosixFilePermissions.toString(permissions)
+              + ")");
+    }
+  }
+
+  /**
+   * The entry's name for a class: what its woven bytes follow from, digested; null when the agent
+   * build cannot be told (the class is then woven without the cache).
+   */
+  String key(String className, boolean members, List<String> hooks, byte[] classFile) {
+    MessageDigest digest = sha256();
+    try {
+      digest.update(identity.digest());
+    } catch (IOException e) {
+      warnOnce("cannot read the agent's jar (" + e + "); classes are woven without the cache");
+      return null;
+    }
+    update(digest, System.getProperty("java.specification.version"));
+    update(digest, className);
+    update(digest, members ? "members" : "advice");
+    for (String hook : hooks) {
+      update(digest, hook);
+    }
+    digest.update(classFile);
+    return hex(digest.digest());
+  }
+
+  /** The weave stored under {@code key}, or null (none, or one that failed its check: deleted). */
+  Weave find(String key) {
+    Path entry = dir.resolve(key + SUFFIX);
+    byte[] stored;
+    try {
+      stored = Files.readAllBytes(entry);
+    } catch (NoSuchFileException e) {
+      return null;
+    } catch (IOException e) {
+      warnOnce("cannot read " + entry + ": " + e + "; the class is woven again");
+      return null;
+    }
+    try {
+      return decode(stored);
+    } catch (IOException | RuntimeException e) {
+      warnOnce(
+          "ignored and deleted " + entry + " (" + e.getMessage() + "); the class is woven again");
+      try {
+        Files.deleteIfExists(entry);
+      } catch (IOException deleteFailed) {
+        warnOnce("cannot delete " + entry + ": " + deleteFailed);
+      }
+      return null;
+    }
+  }
+
+  /** Stores a weave under {@code key}, whole or not at all (written aside, then moved in place). */
+  void store(String key, Weave weave) {
+    Path entry = dir.resolve(key + SUFFIX);
+    Path written = null;
+    try {
+      written = Files.createFile(dir.resolve(scratchName(key)));
+      Files.write(written, encode(weave));
+      try {
+        Files.move(
+            written, entry, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+      } catch (AtomicMoveNotSupportedException e) {
+        Files.move(written, entry, StandardCopyOption.REPLACE_EXISTING);
+      }
+      written = null;
+    } catch (IOException e) {
+      warnOnce("cannot write " + entry + ": " + e + "; the class is woven at the next start too");
+    } finally {
+      if (written != null) {
+        try {
+          Files.deleteIfExists(written);
+        } catch (IOException e) {
+          warnOnce("cannot delete " + written + ": " + e);
+        }
+      }
+    }
+  }
+
+  static byte[] encode(Weave weave) throws IOException {
+    ByteArrayOutputStream content = new ByteArrayOutputStream();
+    try (DataOutputStream out = new DataOutputStream(content)) {
+      out.writeInt(weave.hooks.size());
+      for (String hook : weave.hooks) {
+        out.writeUTF(hook);
+      }
+      out.writeInt(weave.classFile == null ? -1 : weave.classFile.length);
+      if (weave.classFile != null) {
+        out.write(weave.classFile);
+      }
+    }
+    byte[] body = content.toByteArray();
+    ByteArrayOutputStream entry =
+        new ByteArrayOutputStream(MAGIC.length + DIGEST_BYTES + body.length);
+    entry.write(MAGIC);
+    entry.write(sha256().digest(body));
+    entry.write(body);
+    return entry.toByteArray();
+  }
+
+  static Weave decode(byte[] stored) throws IOException {
+    int bodyStart = MAGIC.length + DIGEST_BYTES;
+    if (stored.length < bodyStart
+        || !Arrays.equals(stored, 0, MAGIC.length, MAGIC, 0, MAGIC.length)) {
+      throw new IOException("not a woven class entry");
+    }
+    byte[] body = Arrays.copyOfRange(stored, bodyStart, stored.length);
+    if (!Arrays.equals(
+        sha256().digest(body), Arrays.copyOfRange(stored, MAGIC.length, bodyStart))) {
+      throw new IOException("its content does not match its digest");
+    }
+    try (DataInputStream in = new DataInputStream(new ByteArrayInputStream(body))) {
+      int hookCount = in.readInt();
+      List<String> hooks = new ArrayList<>(hookCount);
+      for (int i = 0; i < hookCount; i++) {
+        hooks.add(in.readUTF());
+      }
+      int length = in.readInt();
+      byte[] classFile = null;
+      if (length >= 0) {
+        classFile = new byte[length];
+        in.readFully(classFile);
+      }
+      if (in.read() != -1) {
+        throw new IOException("bytes after the class file");
+      }
+      return new Weave(hooks, classFile);
+    }
+  }
+
+  /**
+   * The agent build: every entry of its jar by name, size and CRC, which any change alters. Two
+   * checksums the JDK computes natively rather than a digest: this runs at a client's first class,
+   * interpreted, over some five thousand entries.
+   */
+  static byte[] jarDigest(Path jar) throws IOException {
+    ByteArrayOutputStream listing = new ByteArrayOutputStream(1 << 18);
+    try (ZipFile zip = new ZipFile(jar.toFile());
+        DataOutputStream out = new DataOutputStream(listing)) {
+      Enumeration<? extends ZipEntry> entries = zip.entries();
+      while (entries.hasMoreElements()) {
+        ZipEntry entry = entries.nextElement();
+        byte[] name = entry.getName().getBytes(StandardCharsets.UTF_8);
+        out.writeInt(name.length);
+        out.write(name);
+        out.writeLong(entry.getSize());
+        out.writeLong(entry.getCrc());
+      }
+    }
+    byte[] bytes = listing.toByteArray();
+    CRC32 crc = new CRC32();
+    crc.update(bytes);
+    Adler32 adler = new Adler32();
+    adler.update(bytes);
+    return ByteBuffer.allocate(2 * Long.BYTES + Integer.BYTES)
+        .putLong(crc.getValue())
+        .putLong(adler.getValue())
+        .putInt(bytes.length)
+        .array();
+  }
+
+  /**
+   * A name no other writer uses at once: this process and thread, and a count. Not {@code
+   * Files.createTempFile}, whose first use seeds a {@code SecureRandom}.
+   */
+  private static String scratchName(String prefix) {
+    return prefix
+        + "."
+        + ProcessHandle.current().pid()
+        + "."
+        + Thread.currentThread().getId()
+        + "."
+        + SCRATCH.incrementAndGet()
+        + ".tmp";
+  }
+
+  private void warnOnce(String message) {
+    if (warned.compareAndSet(false, true)) {
+      AgentLog.warn("weave cache: " + message);
+    }
+  }
+
+  private static void update(MessageDigest digest, String text) {
+    byte[] bytes = text.getBytes(StandardCharsets.UTF_8);
+    for (int shift = 24; shift >= 0; shift -= 8) {
+      digest.update((byte) (bytes.length >>> shift));
+    }
+    digest.update(bytes);
+  }
+
+  private static MessageDigest sha256() {
+    try {
+      return MessageDigest.getInstance("SHA-256");
+    } catch (NoSuchAlgorithmException e) {
+      throw new IllegalStateException("every Java platform has SHA-256", e);
+    }
+  }
+
+  private static String hex(byte[] bytes) {
+    StringBuilder text = new StringBuilder(bytes.length * 2);
+    for (byte b : bytes) {
+      text.append(Character.forDigit((b >>> 4) & 0xf, 16)).append(Character.forDigit(b & 0xf, 16));
+    }
+    return text.toString();
+  }
+
+  /** Reads the identity once; a failure is kept and rethrown, so the cache is never half used. */
+  private static final class OnceIdentity implements AgentIdentity {
+    private final AgentIdentity source;
+    private byte[] digest;
+    private IOException failure;
+
+    OnceIdentity(AgentIdentity source) {
+      this.source = source;
+    }
+
+    @Override
+    public synchronized byte[] digest() throws IOException {
+      if (digest == null && failure == null) {
+        try {
+          digest = source.digest();
+        } catch (IOException e) {
+          failure = e;
+        }
+      }
+      if (failure != null) {
+        throw failure;
+      }
+      return digest;
+    }
+  }
+}

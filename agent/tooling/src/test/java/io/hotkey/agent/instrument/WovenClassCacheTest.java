@@ -1,0 +1,169 @@
+package io.hotkey.agent.instrument;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
+import java.util.zip.ZipEntry;
+import java.util.zip.ZipOutputStream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class WovenClassCacheTest {
+  private static final byte[] CLASS_FILE = {(byte) 0xca, (byte) 0xfe, 1, 2, 3};
+
+  @TempDir Path dir;
+
+  @Test
+  void aStoredWeaveIsFoundWithItsHooksAndBytes() throws IOException {
+    WovenClassCache cache = cache(1);
+    String woven = cache.key("a.B", false, List.of("m#0", "m#1"), CLASS_FILE);
+    String untouched = cache.key("a.C", false, List.of("m#2"), CLASS_FILE);
+    cache.store(woven, new WovenClassCache.Weave(List.of("m#1"), new byte[] {9, 8, 7}));
+    cache.store(untouched, new WovenClassCache.Weave(List.of(), null));
+
+    WovenClassCache.Weave found = cache(1).find(woven);
+    assertEquals(List.of("m#1"), found.hooks);
+    assertArrayEquals(new byte[] {9, 8, 7}, found.classFile);
+    WovenClassCache.Weave none = cache(1).find(untouched);
+    assertEquals(List.of(), none.hooks);
+    assertNull(none.classFile, "a class no hook matched stays as it is");
+    assertNull(cache(1).find(cache.key("a.D", false, List.of(), CLASS_FILE)), "never stored");
+    assertEquals(Set.of(woven + ".woven", untouched + ".woven"), names(), "no scratch file left");
+  }
+
+  @Test
+  void theKeyChangesWithTheAgentTheClassTheHooksAndThePass() {
+    String key = cache(1).key("a.B", false, List.of("m#0"), CLASS_FILE);
+    assertEquals(key, cache(1).key("a.B", false, List.of("m#0"), CLASS_FILE.clone()));
+    List<String> others =
+        List.of(
+            cache(2).key("a.B", false, List.of("m#0"), CLASS_FILE),
+            cache(1).key("a.C", false, List.of("m#0"), CLASS_FILE),
+            cache(1).key("a.B", true, List.of("m#0"), CLASS_FILE),
+            cache(1).key("a.B", false, List.of("m#1"), CLASS_FILE),
+            cache(1).key("a.B", false, List.of("m#0", "m#1"), CLASS_FILE),
+            cache(1).key("a.B", false, List.of("m#0"), new byte[] {(byte) 0xca, (byte) 0xfe, 1}));
+    assertEquals(others.size(), Set.copyOf(others).size(), "two inputs share a key");
+    assertFalse(others.contains(key), "a changed input kept the key");
+  }
+
+  @Test
+  void aDamagedEntryIsIgnoredAndDeleted() throws IOException {
+    WovenClassCache cache = cache(1);
+    String key = cache.key("a.B", false, List.of("m#0"), CLASS_FILE);
+    cache.store(key, new WovenClassCache.Weave(List.of("m#0"), new byte[] {1, 2, 3, 4}));
+    Path entry = dir.resolve(key + ".woven");
+    byte[] stored = Files.readAllBytes(entry);
+    stored[stored.length - 1] ^= 1;
+    Files.write(entry, stored);
+
+    assertNull(cache.find(key), "a damaged entry was used");
+    assertFalse(Files.exists(entry), "a damaged entry was kept");
+
+    Files.write(entry, new byte[] {1, 2});
+    assertNull(cache.find(key), "a truncated entry was used");
+    assertFalse(Files.exists(entry), "a truncated entry was kept");
+  }
+
+  @Test
+  void anAgentBuildThatCannotBeReadGivesNoKeyAndIsAskedOnce() {
+    AtomicInteger asked = new AtomicInteger();
+    WovenClassCache cache =
+        new WovenClassCache(
+            dir,
+            () -> {
+              asked.incrementAndGet();
+              throw new IOException("the jar is gone");
+            });
+    assertNull(cache.key("a.B", false, List.of("m#0"), CLASS_FILE));
+    assertNull(cache.key("a.C", false, List.of("m#0"), CLASS_FILE));
+    assertEquals(1, asked.get(), "the agent's jar was read again");
+  }
+
+  @Test
+  void aMissingDirectoryIsMadeForItsOwnerOnly() throws IOException {
+    Path made = dir.resolve("a").resolve("b");
+    WovenClassCache.checkPrivate(made);
+    assertEquals("rwx------", PosixFilePermissions.toString(Files.getPosixFilePermissions(made)));
+    assertEquals(Set.of(), names(made), "the owner check left a file");
+  }
+
+  @Test
+  void aDirectoryOthersCanWriteToIsRefused() throws IOException {
+    for (String permissions : List.of("rwxrwxrwx", "rwxrwx---")) {
+      Path shared = Files.createDirectories(dir.resolve(permissions));
+      Files.setPosixFilePermissions(shared, PosixFilePermissions.fromString(permissions));
+      IOException refused =
+          assertThrows(IOException.class, () -> WovenClassCache.checkPrivate(shared));
+      assertTrue(
+          refused.getMessage().contains("can be written by other users"), refused::getMessage);
+    }
+  }
+
+  @Test
+  void theAgentsIdentityChangesWithAnyEntryOfItsJar() throws IOException {
+    byte[] original =
+        WovenClassCache.jarDigest(jar("one.jar", "x/A.class", "aaa", "x/B.class", "bbb"));
+    assertArrayEquals(
+        original,
+        WovenClassCache.jarDigest(jar("same.jar", "x/A.class", "aaa", "x/B.class", "bbb")));
+    assertNotEquals(
+        hex(original),
+        hex(WovenClassCache.jarDigest(jar("changed.jar", "x/A.class", "aaa", "x/B.class", "bbc"))));
+    assertNotEquals(
+        hex(original),
+        hex(WovenClassCache.jarDigest(jar("renamed.jar", "x/A.class", "aaa", "x/C.class", "bbb"))));
+  }
+
+  private WovenClassCache cache(int agentBuild) {
+    return new WovenClassCache(dir, () -> new byte[] {(byte) agentBuild});
+  }
+
+  private Set<String> names() throws IOException {
+    return names(dir);
+  }
+
+  private static Set<String> names(Path in) throws IOException {
+    try (Stream<Path> files = Files.list(in)) {
+      return files.map(f -> f.getFileName().toString()).collect(Collectors.toSet());
+    }
+  }
+
+  /** A jar of the given entries: name, content, name, content... */
+  private Path jar(String name, String... entries) throws IOException {
+    Path jar = dir.resolve(name);
+    try (OutputStream file = Files.newOutputStream(jar);
+        ZipOutputStream zip = new ZipOutputStream(file)) {
+      for (int i = 0; i < entries.length; i += 2) {
+        zip.putNextEntry(new ZipEntry(entries[i]));
+        zip.write(entries[i + 1].getBytes(StandardCharsets.UTF_8));
+        zip.closeEntry();
+      }
+    }
+    return jar;
+  }
+
+  private static String hex(byte[] bytes) {
+    StringBuilder text = new StringBuilder();
+    for (byte b : bytes) {
+      text.append(String.format("%02x", b));
+    }
+    return text.toString();
+  }
+}
