@@ -55,7 +55,7 @@ record BootRun(
             "--spring.data.redis.port=" + redis.uri().getPort()));
     long launched = System.nanoTime();
     Process process =
-        new ProcessBuilder(StartupBench.javaCommand(side.agent(), args))
+        new ProcessBuilder(StartupBench.javaCommand(side, args))
             .redirectError(stderr.toFile())
             .start();
     try {

@@ -47,7 +47,7 @@ record PlainRun(long firstGetMillis, long cpuMillis) {
         Path stderr = Files.createTempFile("startup-bench-plain", ".stderr");
         stderrs.add(stderr);
         processes.add(
-            new ProcessBuilder(StartupBench.javaCommand(side.agent(), args))
+            new ProcessBuilder(StartupBench.javaCommand(side, args))
                 .redirectError(stderr.toFile())
                 .start());
       }

@@ -17,7 +17,7 @@ import redis.clients.jedis.Jedis;
  *
  * <pre>
  * java -cp hotkey-demo.jar io.hotkey.demo.bench.StartupBench --agent agent/target/hotkey-agent.jar
- *      [--baseline-agent another/hotkey-agent.jar] [--runs 10] [--plain-runs 5]
+ *      [--baseline-agent another/hotkey-agent.jar] [--weave-cache /tmp/weave-cache] [--runs 10] [--plain-runs 5]
  *      [--boot-jar integration-tests/target/boot-build/target/boot-app-lettuce.jar] [--boot-runs 5]
  * </pre>
  *
@@ -41,9 +41,11 @@ import redis.clients.jedis.Jedis;
  *
  * In every round each side runs once, first, second... and last in turn ({@link #measure}). {@code
  * --baseline-agent} adds another build of the agent as one more side, to compare two builds under
- * the same drift. Classes loaded come from one more run per side with {@code -Xlog:class+load},
- * outside the timed ones. Every figure is the median over the rounds. Linux only ({@code
- * /usr/bin/time}, {@code /proc}).
+ * the same drift; {@code --weave-cache <dir>} adds the agent with {@code
+ * hotkey.weave-cache.dir=<dir>}, filled by an untimed run of each plain application before its
+ * rounds (as at a restart). Classes loaded come from one more run per side with {@code
+ * -Xlog:class+load}, outside the timed ones. Every figure is the median over the rounds. Linux only
+ * ({@code /usr/bin/time}, {@code /proc}).
  */
 public final class StartupBench {
   /** The JVM flags {@code SpringBootApp} starts the Boot application with. */
@@ -57,8 +59,18 @@ public final class StartupBench {
   private static final int FLEET_JVMS = 3;
 
   /** One way to start the JVM: without an agent, or with one. */
-  record Side(String label, Optional<Path> agent, boolean isHotkeyAgent) {
-    static final Side WITHOUT = new Side("without", Optional.empty(), false);
+  /**
+   * One way of starting the JVMs measured.
+   *
+   * @param agentProperties system properties given to the agent, e.g. its weave cache
+   */
+  record Side(
+      String label, Optional<Path> agent, boolean isHotkeyAgent, List<String> agentProperties) {
+    static final Side WITHOUT = new Side("without", Optional.empty(), false, List.of());
+
+    Side(String label, Optional<Path> agent, boolean isHotkeyAgent) {
+      this(label, agent, isHotkeyAgent, List.of());
+    }
   }
 
   private StartupBench() {}
@@ -72,7 +84,8 @@ public final class StartupBench {
             "--runs",
             "--plain-runs",
             "--boot-jar",
-            "--boot-runs");
+            "--boot-runs",
+            "--weave-cache");
     Path agent =
         Path.of(
             options
@@ -82,6 +95,15 @@ public final class StartupBench {
     options
         .text("--baseline-agent")
         .ifPresent(other -> agents.add(new Side("baseline", Optional.of(Path.of(other)), true)));
+    Optional<Path> weaveCache = options.text("--weave-cache").map(Path::of);
+    if (weaveCache.isPresent()) {
+      agents.add(
+          new Side(
+              "agent, weave cache filled",
+              Optional.of(agent),
+              true,
+              List.of("-Dhotkey.weave-cache.dir=" + weaveCache.get().toAbsolutePath())));
+    }
     int runs = options.wholeNumber("--runs", 10, 1);
     int plainRuns = options.wholeNumber("--plain-runs", 5, 0);
     Optional<Path> bootJar = options.text("--boot-jar").map(Path::of);
@@ -119,7 +141,7 @@ public final class StartupBench {
     sides.addAll(agents);
     out.println("java -version, " + runs + " rounds of " + sides.size() + " runs");
     List<List<JvmRun>> measured = measure(sides, runs, out, JvmRun::javaVersion);
-    List<Long> without = List.of(JvmRun.classesLoaded(Optional.empty(), List.of("-version")));
+    List<Long> without = List.of(JvmRun.classesLoaded(Side.WITHOUT, List.of("-version")));
     for (int i = 1; i < sides.size(); i++) {
       String prefix = "`java -version`, " + sides.get(i).label() + ": ";
       table.row(prefix + "wall", measured.get(0), measured.get(i), JvmRun::wallMillis, "ms");
@@ -129,7 +151,7 @@ public final class StartupBench {
       table.row(
           prefix + "classes loaded",
           without,
-          List.of(JvmRun.classesLoaded(sides.get(i).agent(), List.of("-version"))),
+          List.of(JvmRun.classesLoaded(sides.get(i), List.of("-version"))),
           count -> count,
           "");
     }
@@ -152,6 +174,12 @@ public final class StartupBench {
     sides.addAll(agents);
     String what = "plain " + client + (jvms == 1 ? "" : ", " + jvms + " JVMs at once");
     out.println(what + ", " + runs + " rounds of " + sides.size() + " runs");
+    for (Side side : agents) {
+      if (!side.agentProperties().isEmpty()) {
+        // an untimed run first: a weave cache is measured filled, as at a restart
+        PlainRun.start(side, client, 1, redis, KEY).firstGetMillis();
+      }
+    }
     List<List<PlainRun>> measured =
         measure(sides, runs, out, side -> PlainRun.start(side, client, jvms, redis, KEY));
     for (int i = 1; i < sides.size(); i++) {
@@ -295,12 +323,11 @@ public final class StartupBench {
   /** One short-lived JVM, timed by this driver and measured by GNU {@code time}. */
   record JvmRun(long wallMillis, long cpuMillis, double peakRssMib) {
     static JvmRun javaVersion(Side side) throws IOException, InterruptedException {
-      Optional<Path> agent = side.agent();
       Path report = Files.createTempFile("startup-bench", ".time");
       try {
         List<String> command =
             new ArrayList<>(List.of(GNU_TIME, "-f", "%U %S %M", "-o", report.toString()));
-        command.addAll(javaCommand(agent, List.of("-version")));
+        command.addAll(javaCommand(side, List.of("-version")));
         long start = System.nanoTime();
         Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
         String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
@@ -316,11 +343,11 @@ public final class StartupBench {
     }
 
     /** Classes the JVM loaded running {@code args}, counted in a {@code -Xlog:class+load} file. */
-    static long classesLoaded(Optional<Path> agent, List<String> args)
+    static long classesLoaded(Side side, List<String> args)
         throws IOException, InterruptedException {
       Path log = Files.createTempFile("startup-bench", ".classes");
       try {
-        List<String> command = new ArrayList<>(javaCommand(agent, List.of()));
+        List<String> command = new ArrayList<>(javaCommand(side, List.of()));
         command.add(1, "-Xlog:class+load:file=" + log);
         command.addAll(args);
         Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
@@ -342,14 +369,16 @@ public final class StartupBench {
   }
 
   /** {@code java [-javaagent:...] args}; with the agent, no periodic report line. */
-  static List<String> javaCommand(Optional<Path> agent, List<String> args) {
+  static List<String> javaCommand(Side side, List<String> args) {
     List<String> command = new ArrayList<>();
     command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-    agent.ifPresent(
-        jar -> {
-          command.add("-javaagent:" + jar.toAbsolutePath());
-          command.add("-Dhotkey.report.interval=0");
-        });
+    side.agent()
+        .ifPresent(
+            jar -> {
+              command.add("-javaagent:" + jar.toAbsolutePath());
+              command.add("-Dhotkey.report.interval=0");
+              command.addAll(side.agentProperties());
+            });
     command.addAll(args);
     return command;
   }

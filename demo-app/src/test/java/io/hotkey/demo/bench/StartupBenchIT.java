@@ -37,12 +37,12 @@ class StartupBenchIT {
         assertTrue(output.contains("| " + side + ": " + figure + " |"), side + " " + figure);
       }
     }
-    StartupBench.JvmRun with =
-        StartupBench.JvmRun.javaVersion(new StartupBench.Side("agent", Optional.of(agent), true));
+    StartupBench.Side withAgent = new StartupBench.Side("agent", Optional.of(agent), true);
+    StartupBench.JvmRun with = StartupBench.JvmRun.javaVersion(withAgent);
     assertTrue(with.wallMillis() > 0 && with.peakRssMib() > 1, with.toString());
     assertTrue(
-        StartupBench.JvmRun.classesLoaded(Optional.of(agent), List.of("-version"))
-            > StartupBench.JvmRun.classesLoaded(Optional.empty(), List.of("-version")),
+        StartupBench.JvmRun.classesLoaded(withAgent, List.of("-version"))
+            > StartupBench.JvmRun.classesLoaded(StartupBench.Side.WITHOUT, List.of("-version")),
         "the agent's JVM loaded no more classes than a plain one");
   }
 }
