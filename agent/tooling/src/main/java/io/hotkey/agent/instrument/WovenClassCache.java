@@ -101,16 +101,12 @@ public final class WovenClassCache {
 
   /** Makes {@code dir} if missing and checks that only this JVM's user can change what it holds. */
   static void checkPrivate(Path dir) throws IOException {
-    boolean posix = dir.getFileSystem().supportedFileAttributeViews().contains("posix");
-    if (posix) {
-      Files.createDirectories(
-          dir, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
-    } else {
+    if (!dir.getFileSystem().supportedFileAttributeViews().contains("posix")) {
       Files.createDirectories(dir);
-    }
-    if (!posix) {
       return;
     }
+    Files.createDirectories(
+        dir, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
     PosixFileAttributes attributes =
         Files.getFileAttributeView(dir, PosixFileAttributeView.class).readAttributes();
     // this JVM's user, as the file system sees it: the owner of a file it makes

@@ -66,6 +66,25 @@ class ModuleWeaverTest {
     assertEquals(1, cached.helperRequests.get(), "the module's helpers are still defined");
   }
 
+  @Test
+  void anEntryNamingAHookThisAgentLacksIsWovenAgain(@TempDir Path dir) throws Exception {
+    WovenClassCache cache = new WovenClassCache(dir, () -> new byte[] {1});
+    ClassLoader loader = ModuleWeaverTest.class.getClassLoader();
+    byte[] classFile = classFile(loader);
+    String key = cache.key(CANDIDATE, false, List.of("present#0"), classFile);
+    cache.store(key, new WovenClassCache.Weave(List.of("gone#0"), new byte[] {1, 2, 3}));
+    CountingModule module = new CountingModule("present", any());
+
+    byte[] woven =
+        new ModuleWeaver(
+                List.of(module), new FailingListener(), new ModuleHealth(List.of()), null, cache)
+            .transform(loader, CANDIDATE.replace('.', '/'), null, classFile, false);
+
+    assertEquals(1, module.transforms.get(), "the class was not woven again");
+    assertNotNull(woven);
+    assertArrayEquals(woven, cache.find(key).classFile, "the entry was not replaced");
+  }
+
   private static byte[] classFile(ClassLoader loader) throws Exception {
     try (InputStream in = loader.getResourceAsStream(CANDIDATE.replace('.', '/') + ".class")) {
       return in.readAllBytes();
