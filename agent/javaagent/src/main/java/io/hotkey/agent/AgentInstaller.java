@@ -50,6 +50,7 @@ import io.hotkey.config.HotkeyConfig;
 import io.hotkey.config.Invalidation;
 import java.io.IOException;
 import java.lang.instrument.Instrumentation;
+import java.nio.file.FileSystemException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -245,7 +246,7 @@ final class AgentInstaller {
       AgentLog.warn(
           ConfigKey.WEAVE_CACHE_DIR.key()
               + " is not used, classes are woven at each start: "
-              + e.getMessage());
+              + (e instanceof FileSystemException ? e.toString() : e.getMessage()));
       return null;
     }
   }

@@ -112,11 +112,14 @@ final class ModuleWeaver {
       boolean members) {
     String name = internalName.replace('/', '.');
     try {
-      // which of them add members is not asked here: a class found in the cache needs no hook's
-      // transformer, whose matchers load much of Byte Buddy
+      // whether a named hook adds members is asked later: a class found in the cache needs no
+      // named hook's transformer, whose matchers load much of Byte Buddy; a subtype hook is asked
+      // at once, as it may match any class
       List<Hook> applicable = new ArrayList<>(1);
       for (Hook hook : hooks) {
-        if (hook.mayMatch(name) && hook.loaders.matches(loader)) {
+        if (hook.mayMatch(name)
+            && (hook.named() || hook.addsMembers() == members)
+            && hook.loaders.matches(loader)) {
           applicable.add(hook);
         }
       }
@@ -249,7 +252,7 @@ final class ModuleWeaver {
     private final TypeInstrumentation type;
 
     /** Made at the hook's first candidate: its method matchers load much of Byte Buddy. */
-    private TypeTransformer transformer;
+    private volatile TypeTransformer transformer;
 
     Hook(String id, InstrumentationModule module, TypeInstrumentation type, ModuleClasses classes) {
       this.id = id;
@@ -263,13 +266,19 @@ final class ModuleWeaver {
       this.classes = classes;
     }
 
-    private synchronized TypeTransformer transformer() {
-      if (transformer == null) {
-        TypeTransformer made = new TypeTransformer();
-        type.transform(made);
-        transformer = made;
+    private TypeTransformer transformer() {
+      TypeTransformer made = transformer;
+      if (made == null) {
+        synchronized (this) {
+          made = transformer;
+          if (made == null) {
+            made = new TypeTransformer();
+            type.transform(made);
+            transformer = made;
+          }
+        }
       }
-      return transformer;
+      return made;
     }
 
     /** Whether the type gains members, and so is transformed only as it loads. */

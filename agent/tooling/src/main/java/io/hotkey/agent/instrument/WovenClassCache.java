@@ -13,7 +13,6 @@ import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
-import java.nio.file.attribute.PosixFileAttributeView;
 import java.nio.file.attribute.PosixFileAttributes;
 import java.nio.file.attribute.PosixFilePermission;
 import java.nio.file.attribute.PosixFilePermissions;
@@ -52,8 +51,10 @@ public final class WovenClassCache {
   private static final AtomicLong SCRATCH = new AtomicLong();
 
   private final Path dir;
-  private final AgentIdentity identity;
-  private final AtomicBoolean warned = new AtomicBoolean();
+  private final byte[] agentBuild;
+  private final Warning readFailed = new Warning();
+  private final Warning damaged = new Warning();
+  private final Warning writeFailed = new Warning();
 
   /** The bytes a class was woven into, and the hooks that applied; no bytes when none did. */
   static final class Weave {
@@ -66,14 +67,13 @@ public final class WovenClassCache {
     }
   }
 
-  /** What the agent build is, read once, when the first class is looked up. */
-  interface AgentIdentity {
-    byte[] digest() throws IOException;
-  }
-
-  WovenClassCache(Path dir, AgentIdentity identity) {
+  /**
+   * @param agentBuild what identifies the agent build, read when the cache is opened, in {@code
+   *     premain}: the jar the JVM runs, not one put in its place later
+   */
+  WovenClassCache(Path dir, byte[] agentBuild) {
     this.dir = dir;
-    this.identity = new OnceIdentity(identity);
+    this.agentBuild = agentBuild.clone();
   }
 
   /**
@@ -95,55 +95,99 @@ public final class WovenClassCache {
     if (!Files.isRegularFile(jar)) {
       throw new IOException("the agent does not run from its jar (" + jar + ")");
     }
-    checkPrivate(dir);
-    return new WovenClassCache(dir, () -> jarDigest(jar));
-  }
-
-  /** Makes {@code dir} if missing and checks that only this JVM's user can change what it holds. */
-  static void checkPrivate(Path dir) throws IOException {
-    if (!dir.getFileSystem().supportedFileAttributeViews().contains("posix")) {
-      Files.createDirectories(dir);
-      return;
-    }
-    Files.createDirectories(
-        dir, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
-    PosixFileAttributes attributes =
-        Files.getFileAttributeView(dir, PosixFileAttributeView.class).readAttributes();
-    // this JVM's user, as the file system sees it: the owner of a file it makes
-    Path probe = Files.createFile(dir.resolve(scratchName("owner")));
-    UserPrincipal self;
-    try {
-      self = Files.getOwner(probe);
-    } finally {
-      Files.deleteIfExists(probe);
-    }
-    if (!attributes.owner().equals(self)) {
-      throw new IOException(
-          dir + " belongs to " + attributes.owner().getName() + ", not to " + self.getName());
-    }
-    Set<PosixFilePermission> permissions = attributes.permissions();
-    if (permissions.contains(PosixFilePermission.GROUP_WRITE)
-        || permissions.contains(PosixFilePermission.OTHERS_WRITE)) {
-      throw new IOException(
-          dir
-              + " can be written by other users ("
-              + PosixFilePermissions.toString(permissions)
-              + ")");
-    }
+    return new WovenClassCache(checkPrivate(dir), jarDigest(jar));
   }
 
   /**
-   * The entry's name for a class: what its woven bytes follow from, digested; null when the agent
-   * build cannot be told (the class is then woven without the cache).
+   * Makes {@code dir} if missing and checks that only this JVM's user can change what it holds: it
+   * must be theirs and writable by no one else, and so must every directory above it unless root
+   * owns it and it is sticky (as {@code /tmp}), the way {@code sshd} checks a user's keys. Returns
+   * its real path, which the cache uses from then on.
    */
+  static Path checkPrivate(Path dir) throws IOException {
+    boolean posix = dir.getFileSystem().supportedFileAttributeViews().contains("posix");
+    try {
+      if (posix) {
+        Files.createDirectories(
+            dir,
+            PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
+      } else {
+        Files.createDirectories(dir);
+      }
+    } catch (IOException e) {
+      throw new IOException("cannot make " + dir + " (" + e + ")");
+    }
+    Path real = dir.toRealPath();
+    if (!posix) {
+      return real;
+    }
+    UserPrincipal self = ownerOfAFileMadeIn(real);
+    PosixFileAttributes attributes = Files.readAttributes(real, PosixFileAttributes.class);
+    if (!attributes.owner().equals(self)) {
+      throw new IOException(
+          real + " belongs to " + attributes.owner().getName() + ", not to " + self.getName());
+    }
+    if (othersCanWrite(attributes)) {
+      throw new IOException(
+          real
+              + " can be written by other users ("
+              + PosixFilePermissions.toString(attributes.permissions())
+              + ")");
+    }
+    for (Path above = real.getParent(); above != null; above = above.getParent()) {
+      PosixFileAttributes parent = Files.readAttributes(above, PosixFileAttributes.class);
+      boolean root = parent.owner().getName().equals("root");
+      if (!parent.owner().equals(self) && !root) {
+        throw new IOException(
+            real + " is inside " + above + ", which belongs to " + parent.owner().getName());
+      }
+      if (othersCanWrite(parent) && !(root && sticky(above))) {
+        throw new IOException(
+            real
+                + " is inside "
+                + above
+                + ", which other users can write to ("
+                + PosixFilePermissions.toString(parent.permissions())
+                + ")");
+      }
+    }
+    return real;
+  }
+
+  /** This JVM's user, as the file system sees it: the owner of a file it makes. */
+  private static UserPrincipal ownerOfAFileMadeIn(Path dir) throws IOException {
+    Path probe;
+    try {
+      probe = Files.createFile(dir.resolve(scratchName("owner")));
+    } catch (IOException e) {
+      throw new IOException("cannot make a file in " + dir + " (" + e + ")");
+    }
+    try {
+      return Files.getOwner(probe);
+    } finally {
+      Files.deleteIfExists(probe);
+    }
+  }
+
+  private static boolean othersCanWrite(PosixFileAttributes attributes) {
+    Set<PosixFilePermission> permissions = attributes.permissions();
+    return permissions.contains(PosixFilePermission.GROUP_WRITE)
+        || permissions.contains(PosixFilePermission.OTHERS_WRITE);
+  }
+
+  /** Whether only a file's owner may rename or delete it in {@code dir} (its sticky bit). */
+  private static boolean sticky(Path dir) throws IOException {
+    try {
+      return (((Integer) Files.getAttribute(dir, "unix:mode")) & 01000) != 0;
+    } catch (UnsupportedOperationException | IllegalArgumentException e) {
+      return false;
+    }
+  }
+
+  /** The entry's name for a class: what its woven bytes follow from, digested. */
   String key(String className, boolean members, List<String> hooks, byte[] classFile) {
     MessageDigest digest = sha256();
-    try {
-      digest.update(identity.digest());
-    } catch (IOException e) {
-      warnOnce("cannot read the agent's jar (" + e + "); classes are woven without the cache");
-      return null;
-    }
+    digest.update(agentBuild);
     update(digest, System.getProperty("java.specification.version"));
     update(digest, className);
     update(digest, members ? "members" : "advice");
@@ -163,18 +207,26 @@ public final class WovenClassCache {
     } catch (NoSuchFileException e) {
       return null;
     } catch (IOException e) {
-      warnOnce("cannot read " + entry + ": " + e + "; the class is woven again");
+      readFailed.warnOnce("cannot read " + entry + " (" + e + "); the class is woven again");
       return null;
     }
     try {
       return decode(stored);
     } catch (IOException | RuntimeException e) {
-      warnOnce(
-          "ignored and deleted " + entry + " (" + e.getMessage() + "); the class is woven again");
+      String problem = e.getMessage();
       try {
         Files.deleteIfExists(entry);
+        damaged.warnOnce(
+            "ignored and deleted " + entry + " (" + problem + "); the class is woven again");
       } catch (IOException deleteFailed) {
-        warnOnce("cannot delete " + entry + ": " + deleteFailed);
+        damaged.warnOnce(
+            "ignored "
+                + entry
+                + " ("
+                + problem
+                + ") but cannot delete it ("
+                + deleteFailed
+                + "); the class is woven again");
       }
       return null;
     }
@@ -195,13 +247,14 @@ public final class WovenClassCache {
       }
       written = null;
     } catch (IOException e) {
-      warnOnce("cannot write " + entry + ": " + e + "; the class is woven at the next start too");
+      writeFailed.warnOnce(
+          "cannot write " + entry + " (" + e + "); the class is woven at the next start too");
     } finally {
       if (written != null) {
         try {
           Files.deleteIfExists(written);
         } catch (IOException e) {
-          warnOnce("cannot delete " + written + ": " + e);
+          writeFailed.warnOnce("cannot delete " + written + " (" + e + ")");
         }
       }
     }
@@ -260,7 +313,7 @@ public final class WovenClassCache {
 
   /**
    * The agent build: every entry of its jar by name, size and CRC, which any change alters. Two
-   * checksums the JDK computes natively rather than a digest: this runs at a client's first class,
+   * checksums the JDK computes natively rather than a digest: this runs in {@code premain},
    * interpreted, over some five thousand entries.
    */
   static byte[] jarDigest(Path jar) throws IOException {
@@ -304,9 +357,14 @@ public final class WovenClassCache {
         + ".tmp";
   }
 
-  private void warnOnce(String message) {
-    if (warned.compareAndSet(false, true)) {
-      AgentLog.warn("weave cache: " + message);
+  /** One kind of problem, told once a run: the first of its kind says what is wrong. */
+  private static final class Warning {
+    private final AtomicBoolean told = new AtomicBoolean();
+
+    void warnOnce(String message) {
+      if (told.compareAndSet(false, true)) {
+        AgentLog.warn("weave cache: " + message);
+      }
     }
   }
 
@@ -332,31 +390,5 @@ public final class WovenClassCache {
       text.append(Character.forDigit((b >>> 4) & 0xf, 16)).append(Character.forDigit(b & 0xf, 16));
     }
     return text.toString();
-  }
-
-  /** Reads the identity once; a failure is kept and rethrown, so the cache is never half used. */
-  private static final class OnceIdentity implements AgentIdentity {
-    private final AgentIdentity source;
-    private byte[] digest;
-    private IOException failure;
-
-    OnceIdentity(AgentIdentity source) {
-      this.source = source;
-    }
-
-    @Override
-    public synchronized byte[] digest() throws IOException {
-      if (digest == null && failure == null) {
-        try {
-          digest = source.digest();
-        } catch (IOException e) {
-          failure = e;
-        }
-      }
-      if (failure != null) {
-        throw failure;
-      }
-      return digest;
-    }
   }
 }

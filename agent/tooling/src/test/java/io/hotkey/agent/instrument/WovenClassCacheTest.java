@@ -16,7 +16,6 @@ import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.List;
 import java.util.Set;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import java.util.zip.ZipEntry;
@@ -82,26 +81,29 @@ class WovenClassCacheTest {
   }
 
   @Test
-  void anAgentBuildThatCannotBeReadGivesNoKeyAndIsAskedOnce() {
-    AtomicInteger asked = new AtomicInteger();
-    WovenClassCache cache =
-        new WovenClassCache(
-            dir,
-            () -> {
-              asked.incrementAndGet();
-              throw new IOException("the jar is gone");
-            });
-    assertNull(cache.key("a.B", false, List.of("m#0"), CLASS_FILE));
-    assertNull(cache.key("a.C", false, List.of("m#0"), CLASS_FILE));
-    assertEquals(1, asked.get(), "the agent's jar was read again");
-  }
-
-  @Test
   void aMissingDirectoryIsMadeForItsOwnerOnly() throws IOException {
     Path made = dir.resolve("a").resolve("b");
     WovenClassCache.checkPrivate(made);
     assertEquals("rwx------", PosixFilePermissions.toString(Files.getPosixFilePermissions(made)));
     assertEquals(Set.of(), names(made), "the owner check left a file");
+  }
+
+  @Test
+  void aDirectoryInsideOneOthersCanWriteToIsRefused() throws IOException {
+    Path shared = Files.createDirectories(dir.resolve("shared"));
+    Files.setPosixFilePermissions(shared, PosixFilePermissions.fromString("rwxrwxrwx"));
+    IOException refused =
+        assertThrows(IOException.class, () -> WovenClassCache.checkPrivate(shared.resolve("mine")));
+    assertTrue(
+        refused.getMessage().contains("is inside " + shared.toRealPath() + ", which other users"),
+        refused::getMessage);
+  }
+
+  @Test
+  void aLinkToThePrivateDirectoryIsFollowedOnce() throws IOException {
+    Path real = Files.createDirectories(dir.resolve("real"));
+    Path link = Files.createSymbolicLink(dir.resolve("link"), real);
+    assertEquals(real.toRealPath(), WovenClassCache.checkPrivate(link));
   }
 
   @Test
@@ -132,7 +134,7 @@ class WovenClassCacheTest {
   }
 
   private WovenClassCache cache(int agentBuild) {
-    return new WovenClassCache(dir, () -> new byte[] {(byte) agentBuild});
+    return new WovenClassCache(dir, new byte[] {(byte) agentBuild});
   }
 
   private Set<String> names() throws IOException {
