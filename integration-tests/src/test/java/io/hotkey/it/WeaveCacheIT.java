@@ -18,14 +18,15 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.function.Executable;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.ValueSource;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * {@code hotkey.weave-cache.dir}: the first run weaves the client's classes and keeps them; the
- * next run of the same agent and client takes them from there without ever loading Byte Buddy's
- * weaver, and the client behaves as woven (every returned write read back, hot reads served); an
- * entry damaged on disk is ignored, deleted and woven again; a directory other users can write to
- * is not used.
+ * {@code hotkey.weave-cache.dir} (on JDK 17, and for Lettuce on 25 too): the first run weaves the
+ * client's classes and keeps them; the next run of the same agent and client takes them from there
+ * without ever loading Byte Buddy's weaver, and the client behaves as woven (every returned write
+ * read back, hot reads served); an entry damaged on disk is ignored, deleted and woven again; a
+ * directory other users can write to is not used.
  */
 class WeaveCacheIT extends RedisTestBase {
   /** Loaded at the first class Byte Buddy weaves, never for a class taken from the cache. */
@@ -33,13 +34,20 @@ class WeaveCacheIT extends RedisTestBase {
 
   @TempDir Path temp;
 
-  @ParameterizedTest(name = "{0}")
-  @ValueSource(strings = {"lettuce", "jedis"})
-  void aRestartTakesItsWovenClassesFromTheCache(String client) throws Exception {
+  static Stream<Arguments> clientsAndJdks() {
+    return Stream.of(
+        Arguments.of("lettuce", Jdk.JDK17),
+        Arguments.of("jedis", Jdk.JDK17),
+        Arguments.of("lettuce", Jdk.JDK25));
+  }
+
+  @ParameterizedTest(name = "{0} on {1}")
+  @MethodSource("clientsAndJdks")
+  void aRestartTakesItsWovenClassesFromTheCache(String client, Jdk jdk) throws Exception {
     Path cache = temp.resolve("weave-cache");
-    Run first = run(client, cache, "first");
+    Run first = run(client, jdk, cache, "first");
     Set<String> kept = entries(cache);
-    Run second = run(client, cache, "second");
+    Run second = run(client, jdk, cache, "second");
     Set<String> afterSecond = entries(cache);
     for (String entry : kept) {
       Path file = cache.resolve(entry);
@@ -47,7 +55,7 @@ class WeaveCacheIT extends RedisTestBase {
       stored[stored.length / 2] ^= 1;
       Files.write(file, stored);
     }
-    Run damaged = run(client, cache, "damaged");
+    Run damaged = run(client, jdk, cache, "damaged");
     Set<String> afterDamaged = entries(cache);
 
     List<Executable> checks = new ArrayList<>();
@@ -66,14 +74,14 @@ class WeaveCacheIT extends RedisTestBase {
                 damaged.child.stderrContains("[hotkey] warning: weave cache: ignored and deleted "),
                 () -> "no warning:\n" + damaged.child.describe()));
     checks.add(() -> assertEquals(kept, afterDamaged, "the damaged entries were not woven again"));
-    Check.all(first.child, "weave cache " + client, checks.stream());
+    Check.all(first.child, "weave cache " + client + " on " + jdk, checks.stream());
   }
 
   @Test
   void aDirectoryOtherUsersCanWriteToIsNotUsed() throws Exception {
     Path shared = Files.createDirectory(temp.resolve("shared"));
     Files.setPosixFilePermissions(shared, PosixFilePermissions.fromString("rwxrwxrwx"));
-    Run run = run("lettuce", shared, "shared");
+    Run run = run("lettuce", Jdk.JDK17, shared, "shared");
     List<Executable> checks = new ArrayList<>(run.correct());
     checks.add(() -> assertTrue(run.wove(), "the classes were not woven"));
     checks.add(() -> assertEquals(Set.of(), entries(shared), "the shared directory was used"));
@@ -88,15 +96,16 @@ class WeaveCacheIT extends RedisTestBase {
     Check.all(run.child, "shared weave cache", checks.stream());
   }
 
-  private Run run(String client, Path cache, String label) {
+  private Run run(String client, Jdk jdk, Path cache, String label) {
     Snapshots snaps = new Snapshots(redis::stats);
-    Path classLog = temp.resolve(client + "-" + label + "-classes.log");
+    Path classLog = temp.resolve(client + "-" + jdk + "-" + label + "-classes.log");
     AgentJvm jvm =
         client.equals("jedis")
             ? AgentJvm.jedisApp(Clients.JEDIS_8).args("--readers", "3")
             : AgentJvm.lettuceApp(Clients.LETTUCE_7);
     ChildRun child =
-        jvm.hotkeyTestDefaults()
+        jvm.jdk(jdk)
+            .hotkeyTestDefaults()
             .prop("hotkey.weave-cache.dir", cache.toString())
             .jvmOption("-Xlog:class+load=info:file=" + classLog)
             .name("weave-cache-" + client + "-" + label)
