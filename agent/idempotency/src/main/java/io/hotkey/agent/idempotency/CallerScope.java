@@ -1,5 +1,6 @@
 package io.hotkey.agent.idempotency;
 
+import io.hotkey.agent.core.Sha256;
 import java.security.MessageDigest;
 import java.util.ArrayList;
 import java.util.List;
@@ -85,28 +86,28 @@ final class CallerScope {
       Function<String, List<String>> headerValues,
       String principal,
       List<List<String>> cookieValues) {
-    MessageDigest digest = Fingerprints.sha256();
-    Fingerprints.updateLength(digest, headers.size());
+    MessageDigest digest = Sha256.digest();
+    Sha256.updateLength(digest, headers.size());
     for (String name : headers) {
       List<String> values = headerValues.apply(name);
-      Fingerprints.update(digest, isEmpty(values) ? "" : String.join(", ", values));
+      Sha256.update(digest, isEmpty(values) ? "" : String.join(", ", values));
     }
     if (principal != null) {
       digest.update(PRINCIPAL);
-      Fingerprints.update(digest, principal);
+      Sha256.update(digest, principal);
     }
     for (int i = 0; i < cookieValues.size(); i++) {
       List<String> values = cookieValues.get(i);
       if (!values.isEmpty()) {
         digest.update(COOKIE);
-        Fingerprints.updateLength(digest, i);
-        Fingerprints.updateLength(digest, values.size());
+        Sha256.updateLength(digest, i);
+        Sha256.updateLength(digest, values.size());
         for (String value : values) {
-          Fingerprints.update(digest, value);
+          Sha256.update(digest, value);
         }
       }
     }
-    return Fingerprints.hex(digest.digest());
+    return Sha256.hex(digest.digest());
   }
 
   /**

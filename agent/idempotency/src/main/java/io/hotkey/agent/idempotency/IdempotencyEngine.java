@@ -1,6 +1,7 @@
 package io.hotkey.agent.idempotency;
 
 import io.hotkey.agent.core.RateLimitedLog;
+import io.hotkey.agent.core.Sha256;
 import io.hotkey.agent.idempotency.store.AsyncRecordStore;
 import io.hotkey.agent.idempotency.store.ClaimResult;
 import io.hotkey.agent.idempotency.store.RecordStore;
@@ -158,7 +159,7 @@ public final class IdempotencyEngine implements AutoCloseable {
       return decided(Decision.pass());
     }
     byte[] fingerprint = fingerprint(head, bytes);
-    String recordKey = "dedupe " + pattern + " " + scope + " " + Fingerprints.hex(fingerprint);
+    String recordKey = "dedupe " + pattern + " " + scope + " " + Sha256.hex(fingerprint);
     return start(() -> calls.claim(recordKey, fingerprint, settings.lease))
         .handle(
             (found, failure) ->

@@ -9,6 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.hotkey.agent.core.Sha256;
 import io.hotkey.agent.idempotency.store.MemoryRecordStore;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -86,7 +87,7 @@ class CallerScopeTest {
     digest.update(new byte[] {0, 0, 0, 1, 0, 0, 0, 8});
     digest.update(bytes("Bearer a"));
     assertEquals(
-        Fingerprints.hex(digest.digest()),
+        Sha256.hex(digest.digest()),
         scope.of(TestRequests.post("/x").header("Authorization", "Bearer a")));
   }
 
@@ -95,7 +96,7 @@ class CallerScopeTest {
     // one scope header, sent with no value
     java.security.MessageDigest digest = java.security.MessageDigest.getInstance("SHA-256");
     digest.update(new byte[] {0, 0, 0, 1, 0, 0, 0, 0});
-    String nothing = Fingerprints.hex(digest.digest());
+    String nothing = Sha256.hex(digest.digest());
     assertEquals(nothing, scope.of(TestRequests.post("/x")));
     assertEquals(nothing, scope.of(TestRequests.post("/y").key("k")), "the same for every request");
     assertEquals(

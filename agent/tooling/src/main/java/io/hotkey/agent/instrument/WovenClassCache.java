@@ -1,6 +1,7 @@
 package io.hotkey.agent.instrument;
 
 import io.hotkey.agent.core.AgentLog;
+import io.hotkey.agent.core.Sha256;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.DataInputStream;
@@ -18,7 +19,6 @@ import java.nio.file.attribute.PosixFilePermission;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.nio.file.attribute.UserPrincipal;
 import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Enumeration;
@@ -186,16 +186,16 @@ public final class WovenClassCache {
 
   /** The entry's name for a class: what its woven bytes follow from, digested. */
   String key(String className, boolean members, List<String> hooks, byte[] classFile) {
-    MessageDigest digest = sha256();
+    MessageDigest digest = Sha256.digest();
     digest.update(agentBuild);
-    update(digest, System.getProperty("java.specification.version"));
-    update(digest, className);
-    update(digest, members ? "members" : "advice");
+    Sha256.update(digest, System.getProperty("java.specification.version"));
+    Sha256.update(digest, className);
+    Sha256.update(digest, members ? "members" : "advice");
     for (String hook : hooks) {
-      update(digest, hook);
+      Sha256.update(digest, hook);
     }
     digest.update(classFile);
-    return hex(digest.digest());
+    return Sha256.hex(digest.digest());
   }
 
   /** The weave stored under {@code key}, or null (none, or one that failed its check: deleted). */
@@ -276,7 +276,7 @@ public final class WovenClassCache {
     ByteArrayOutputStream entry =
         new ByteArrayOutputStream(MAGIC.length + DIGEST_BYTES + body.length);
     entry.write(MAGIC);
-    entry.write(sha256().digest(body));
+    entry.write(Sha256.digest().digest(body));
     entry.write(body);
     return entry.toByteArray();
   }
@@ -289,7 +289,7 @@ public final class WovenClassCache {
     }
     byte[] body = Arrays.copyOfRange(stored, bodyStart, stored.length);
     if (!Arrays.equals(
-        sha256().digest(body), Arrays.copyOfRange(stored, MAGIC.length, bodyStart))) {
+        Sha256.digest().digest(body), Arrays.copyOfRange(stored, MAGIC.length, bodyStart))) {
       throw new IOException("its content does not match its digest");
     }
     try (DataInputStream in = new DataInputStream(new ByteArrayInputStream(body))) {
@@ -366,29 +366,5 @@ public final class WovenClassCache {
         AgentLog.warn("weave cache: " + message);
       }
     }
-  }
-
-  private static void update(MessageDigest digest, String text) {
-    byte[] bytes = text.getBytes(StandardCharsets.UTF_8);
-    for (int shift = 24; shift >= 0; shift -= 8) {
-      digest.update((byte) (bytes.length >>> shift));
-    }
-    digest.update(bytes);
-  }
-
-  private static MessageDigest sha256() {
-    try {
-      return MessageDigest.getInstance("SHA-256");
-    } catch (NoSuchAlgorithmException e) {
-      throw new IllegalStateException("every Java platform has SHA-256", e);
-    }
-  }
-
-  private static String hex(byte[] bytes) {
-    StringBuilder text = new StringBuilder(bytes.length * 2);
-    for (byte b : bytes) {
-      text.append(Character.forDigit((b >>> 4) & 0xf, 16)).append(Character.forDigit(b & 0xf, 16));
-    }
-    return text.toString();
   }
 }

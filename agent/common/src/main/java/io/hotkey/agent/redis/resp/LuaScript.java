@@ -1,5 +1,6 @@
 package io.hotkey.agent.redis.resp;
 
+import io.hotkey.agent.core.Sha256;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 
@@ -11,7 +12,8 @@ public final class LuaScript {
   public LuaScript(String source) {
     this.source = RespConnection.bytes(source);
     try {
-      this.sha = RespConnection.bytes(hex(MessageDigest.getInstance("SHA-1").digest(this.source)));
+      this.sha =
+          RespConnection.bytes(Sha256.hex(MessageDigest.getInstance("SHA-1").digest(this.source)));
     } catch (NoSuchAlgorithmException e) {
       throw new IllegalStateException(e);
     }
@@ -26,13 +28,5 @@ public final class LuaScript {
     System.arraycopy(keys, 0, command, 3, keys.length);
     System.arraycopy(args, 0, command, 3 + keys.length, args.length);
     return command;
-  }
-
-  private static String hex(byte[] bytes) {
-    StringBuilder text = new StringBuilder(bytes.length * 2);
-    for (byte b : bytes) {
-      text.append(Character.forDigit((b >> 4) & 0xf, 16)).append(Character.forDigit(b & 0xf, 16));
-    }
-    return text.toString();
   }
 }
