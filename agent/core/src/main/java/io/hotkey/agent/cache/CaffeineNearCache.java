@@ -291,10 +291,6 @@ public final class CaffeineNearCache implements NearCache {
   }
 
   /**
-   * A new entry whose TTL is being asked: the entry it refreshed answers, if still current, young
-   * enough and within its own TTL; otherwise the read goes to Redis (a fill would only ask again).
-   */
-  /**
    * What a current entry answers: the entry (or a fill refreshing it), null to ask Redis without
    * filling, or {@link #FILL_AGAIN} once its keys' TTL has passed.
    */
@@ -309,6 +305,10 @@ public final class CaffeineNearCache implements NearCache {
     return FILL_AGAIN;
   }
 
+  /**
+   * A new entry whose TTL is being asked: the entry it refreshed answers, if still current, young
+   * enough and within its own TTL; otherwise the read goes to Redis (a fill would only ask again).
+   */
   private Object whileTtlUnknown(CachedReply cached, int[] keyHashes, long now) {
     CachedReply older = cached.refreshed();
     if (older != null

@@ -177,6 +177,18 @@ public final class ReplyTape {
         return false;
       }
       Object element = tape.get(index++);
+      value = element;
+      // a bulk string is most of what a served read replays: kept small enough to be inlined
+      if (element == null || element instanceof byte[]) {
+        op = OP_BULK;
+        elementDone();
+        return true;
+      }
+      nonBulk(element);
+      return true;
+    }
+
+    private void nonBulk(Object element) {
       if (element instanceof List) {
         List<?> pair = (List<?>) element;
         op = ((Long) pair.get(0)).intValue();
@@ -195,12 +207,9 @@ public final class ReplyTape {
             open[depth++] = children;
           }
         }
-        return true;
+        return;
       }
-      value = element;
-      if (element == null || element instanceof byte[]) {
-        op = OP_BULK;
-      } else if (element instanceof Long) {
+      if (element instanceof Long) {
         op = OP_LONG;
       } else if (element instanceof Double) {
         op = OP_DOUBLE;
@@ -210,7 +219,6 @@ public final class ReplyTape {
         throw new IllegalStateException("not a reply tape element: " + element.getClass());
       }
       elementDone();
-      return true;
     }
 
     public int op() {
