@@ -29,6 +29,11 @@ class ReplyTapeTest {
           calls.add(b == null ? "set(null)" : "set(" + StandardCharsets.UTF_8.decode(b) + ")");
         }
         case ReplyTape.OP_LONG -> calls.add("set(" + c.longValue() + "L)");
+        case ReplyTape.OP_DOUBLE -> calls.add("set(" + c.doubleValue() + "d)");
+        case ReplyTape.OP_BOOLEAN -> calls.add("set(" + c.booleanValue() + ")");
+        case ReplyTape.OP_BIG_NUMBER ->
+            calls.add("setBigNumber(" + StandardCharsets.UTF_8.decode(c.bytes()) + ")");
+        case ReplyTape.OP_SET -> calls.add("multiSet(" + c.count() + ")");
         case ReplyTape.OP_MAP -> calls.add("multiMap(" + c.count() + ")");
         case ReplyTape.OP_ARRAY -> calls.add("multiArray(" + c.count() + ")");
         case ReplyTape.OP_COMPLETE -> calls.add("complete(" + c.count() + ")");
@@ -95,6 +100,43 @@ class ReplyTapeTest {
             "set(f2)",
             "complete(1)",
             "multiArray(0)",
+            "complete(1)",
+            "complete(0)"),
+        replay(r.tape()));
+  }
+
+  @Test
+  void everyKindOfElementReplaysInItsPlace() {
+    // RESP3 [#t, ,1.5, (12345678901234567890, ~{"m"}, nil, 7, "v"]
+    ReplyTape.Recorder r = new ReplyTape.Recorder(1024);
+    r.aggregate(ReplyTape.OP_ARRAY, 7);
+    r.scalar(true, 16);
+    r.scalar(1.5d, 16);
+    r.bigNumber(bytes("12345678901234567890"));
+    r.aggregate(ReplyTape.OP_SET, 1);
+    r.bulk(bytes("m"));
+    r.bulk(null);
+    r.scalar(7L, 16);
+    r.bulk(bytes("v"));
+    assertTrue(r.finished());
+    assertEquals(
+        List.of(
+            "multiArray(7)",
+            "set(true)",
+            "complete(1)",
+            "set(1.5d)",
+            "complete(1)",
+            "setBigNumber(12345678901234567890)",
+            "complete(1)",
+            "multiSet(1)",
+            "set(m)",
+            "complete(2)",
+            "complete(1)",
+            "set(null)",
+            "complete(1)",
+            "set(7L)",
+            "complete(1)",
+            "set(v)",
             "complete(1)",
             "complete(0)"),
         replay(r.tape()));
