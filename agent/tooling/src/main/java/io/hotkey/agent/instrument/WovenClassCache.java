@@ -10,6 +10,7 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.AtomicMoveNotSupportedException;
+import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
@@ -48,13 +49,21 @@ public final class WovenClassCache {
   private static final byte[] MAGIC = "HKWC1".getBytes(StandardCharsets.US_ASCII);
   private static final int DIGEST_BYTES = 32;
   private static final String SUFFIX = ".woven";
+  private static final String SCRATCH_SUFFIX = ".tmp";
   private static final AtomicLong SCRATCH = new AtomicLong();
+
+  /**
+   * A scratch file lives for one write, milliseconds; one this old was left by a JVM that died
+   * writing it.
+   */
+  private static final long ORPHANED_SCRATCH_MILLIS = 10 * 60 * 1000;
 
   private final Path dir;
   private final byte[] agentBuild;
   private final Warning readFailed = new Warning();
   private final Warning damaged = new Warning();
   private final Warning writeFailed = new Warning();
+  private final AtomicBoolean sweptScratch = new AtomicBoolean();
 
   /** The bytes a class was woven into, and the hooks that applied; no bytes when none did. */
   static final class Weave {
@@ -234,6 +243,9 @@ public final class WovenClassCache {
 
   /** Stores a weave under {@code key}, whole or not at all (written aside, then moved in place). */
   void store(String key, Weave weave) {
+    if (sweptScratch.compareAndSet(false, true)) {
+      deleteOrphanedScratch();
+    }
     Path entry = dir.resolve(key + SUFFIX);
     Path written = null;
     try {
@@ -343,6 +355,23 @@ public final class WovenClassCache {
   }
 
   /**
+   * Deletes the scratch files of writes that never finished (a JVM killed while writing), once a
+   * run, at its first write: a run that writes weaves anyway, not one that only reads them.
+   */
+  private void deleteOrphanedScratch() {
+    long orphanedBefore = System.currentTimeMillis() - ORPHANED_SCRATCH_MILLIS;
+    try (DirectoryStream<Path> scratch = Files.newDirectoryStream(dir, "*" + SCRATCH_SUFFIX)) {
+      for (Path file : scratch) {
+        if (Files.getLastModifiedTime(file).toMillis() < orphanedBefore) {
+          Files.deleteIfExists(file);
+        }
+      }
+    } catch (IOException e) {
+      writeFailed.warnOnce("cannot delete unfinished writes in " + dir + " (" + e + ")");
+    }
+  }
+
+  /**
    * A name no other writer uses at once: this process and thread, and a count. Not {@code
    * Files.createTempFile}, whose first use seeds a {@code SecureRandom}.
    */
@@ -354,7 +383,7 @@ public final class WovenClassCache {
         + Thread.currentThread().getId()
         + "."
         + SCRATCH.incrementAndGet()
-        + ".tmp";
+        + SCRATCH_SUFFIX;
   }
 
   /** One kind of problem, told once a run: the first of its kind says what is wrong. */

@@ -12,7 +12,10 @@ import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.FileTime;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Set;
@@ -44,6 +47,17 @@ class WovenClassCacheTest {
     assertNull(none.classFile, "a class no hook matched stays as it is");
     assertNull(cache(1).find(cache.key("a.D", false, List.of(), CLASS_FILE)), "never stored");
     assertEquals(Set.of(woven + ".woven", untouched + ".woven"), names(), "no scratch file left");
+  }
+
+  @Test
+  void aWriteLeftUnfinishedLongAgoIsDeletedAndOneUnderWayIsNot() throws IOException {
+    Path orphaned = Files.createFile(dir.resolve("k.123.1.1.tmp"));
+    Files.setLastModifiedTime(orphaned, FileTime.from(Instant.now().minus(Duration.ofDays(1))));
+    Path underWay = Files.createFile(dir.resolve("k.456.1.1.tmp"));
+    WovenClassCache cache = cache(1);
+    String key = cache.key("a.B", false, List.of("m#0"), CLASS_FILE);
+    cache.store(key, new WovenClassCache.Weave(List.of("m#0"), new byte[] {1}));
+    assertEquals(Set.of(key + ".woven", underWay.getFileName().toString()), names());
   }
 
   @Test
