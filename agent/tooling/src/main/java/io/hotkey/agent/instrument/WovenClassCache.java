@@ -12,9 +12,11 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.nio.file.attribute.BasicFileAttributes;
 import java.nio.file.attribute.PosixFileAttributes;
 import java.nio.file.attribute.PosixFilePermission;
 import java.nio.file.attribute.PosixFilePermissions;
@@ -63,6 +65,7 @@ public final class WovenClassCache {
   private final Warning readFailed = new Warning();
   private final Warning damaged = new Warning();
   private final Warning writeFailed = new Warning();
+  private final Warning sweepFailed = new Warning();
   private final AtomicBoolean sweptScratch = new AtomicBoolean();
 
   /** The bytes a class was woven into, and the hooks that applied; no bytes when none did. */
@@ -362,12 +365,25 @@ public final class WovenClassCache {
     long orphanedBefore = System.currentTimeMillis() - ORPHANED_SCRATCH_MILLIS;
     try (DirectoryStream<Path> scratch = Files.newDirectoryStream(dir, "*" + SCRATCH_SUFFIX)) {
       for (Path file : scratch) {
-        if (Files.getLastModifiedTime(file).toMillis() < orphanedBefore) {
-          Files.deleteIfExists(file);
-        }
+        deleteIfOrphaned(file, orphanedBefore);
       }
+    } catch (IOException | RuntimeException e) {
+      // DirectoryIteratorException is unchecked: nothing of the sweep may fail the weave
+      sweepFailed.warnOnce("cannot list " + dir + " (" + e + "); unfinished writes stay");
+    }
+  }
+
+  private void deleteIfOrphaned(Path file, long orphanedBefore) {
+    try {
+      BasicFileAttributes attributes =
+          Files.readAttributes(file, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
+      if (attributes.isRegularFile() && attributes.lastModifiedTime().toMillis() < orphanedBefore) {
+        Files.deleteIfExists(file);
+      }
+    } catch (NoSuchFileException movedIntoPlaceOrSweptByAnother) {
+      // a write that just finished, or another JVM's sweep
     } catch (IOException e) {
-      writeFailed.warnOnce("cannot delete unfinished writes in " + dir + " (" + e + ")");
+      sweepFailed.warnOnce("cannot delete " + file + " (" + e + "); it stays");
     }
   }
 

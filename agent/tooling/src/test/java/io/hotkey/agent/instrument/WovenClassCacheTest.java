@@ -54,10 +54,21 @@ class WovenClassCacheTest {
     Path orphaned = Files.createFile(dir.resolve("k.123.1.1.tmp"));
     Files.setLastModifiedTime(orphaned, FileTime.from(Instant.now().minus(Duration.ofDays(1))));
     Path underWay = Files.createFile(dir.resolve("k.456.1.1.tmp"));
+    Path notAFile = Files.createDirectory(dir.resolve("d.tmp"));
+    Files.createFile(notAFile.resolve("inside"));
+    Files.setLastModifiedTime(notAFile, FileTime.from(Instant.now().minus(Duration.ofDays(1))));
+    Path dangling = Files.createSymbolicLink(dir.resolve("l.tmp"), dir.resolve("gone"));
     WovenClassCache cache = cache(1);
     String key = cache.key("a.B", false, List.of("m#0"), CLASS_FILE);
     cache.store(key, new WovenClassCache.Weave(List.of("m#0"), new byte[] {1}));
-    assertEquals(Set.of(key + ".woven", underWay.getFileName().toString()), names());
+    assertEquals(
+        Set.of(
+            key + ".woven",
+            underWay.getFileName().toString(),
+            notAFile.getFileName().toString(),
+            dangling.getFileName().toString()),
+        names(),
+        "only the orphaned scratch file is deleted; what is not a file, or a link, stays");
   }
 
   @Test
