@@ -131,7 +131,7 @@ final class AgentInstaller {
   }
 
   /** The Redis clients, each version line gated by a class only it has. */
-  private static List<InstrumentationModule> redisClientModules() {
+  static List<InstrumentationModule> redisClientModules() {
     return List.of(
         new Jedis4InstrumentationModule(),
         new Jedis3InstrumentationModule(),
@@ -234,18 +234,28 @@ final class AgentInstaller {
     return new Listener(errors);
   }
 
-  /** The cache of woven classes, or null when none is configured or its directory is unusable. */
+  /**
+   * The woven classes the agent jar bundles and, with {@code hotkey.weave-cache.dir}, those kept
+   * there; null when there are none (a directory that cannot be used is told and left out).
+   */
   private static WovenClassCache weaveCache(HotkeyConfig config) {
     Path dir = config.weaveCacheDir().orElse(null);
-    if (dir == null) {
-      return null;
+    if (dir != null) {
+      try {
+        dir = WovenClassCache.checkPrivate(dir);
+      } catch (IOException | RuntimeException e) {
+        AgentLog.warn(
+            ConfigKey.WEAVE_CACHE_DIR.key()
+                + " is not used, no weave is kept for the next start: "
+                + (e instanceof FileSystemException ? e.toString() : e.getMessage()));
+        dir = null;
+      }
     }
     try {
       return WovenClassCache.open(dir);
     } catch (IOException | RuntimeException e) {
       AgentLog.warn(
-          ConfigKey.WEAVE_CACHE_DIR.key()
-              + " is not used, classes are woven at each start: "
+          "every client class is woven at each start, neither bundled nor kept weaves are used: "
               + (e instanceof FileSystemException ? e.toString() : e.getMessage()));
       return null;
     }

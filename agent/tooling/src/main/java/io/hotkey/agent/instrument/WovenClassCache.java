@@ -7,6 +7,8 @@ import java.io.ByteArrayOutputStream;
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.AtomicMoveNotSupportedException;
@@ -35,19 +37,24 @@ import java.util.zip.ZipEntry;
 import java.util.zip.ZipFile;
 
 /**
- * Woven class files kept on disk from one run to the next ({@code hotkey.weave-cache.dir}): a JVM
- * that starts again with the same agent build and the same library gets its classes' woven bytes
- * from here, without Byte Buddy, whose first use (loaded and run cold) is most of what the agent
- * adds to the first command of a client.
+ * Woven class files made before this run, so that a JVM gets its client's classes woven without
+ * Byte Buddy, whose first use (loaded and run cold) is most of what the agent adds to the first
+ * command of a client. Two places hold them: the agent jar, where the build puts the weaves of the
+ * client versions it bundles ({@value #BUNDLED}, read-only), and, with {@code
+ * hotkey.weave-cache.dir}, a directory where each run keeps what it wove for the next.
  *
  * <p>An entry is named by a digest of everything its bytes follow from: the agent build (the names,
- * sizes and CRCs of its jar's entries), the Java version, the class file as the JVM handed it over,
- * and the hooks that could apply to it. Each entry holds a digest of its content, checked when it
- * is read; one that fails the check is deleted and the class woven again. Only a directory that
- * this JVM's user owns and no one else can write to is used: its bytes become the application's
- * code.
+ * sizes and CRCs of its jar's entries but the bundled weaves), the class file as the JVM handed it
+ * over, and the hooks that could apply to it. Not the Java version: Byte Buddy keeps the class
+ * file's own version and weaves the same bytes on every JVM. Each entry holds a digest of its
+ * content, checked when it is read; one that fails the check is not used (and deleted from the
+ * directory) and the class woven again. Only a directory that this JVM's user owns and no one else
+ * can write to is used: its bytes become the application's code.
  */
 public final class WovenClassCache {
+  /** The folder of the agent jar that holds the bundled weaves; not part of the agent build. */
+  static final String BUNDLED = "META-INF/hotkey-weaves/";
+
   private static final byte[] MAGIC = "HKWC1".getBytes(StandardCharsets.US_ASCII);
   private static final int DIGEST_BYTES = 32;
   private static final String SUFFIX = ".woven";
@@ -60,10 +67,18 @@ public final class WovenClassCache {
    */
   private static final long ORPHANED_SCRATCH_MILLIS = 10 * 60 * 1000;
 
+  /** The jar the agent runs from, opened in {@code premain}; null for a directory alone. */
+  private final ZipFile agentJar;
+
+  /** Where this run keeps what it weaves, or null. */
   private final Path dir;
-  private final byte[] agentBuild;
+
+  /** What identifies the agent build, taken from the jar at the first class looked up. */
+  private volatile byte[] agentBuild;
+
   private final Warning readFailed = new Warning();
   private final Warning damaged = new Warning();
+  private final Warning bundledDamaged = new Warning();
   private final Warning writeFailed = new Warning();
   private final Warning sweepFailed = new Warning();
   private final AtomicBoolean sweptScratch = new AtomicBoolean();
@@ -79,21 +94,31 @@ public final class WovenClassCache {
     }
   }
 
-  /**
-   * @param agentBuild what identifies the agent build, read when the cache is opened, in {@code
-   *     premain}: the jar the JVM runs, not one put in its place later
-   */
-  WovenClassCache(Path dir, byte[] agentBuild) {
+  private WovenClassCache(ZipFile agentJar, Path dir, byte[] agentBuild) {
+    this.agentJar = agentJar;
     this.dir = dir;
-    this.agentBuild = agentBuild.clone();
+    this.agentBuild = agentBuild;
+  }
+
+  /** A directory only, for a build named by {@code agentBuild}. */
+  WovenClassCache(Path dir, byte[] agentBuild) {
+    this(null, dir, agentBuild.clone());
   }
 
   /**
-   * The cache in {@code dir}, made (readable and writable by its owner only) if missing, for the
-   * agent jar this class was loaded from.
+   * The weaves bundled in {@code agentJar} (the build is computed from it when first needed) and,
+   * unless {@code dir} is null, those kept there.
+   */
+  WovenClassCache(ZipFile agentJar, Path dir) {
+    this(agentJar, dir, null);
+  }
+
+  /**
+   * The cache for the agent jar this class was loaded from, opened now: the jar the JVM runs, not
+   * one put in its place later. Null when the jar bundles no weaves and {@code dir} is null.
    *
-   * @throws IOException if the directory cannot be made or used, belongs to another user or can be
-   *     written by others, or the agent does not run from its jar
+   * @param dir a directory {@link #checkPrivate} returned, or null
+   * @throws IOException if the agent does not run from a jar that can be read
    */
   public static WovenClassCache open(Path dir) throws IOException {
     Path jar;
@@ -107,7 +132,12 @@ public final class WovenClassCache {
     if (!Files.isRegularFile(jar)) {
       throw new IOException("the agent does not run from its jar (" + jar + ")");
     }
-    return new WovenClassCache(checkPrivate(dir), jarDigest(jar));
+    ZipFile agentJar = new ZipFile(jar.toFile());
+    if (agentJar.getEntry(BUNDLED) == null && dir == null) {
+      agentJar.close();
+      return null;
+    }
+    return new WovenClassCache(agentJar, dir);
   }
 
   /**
@@ -116,7 +146,7 @@ public final class WovenClassCache {
    * owns it and it is sticky (as {@code /tmp}), the way {@code sshd} checks a user's keys. Returns
    * its real path, which the cache uses from then on.
    */
-  static Path checkPrivate(Path dir) throws IOException {
+  public static Path checkPrivate(Path dir) throws IOException {
     boolean posix = dir.getFileSystem().supportedFileAttributeViews().contains("posix");
     try {
       if (posix) {
@@ -199,8 +229,7 @@ public final class WovenClassCache {
   /** The entry's name for a class: what its woven bytes follow from, digested. */
   String key(String className, boolean members, List<String> hooks, byte[] classFile) {
     MessageDigest digest = Sha256.digest();
-    digest.update(agentBuild);
-    Sha256.update(digest, System.getProperty("java.specification.version"));
+    digest.update(agentBuild());
     Sha256.update(digest, className);
     Sha256.update(digest, members ? "members" : "advice");
     for (String hook : hooks) {
@@ -210,8 +239,45 @@ public final class WovenClassCache {
     return Sha256.hex(digest.digest());
   }
 
-  /** The weave stored under {@code key}, or null (none, or one that failed its check: deleted). */
+  private byte[] agentBuild() {
+    byte[] build = agentBuild;
+    if (build == null) {
+      synchronized (this) {
+        build = agentBuild;
+        if (build == null) {
+          build = jarDigest(agentJar);
+          agentBuild = build;
+        }
+      }
+    }
+    return build;
+  }
+
+  /**
+   * The weave stored under {@code key}: the bundled one, else the directory's; null if neither has
+   * one (or the one found failed its check).
+   */
   Weave find(String key) {
+    Weave bundled = agentJar == null ? null : findBundled(key);
+    return bundled != null || dir == null ? bundled : findKept(key);
+  }
+
+  private Weave findBundled(String key) {
+    String name = BUNDLED + key + SUFFIX;
+    ZipEntry entry = agentJar.getEntry(name);
+    if (entry == null) {
+      return null;
+    }
+    try (InputStream in = agentJar.getInputStream(entry)) {
+      return decode(in.readAllBytes());
+    } catch (IOException | RuntimeException e) {
+      bundledDamaged.warnOnce(
+          "ignored " + name + " in the agent jar (" + e.getMessage() + "); the class is woven");
+      return null;
+    }
+  }
+
+  private Weave findKept(String key) {
     Path entry = dir.resolve(key + SUFFIX);
     byte[] stored;
     try {
@@ -244,8 +310,14 @@ public final class WovenClassCache {
     }
   }
 
-  /** Stores a weave under {@code key}, whole or not at all (written aside, then moved in place). */
+  /**
+   * Keeps a weave under {@code key} in the directory, if there is one, whole or not at all (written
+   * aside, then moved in place).
+   */
   void store(String key, Weave weave) {
+    if (dir == null) {
+      return;
+    }
     if (sweptScratch.compareAndSet(false, true)) {
       deleteOrphanedScratch();
     }
@@ -327,23 +399,28 @@ public final class WovenClassCache {
   }
 
   /**
-   * The agent build: every entry of its jar by name, size and CRC, which any change alters. Two
-   * checksums the JDK computes natively rather than a digest: this runs in {@code premain},
-   * interpreted, over some five thousand entries.
+   * The agent build: every entry of its jar by name, size and CRC but the bundled weaves (made from
+   * the rest, then added), which any change alters. Two checksums the JDK computes natively rather
+   * than a digest: this runs at the first class woven, mostly interpreted, over some five thousand
+   * entries.
    */
-  static byte[] jarDigest(Path jar) throws IOException {
+  static byte[] jarDigest(ZipFile jar) {
     ByteArrayOutputStream listing = new ByteArrayOutputStream(1 << 18);
-    try (ZipFile zip = new ZipFile(jar.toFile());
-        DataOutputStream out = new DataOutputStream(listing)) {
-      Enumeration<? extends ZipEntry> entries = zip.entries();
+    try (DataOutputStream out = new DataOutputStream(listing)) {
+      Enumeration<? extends ZipEntry> entries = jar.entries();
       while (entries.hasMoreElements()) {
         ZipEntry entry = entries.nextElement();
+        if (entry.getName().startsWith(BUNDLED)) {
+          continue;
+        }
         byte[] name = entry.getName().getBytes(StandardCharsets.UTF_8);
         out.writeInt(name.length);
         out.write(name);
         out.writeLong(entry.getSize());
         out.writeLong(entry.getCrc());
       }
+    } catch (IOException e) {
+      throw new UncheckedIOException(e); // a ByteArrayOutputStream does not fail
     }
     byte[] bytes = listing.toByteArray();
     CRC32 crc = new CRC32();

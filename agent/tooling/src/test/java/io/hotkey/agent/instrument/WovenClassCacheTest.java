@@ -22,6 +22,7 @@ import java.util.Set;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import java.util.zip.ZipEntry;
+import java.util.zip.ZipFile;
 import java.util.zip.ZipOutputStream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -144,20 +145,79 @@ class WovenClassCacheTest {
   }
 
   @Test
-  void theAgentsIdentityChangesWithAnyEntryOfItsJar() throws IOException {
-    byte[] original =
-        WovenClassCache.jarDigest(jar("one.jar", "x/A.class", "aaa", "x/B.class", "bbb"));
+  void theAgentsIdentityChangesWithAnyEntryOfItsJarButItsBundledWeaves() throws IOException {
+    byte[] original = digest(jar("one.jar", "x/A.class", "aaa", "x/B.class", "bbb"));
+    assertArrayEquals(original, digest(jar("same.jar", "x/A.class", "aaa", "x/B.class", "bbb")));
     assertArrayEquals(
         original,
-        WovenClassCache.jarDigest(jar("same.jar", "x/A.class", "aaa", "x/B.class", "bbb")));
+        digest(
+            jar(
+                "bundling.jar",
+                "x/A.class",
+                "aaa",
+                "x/B.class",
+                "bbb",
+                WovenClassCache.BUNDLED + "k.woven",
+                "woven")));
     assertFalse(
         Arrays.equals(
-            original,
-            WovenClassCache.jarDigest(jar("changed.jar", "x/A.class", "aaa", "x/B.class", "bbc"))));
+            original, digest(jar("changed.jar", "x/A.class", "aaa", "x/B.class", "bbc"))));
     assertFalse(
         Arrays.equals(
-            original,
-            WovenClassCache.jarDigest(jar("renamed.jar", "x/A.class", "aaa", "x/C.class", "bbb"))));
+            original, digest(jar("renamed.jar", "x/A.class", "aaa", "x/C.class", "bbb"))));
+  }
+
+  @Test
+  void aBundledWeaveIsFoundBeforeAKeptOneAndNothingIsKeptWithoutADirectory() throws IOException {
+    String key;
+    try (ZipFile plain = new ZipFile(jar("plain.jar", "x/A.class", "aaa").toFile())) {
+      key = new WovenClassCache(plain, null).key("a.B", false, List.of("m#0"), CLASS_FILE);
+    }
+    byte[] bundledBytes = {4, 5, 6};
+    Path bundling =
+        jar(
+            "bundling.jar",
+            "x/A.class",
+            "aaa",
+            WovenClassCache.BUNDLED + key + ".woven",
+            WovenClassCache.encode(new WovenClassCache.Weave(List.of("m#0"), bundledBytes)));
+    try (ZipFile agentJar = new ZipFile(bundling.toFile())) {
+      WovenClassCache withDirectory = new WovenClassCache(agentJar, dir);
+      assertEquals(key, withDirectory.key("a.B", false, List.of("m#0"), CLASS_FILE));
+      withDirectory.store(key, new WovenClassCache.Weave(List.of("m#0"), new byte[] {7}));
+      assertArrayEquals(bundledBytes, withDirectory.find(key).classFile, "the bundled weave");
+
+      WovenClassCache bundledOnly = new WovenClassCache(agentJar, null);
+      String other = bundledOnly.key("a.C", false, List.of("m#0"), CLASS_FILE);
+      assertNull(bundledOnly.find(other), "not bundled");
+      bundledOnly.store(other, new WovenClassCache.Weave(List.of("m#0"), new byte[] {8}));
+      assertNull(bundledOnly.find(other), "kept without a directory");
+    }
+  }
+
+  @Test
+  void aDamagedBundledWeaveIsIgnoredForTheKeptOne() throws IOException {
+    String key;
+    try (ZipFile plain = new ZipFile(jar("plain.jar", "x/A.class", "aaa").toFile())) {
+      key = new WovenClassCache(plain, null).key("a.B", false, List.of("m#0"), CLASS_FILE);
+    }
+    byte[] damaged =
+        WovenClassCache.encode(new WovenClassCache.Weave(List.of("m#0"), new byte[] {1}));
+    damaged[damaged.length - 1] ^= 1;
+    Path bundling =
+        jar("damaged.jar", "x/A.class", "aaa", WovenClassCache.BUNDLED + key + ".woven", damaged);
+    try (ZipFile agentJar = new ZipFile(bundling.toFile())) {
+      assertNull(new WovenClassCache(agentJar, null).find(key), "a damaged weave was used");
+      WovenClassCache withDirectory = new WovenClassCache(agentJar, dir);
+      withDirectory.store(key, new WovenClassCache.Weave(List.of("m#0"), new byte[] {2}));
+      assertArrayEquals(new byte[] {2}, withDirectory.find(key).classFile, "the kept weave");
+    }
+  }
+
+  private static byte[] digest(Path jar) throws IOException {
+    try (ZipFile zip = new ZipFile(jar.toFile())) {
+      return WovenClassCache.jarDigest(zip);
+    }
   }
 
   private WovenClassCache cache(int agentBuild) {
@@ -174,14 +234,18 @@ class WovenClassCacheTest {
     }
   }
 
-  /** A jar of the given entries: name, content, name, content... */
-  private Path jar(String name, String... entries) throws IOException {
+  /** A jar of the given entries: name, content (a String or bytes), name, content... */
+  private Path jar(String name, Object... entries) throws IOException {
     Path jar = dir.resolve(name);
     try (OutputStream file = Files.newOutputStream(jar);
         ZipOutputStream zip = new ZipOutputStream(file)) {
       for (int i = 0; i < entries.length; i += 2) {
-        zip.putNextEntry(new ZipEntry(entries[i]));
-        zip.write(entries[i + 1].getBytes(StandardCharsets.UTF_8));
+        zip.putNextEntry(new ZipEntry((String) entries[i]));
+        Object content = entries[i + 1];
+        zip.write(
+            content instanceof byte[] bytes
+                ? bytes
+                : ((String) content).getBytes(StandardCharsets.UTF_8));
         zip.closeEntry();
       }
     }
