@@ -36,6 +36,7 @@ public final class AgentJvm {
   private Jdk jdk = Jdk.JDK17;
   private boolean agent = true;
   private String agentArgs;
+  private Path agentJar = ItConfig.agentJar();
   private final Map<String, String> props = new LinkedHashMap<>();
   private final Map<String, String> env = new LinkedHashMap<>();
 
@@ -107,6 +108,12 @@ public final class AgentJvm {
     return this;
   }
 
+  /** Another build of the agent than the one under test (e.g. one without its bundled weaves). */
+  public AgentJvm agentJar(Path jar) {
+    this.agentJar = jar;
+    return this;
+  }
+
   public AgentJvm agentArgs(String args) {
     this.agent = true;
     this.agentArgs = args;
@@ -174,7 +181,7 @@ public final class AgentJvm {
     cmd.add(jdk.java().toString());
     cmd.addAll(jvmOptions);
     if (agent) {
-      Path jar = ItConfig.agentJar();
+      Path jar = agentJar;
       if (!Files.isRegularFile(jar)) {
         throw new IllegalStateException(
             "agent jar not found: "
