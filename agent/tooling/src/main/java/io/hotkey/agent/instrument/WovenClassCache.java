@@ -1,7 +1,6 @@
 package io.hotkey.agent.instrument;
 
 import io.hotkey.agent.core.AgentLog;
-import io.hotkey.agent.core.Sha256;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.DataInputStream;
@@ -9,7 +8,6 @@ import java.io.DataOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
-import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.DirectoryStream;
@@ -23,7 +21,6 @@ import java.nio.file.attribute.PosixFileAttributes;
 import java.nio.file.attribute.PosixFilePermission;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.nio.file.attribute.UserPrincipal;
-import java.security.MessageDigest;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Enumeration;
@@ -31,8 +28,6 @@ import java.util.List;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.zip.Adler32;
-import java.util.zip.CRC32;
 import java.util.zip.ZipEntry;
 import java.util.zip.ZipFile;
 
@@ -43,20 +38,19 @@ import java.util.zip.ZipFile;
  * client versions it bundles ({@value #BUNDLED}, read-only), and, with {@code
  * hotkey.weave-cache.dir}, a directory where each run keeps what it wove for the next.
  *
- * <p>An entry is named by a digest of everything its bytes follow from: the agent build (the names,
- * sizes and CRCs of its jar's entries but the bundled weaves), the class file as the JVM handed it
- * over, and the hooks that could apply to it. Not the Java version: Byte Buddy keeps the class
- * file's own version and weaves the same bytes on every JVM. Each entry holds a digest of its
- * content, checked when it is read; one that fails the check is not used (and deleted from the
- * directory) and the class woven again. Only a directory that this JVM's user owns and no one else
- * can write to is used: its bytes become the application's code.
+ * <p>An entry is named by checksums of everything its bytes follow from ({@link Checksums}): the
+ * agent build (the names, sizes and CRCs of its jar's entries but the bundled weaves), the class
+ * file as the JVM handed it over, and the hooks that could apply to it. Not the Java version: Byte
+ * Buddy keeps the class file's own version and weaves the same bytes on every JVM. Each entry holds
+ * checksums of its content, checked when it is read; one that fails the check is not used (and
+ * deleted from the directory) and the class woven again. Only a directory that this JVM's user owns
+ * and no one else can write to is used: its bytes become the application's code.
  */
 public final class WovenClassCache {
   /** The folder of the agent jar that holds the bundled weaves; not part of the agent build. */
   static final String BUNDLED = "META-INF/hotkey-weaves/";
 
-  private static final byte[] MAGIC = "HKWC1".getBytes(StandardCharsets.US_ASCII);
-  private static final int DIGEST_BYTES = 32;
+  private static final byte[] MAGIC = "HKWC2".getBytes(StandardCharsets.US_ASCII);
   private static final String SUFFIX = ".woven";
   private static final String SCRATCH_SUFFIX = ".tmp";
   private static final AtomicLong SCRATCH = new AtomicLong();
@@ -226,17 +220,17 @@ public final class WovenClassCache {
     }
   }
 
-  /** The entry's name for a class: what its woven bytes follow from, digested. */
+  /** The entry's name for a class: what its woven bytes follow from, checksummed. */
   String key(String className, boolean members, List<String> hooks, byte[] classFile) {
-    MessageDigest digest = Sha256.digest();
-    digest.update(agentBuild());
-    Sha256.update(digest, className);
-    Sha256.update(digest, members ? "members" : "advice");
+    Checksums key =
+        new Checksums()
+            .update(agentBuild())
+            .update(className)
+            .update(members ? "members" : "advice");
     for (String hook : hooks) {
-      Sha256.update(digest, hook);
+      key.update(hook);
     }
-    digest.update(classFile);
-    return Sha256.hex(digest.digest());
+    return key.update(classFile).hex();
   }
 
   private byte[] agentBuild() {
@@ -361,23 +355,24 @@ public final class WovenClassCache {
     }
     byte[] body = content.toByteArray();
     ByteArrayOutputStream entry =
-        new ByteArrayOutputStream(MAGIC.length + DIGEST_BYTES + body.length);
+        new ByteArrayOutputStream(MAGIC.length + Checksums.BYTES + body.length);
     entry.write(MAGIC);
-    entry.write(Sha256.digest().digest(body));
+    entry.write(new Checksums().update(body).value());
     entry.write(body);
     return entry.toByteArray();
   }
 
   static Weave decode(byte[] stored) throws IOException {
-    int bodyStart = MAGIC.length + DIGEST_BYTES;
+    int bodyStart = MAGIC.length + Checksums.BYTES;
     if (stored.length < bodyStart
         || !Arrays.equals(stored, 0, MAGIC.length, MAGIC, 0, MAGIC.length)) {
       throw new IOException("not a woven class entry");
     }
     byte[] body = Arrays.copyOfRange(stored, bodyStart, stored.length);
     if (!Arrays.equals(
-        Sha256.digest().digest(body), Arrays.copyOfRange(stored, MAGIC.length, bodyStart))) {
-      throw new IOException("its content does not match its digest");
+        new Checksums().update(body).value(),
+        Arrays.copyOfRange(stored, MAGIC.length, bodyStart))) {
+      throw new IOException("its content does not match its checksums");
     }
     try (DataInputStream in = new DataInputStream(new ByteArrayInputStream(body))) {
       int hookCount = in.readInt();
@@ -400,9 +395,7 @@ public final class WovenClassCache {
 
   /**
    * The agent build: every entry of its jar by name, size and CRC but the bundled weaves (made from
-   * the rest, then added), which any change alters. Two checksums the JDK computes natively rather
-   * than a digest: this runs at the first class woven, mostly interpreted, over some five thousand
-   * entries.
+   * the rest, then added), which any change alters.
    */
   static byte[] jarDigest(ZipFile jar) {
     ByteArrayOutputStream listing = new ByteArrayOutputStream(1 << 18);
@@ -422,16 +415,7 @@ public final class WovenClassCache {
     } catch (IOException e) {
       throw new UncheckedIOException(e); // a ByteArrayOutputStream does not fail
     }
-    byte[] bytes = listing.toByteArray();
-    CRC32 crc = new CRC32();
-    crc.update(bytes);
-    Adler32 adler = new Adler32();
-    adler.update(bytes);
-    return ByteBuffer.allocate(2 * Long.BYTES + Integer.BYTES)
-        .putLong(crc.getValue())
-        .putLong(adler.getValue())
-        .putInt(bytes.length)
-        .array();
+    return new Checksums().update(listing.toByteArray()).value();
   }
 
   /**
