@@ -24,8 +24,8 @@ import net.bytebuddy.matcher.ElementMatcher;
  *       IgnoredTypes} does not rule out in a loader that has the supertype;
  *   <li>the first class of a module's library ({@link InstrumentationModule#libraryPackages()})
  *       starts the agent ({@link Startup}) on a thread of its own, which then builds Byte Buddy's
- *       weaver ({@link ModuleWeaver}) unless a candidate needed it first; a candidate that comes
- *       before any other library class starts the agent itself; until then neither is loaded;
+ *       weaver ({@link ModuleWeaver}) unless a candidate needed it first; a candidate woven before
+ *       any other library class came starts the agent itself; until then neither is loaded;
  *   <li>each candidate is then checked against its module's class-loader matcher (class presence)
  *       before any type matcher, and transformed; its woven bytes go to the JVM once the agent's
  *       start is done, so a candidate that comes during the start is woven meanwhile, on its own
@@ -199,9 +199,11 @@ public final class ModuleInstaller {
    * thread of its own, which then builds the weaver unless a candidate needed it first; a candidate
    * that comes meanwhile is woven on its own thread while the start goes on, and its woven bytes go
    * to the JVM only once the start is done ({@link #awaitStart}), so no woven code runs before the
-   * hooks are active. A candidate that comes before any library class (an attach, or a library
+   * hooks are active. A candidate woven before any library class came (an attach, or a library
    * class that is itself a candidate) starts the agent on its own thread, as it would have to wait
-   * for it anyway: then nothing waits on another thread that might need a lock it holds.
+   * for it anyway: then nothing waits on another thread that might need a lock it holds. One left
+   * as it is (a class a module names, in a loader its module does not apply to) starts it ahead, as
+   * any library class does.
    */
   static final class LazyWeaver {
     private final List<InstrumentationModule> modules;
@@ -285,9 +287,11 @@ public final class ModuleInstaller {
       if (startBegun.compareAndSet(false, true)) {
         runStart();
       }
-      if (startFailed) {
-        return null;
-      }
+      return startFailed ? null : weaver();
+    }
+
+    /** The weaver, built on this thread if no other did; null when it could not be built. */
+    ModuleWeaver weaver() {
       ModuleWeaver active = weaver;
       if (active != null || weaverFailed) {
         return active;
@@ -305,8 +309,14 @@ public final class ModuleInstaller {
       }
     }
 
-    /** Waits for the agent's start; false when it failed. */
+    /**
+     * Waits for the agent's start, made on this thread when nothing began it (a woven class would
+     * have to wait for it anyway); false when it failed.
+     */
     boolean awaitStart() {
+      if (startBegun.compareAndSet(false, true)) {
+        runStart();
+      }
       boolean interrupted = false;
       while (true) {
         try {
@@ -450,14 +460,24 @@ public final class ModuleInstaller {
           }
           return null;
         }
-        ModuleWeaver active = weaver.get();
+        ModuleWeaver active = weaver.weaver();
         byte[] woven =
             active == null
                 ? null
                 : active.transform(
                     loader, className, classBeingRedefined, classfileBuffer, members);
+        if (woven == null) {
+          // a class no module applies to in this loader (Jedis 3's Jedis in Jedis 4+) waits for
+          // nothing: the start goes on beside the application
+          if (!weaver.hasBegun()
+              && candidates.isLibraryClass(className)
+              && (active == null || !active.applies(loader, className))) {
+            weaver.startAhead();
+          }
+          return null;
+        }
         // the class is defined once this returns: not before the hooks its advice calls are active
-        return woven == null || weaver.awaitStart() ? woven : null;
+        return weaver.awaitStart() ? woven : null;
       } catch (Throwable t) {
         // never fail a class load: the class then loads as it is
         return null;

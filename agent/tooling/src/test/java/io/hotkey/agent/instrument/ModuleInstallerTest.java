@@ -4,6 +4,7 @@ import static java.util.concurrent.TimeUnit.MILLISECONDS;
 import static java.util.concurrent.TimeUnit.SECONDS;
 import static net.bytebuddy.matcher.ElementMatchers.any;
 import static net.bytebuddy.matcher.ElementMatchers.named;
+import static net.bytebuddy.matcher.ElementMatchers.none;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -92,6 +93,38 @@ class ModuleInstallerTest {
     }
   }
 
+  @Test
+  void aCandidateItsModuleLeavesAsItIsStartsTheAgentAheadAndWaitsForNothing() throws Exception {
+    Instrumentation instrumentation = ByteBuddyAgent.install();
+    String library = "io.hotkey.agent.instrument.startunwoven.";
+    CompletableFuture<String> startedOn = new CompletableFuture<>();
+    CountDownLatch finishStart = new CountDownLatch(1);
+    List<ClassFileTransformer> transformers =
+        ModuleInstaller.install(
+            instrumentation,
+            List.of(new StartAheadModule(library, library + "UnwovenCandidate", none())),
+            Map.of(),
+            () -> {
+              startedOn.complete(Thread.currentThread().getName());
+              assertTrue(finishStart.await(30, SECONDS), "the test never let the start finish");
+              return new FailingListener();
+            },
+            new ModuleHealth(List.of()),
+            null,
+            null);
+    try {
+      CompletableFuture<Object> candidate = new CompletableFuture<>();
+      answerOnItsOwnThread(library + "UnwovenCandidate", candidate);
+
+      assertEquals(
+          "original", candidate.get(10, SECONDS), "loaded as it is while the start goes on");
+      assertEquals("hotkey-start", startedOn.get(10, SECONDS));
+    } finally {
+      finishStart.countDown();
+      transformers.forEach(instrumentation::removeTransformer);
+    }
+  }
+
   /** The test module advising {@code candidate}, installed as the agent installs its modules. */
   private static List<ClassFileTransformer> install(
       Instrumentation instrumentation,
@@ -100,7 +133,7 @@ class ModuleInstallerTest {
       ModuleInstaller.Startup startup) {
     return ModuleInstaller.install(
         instrumentation,
-        List.of(new StartAheadModule(library, candidate)),
+        List.of(new StartAheadModule(library, candidate, any())),
         Map.of(),
         startup,
         new ModuleHealth(List.of()),
@@ -153,14 +186,20 @@ class ModuleInstallerTest {
     }
   }
 
-  /** Advises {@code candidate}'s {@code answer()}; {@code library} is its library's package. */
+  /**
+   * Advises {@code candidate}'s {@code answer()} in the loaders {@code loaders} matches; {@code
+   * library} is its library's package.
+   */
   private static final class StartAheadModule implements InstrumentationModule {
     private final String library;
     private final String candidate;
+    private final ElementMatcher.Junction<ClassLoader> loaders;
 
-    StartAheadModule(String library, String candidate) {
+    StartAheadModule(
+        String library, String candidate, ElementMatcher.Junction<ClassLoader> loaders) {
       this.library = library;
       this.candidate = candidate;
+      this.loaders = loaders;
     }
 
     @Override
@@ -170,7 +209,7 @@ class ModuleInstallerTest {
 
     @Override
     public ElementMatcher.Junction<ClassLoader> classLoaderMatcher() {
-      return any();
+      return loaders;
     }
 
     @Override
