@@ -201,9 +201,10 @@ public final class ModuleInstaller {
    * to the JVM only once the start is done ({@link #awaitStart}), so no woven code runs before the
    * hooks are active. A candidate woven before any library class came (an attach, or a library
    * class that is itself a candidate) starts the agent on its own thread, as it would have to wait
-   * for it anyway: then nothing waits on another thread that might need a lock it holds. One left
-   * as it is (a class a module names, in a loader its module does not apply to) starts it ahead, as
-   * any library class does.
+   * for it anyway: then nothing waits on another thread that might need a lock it holds. One that
+   * both transformers leave as it is (a class a module names, in a loader its module does not apply
+   * to) starts it ahead, as any library class does; neither, with an agent class loader that is not
+   * parallel capable. Once the start failed nothing is woven.
    */
   static final class LazyWeaver {
     private final List<InstrumentationModule> modules;
@@ -219,6 +220,16 @@ public final class ModuleInstaller {
      * before the application's {@code main} could choose them.
      */
     private final CountDownLatch started = new CountDownLatch(1);
+
+    /**
+     * Whether another thread may load the agent's classes while the application's thread defines a
+     * class: with a loader that is not parallel capable, a woven class's thread would hold the lock
+     * the start on {@code hotkey-start} needs while it waits for that start. Then every start is
+     * made by the first woven class's thread.
+     */
+    private static final boolean AGENT_LOADER_PARALLEL =
+        ModuleInstaller.class.getClassLoader() == null
+            || ModuleInstaller.class.getClassLoader().isRegisteredAsParallelCapable();
 
     private final DeferredListener listener = new DeferredListener();
     private volatile boolean startFailed;
@@ -243,7 +254,7 @@ public final class ModuleInstaller {
      * did meanwhile; what that thread loads is left as it is, as on a thread that transforms.
      */
     void startAhead() {
-      if (!startBegun.compareAndSet(false, true)) {
+      if (!AGENT_LOADER_PARALLEL || !startBegun.compareAndSet(false, true)) {
         return;
       }
       try {
@@ -287,11 +298,17 @@ public final class ModuleInstaller {
       if (startBegun.compareAndSet(false, true)) {
         runStart();
       }
-      return startFailed ? null : weaver();
+      return weaver();
     }
 
-    /** The weaver, built on this thread if no other did; null when it could not be built. */
+    /**
+     * The weaver, built on this thread if no other did; null when it could not be built or the
+     * start failed (the start may still be under way).
+     */
     ModuleWeaver weaver() {
+      if (startFailed) {
+        return null;
+      }
       ModuleWeaver active = weaver;
       if (active != null || weaverFailed) {
         return active;
@@ -467,11 +484,9 @@ public final class ModuleInstaller {
                 : active.transform(
                     loader, className, classBeingRedefined, classfileBuffer, members);
         if (woven == null) {
-          // a class no module applies to in this loader (Jedis 3's Jedis in Jedis 4+) waits for
-          // nothing: the start goes on beside the application
-          if (!weaver.hasBegun()
-              && candidates.isLibraryClass(className)
-              && (active == null || !active.applies(loader, className))) {
+          // left as it is by both transformers (the advice one comes last: Jedis 3's Jedis in
+          // Jedis 4+), it waits for nothing: the start goes on beside the application
+          if (!members && !weaver.hasBegun() && candidates.isLibraryClass(className)) {
             weaver.startAhead();
           }
           return null;

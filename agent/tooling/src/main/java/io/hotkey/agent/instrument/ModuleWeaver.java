@@ -204,14 +204,6 @@ final class ModuleWeaver {
   }
 
   /**
-   * Whether a module names this class in a loader it applies to: it may be woven, by one of the two
-   * transformers.
-   */
-  boolean applies(ClassLoader loader, String internalName) {
-    return namesClass(internalName.replace('/', '.'), loader);
-  }
-
-  /**
    * Whether a module names this very class (rather than matching it as a subtype) in its loader.
    */
   private boolean namesClass(String name, ClassLoader loader) {

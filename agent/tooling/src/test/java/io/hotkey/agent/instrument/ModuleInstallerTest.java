@@ -18,6 +18,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicInteger;
 import net.bytebuddy.agent.ByteBuddyAgent;
 import net.bytebuddy.matcher.ElementMatcher;
 import org.junit.jupiter.api.Test;
@@ -125,6 +126,62 @@ class ModuleInstallerTest {
     }
   }
 
+  @Test
+  void onceTheStartFailedNothingIsWoven() throws Exception {
+    Instrumentation instrumentation = ByteBuddyAgent.install();
+    String library = "io.hotkey.agent.instrument.startfailed.";
+    AtomicInteger transformersBuilt = new AtomicInteger();
+    InstrumentationModule module =
+        new StartAheadModule(library, library + "FirstCandidate", any()) {
+          @Override
+          public List<TypeInstrumentation> typeInstrumentations() {
+            return List.of(
+                counted(library + "FirstCandidate", transformersBuilt),
+                counted(library + "SecondCandidate", transformersBuilt));
+          }
+        };
+    List<ClassFileTransformer> transformers =
+        ModuleInstaller.install(
+            instrumentation,
+            List.of(module),
+            Map.of(),
+            () -> {
+              throw new IllegalStateException("the start fails");
+            },
+            new ModuleHealth(List.of()),
+            null,
+            null);
+    try {
+      CompletableFuture<Object> first = new CompletableFuture<>();
+      answerOnItsOwnThread(library + "FirstCandidate", first);
+      assertEquals("original", first.get(10, SECONDS), "woven code of an agent that never started");
+      assertEquals(1, transformersBuilt.get(), "the first candidate is woven before the start");
+
+      CompletableFuture<Object> second = new CompletableFuture<>();
+      answerOnItsOwnThread(library + "SecondCandidate", second);
+      assertEquals("original", second.get(10, SECONDS));
+      assertEquals(1, transformersBuilt.get(), "a class was woven after the start failed");
+    } finally {
+      transformers.forEach(instrumentation::removeTransformer);
+    }
+  }
+
+  /** Advises {@code type}'s {@code answer()}, counting the transformers built from it. */
+  private static TypeInstrumentation counted(String type, AtomicInteger built) {
+    return new TypeInstrumentation() {
+      @Override
+      public String typeName() {
+        return type;
+      }
+
+      @Override
+      public void transform(TypeTransformer transformer) {
+        built.incrementAndGet();
+        transformer.applyAdvice(named("answer"), LIBRARY + "AnswerAdvice");
+      }
+    };
+  }
+
   /** The test module advising {@code candidate}, installed as the agent installs its modules. */
   private static List<ClassFileTransformer> install(
       Instrumentation instrumentation,
@@ -190,7 +247,7 @@ class ModuleInstallerTest {
    * Advises {@code candidate}'s {@code answer()} in the loaders {@code loaders} matches; {@code
    * library} is its library's package.
    */
-  private static final class StartAheadModule implements InstrumentationModule {
+  private static class StartAheadModule implements InstrumentationModule {
     private final String library;
     private final String candidate;
     private final ElementMatcher.Junction<ClassLoader> loaders;
