@@ -236,7 +236,8 @@ final class AgentInstaller {
 
   /**
    * The woven classes the agent jar bundles and, with {@code hotkey.weave-cache.dir}, those kept
-   * there; null when there are none (a directory that cannot be used is told and left out).
+   * there; null when the agent does not run from a jar it can read (then every class is woven; a
+   * directory that cannot be used is told and left out).
    */
   private static WovenClassCache weaveCache(HotkeyConfig config) {
     Path dir = config.weaveCacheDir().orElse(null);
@@ -254,9 +255,12 @@ final class AgentInstaller {
     try {
       return WovenClassCache.open(dir);
     } catch (IOException | RuntimeException e) {
-      AgentLog.warn(
-          "every client class is woven at each start, neither bundled nor kept weaves are used: "
-              + (e instanceof FileSystemException ? e.toString() : e.getMessage()));
+      String problem = e instanceof FileSystemException ? e.toString() : e.getMessage();
+      if (dir != null) {
+        AgentLog.warn(ConfigKey.WEAVE_CACHE_DIR.key() + " is not used: " + problem);
+      } else {
+        AgentLog.info("the weaves the agent jar bundles are not used: " + problem);
+      }
       return null;
     }
   }

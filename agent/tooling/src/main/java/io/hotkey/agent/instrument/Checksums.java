@@ -12,7 +12,8 @@ import java.util.zip.CRC32C;
  * a cryptographic digest, which nothing here needs (whoever can change a class file or the private
  * directory runs code anyway) and whose first use costs a start the security providers' set-up and
  * SHA-256 over every class file by code not yet compiled: the JDK computes these three natively.
- * Two different inputs share all of them with a chance far below 2<sup>-64</sup>.
+ * Two inputs that differ by accident, not made to collide, share all of them with a chance far
+ * below 2<sup>-64</sup>.
  */
 final class Checksums {
   /** The size of {@link #value()}. */
@@ -34,7 +35,12 @@ final class Checksums {
   /** Adds {@code text} as UTF-8 after its length, so that two fields never run into each other. */
   Checksums update(String text) {
     byte[] bytes = text.getBytes(StandardCharsets.UTF_8);
-    return update(ByteBuffer.allocate(Integer.BYTES).putInt(bytes.length).array()).update(bytes);
+    return update(bytes.length).update(bytes);
+  }
+
+  /** Adds a count or a length, to frame what follows. */
+  Checksums update(int value) {
+    return update(ByteBuffer.allocate(Integer.BYTES).putInt(value).array());
   }
 
   byte[] value() {

@@ -23,6 +23,7 @@ import java.nio.file.attribute.PosixFilePermissions;
 import java.nio.file.attribute.UserPrincipal;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Comparator;
 import java.util.Enumeration;
 import java.util.List;
 import java.util.Set;
@@ -109,7 +110,7 @@ public final class WovenClassCache {
 
   /**
    * The cache for the agent jar this class was loaded from, opened now: the jar the JVM runs, not
-   * one put in its place later. Null when the jar bundles no weaves and {@code dir} is null.
+   * one put in its place later.
    *
    * @param dir a directory {@link #checkPrivate} returned, or null
    * @throws IOException if the agent does not run from a jar that can be read
@@ -126,12 +127,7 @@ public final class WovenClassCache {
     if (!Files.isRegularFile(jar)) {
       throw new IOException("the agent does not run from its jar (" + jar + ")");
     }
-    ZipFile agentJar = new ZipFile(jar.toFile());
-    if (agentJar.getEntry(BUNDLED) == null && dir == null) {
-      agentJar.close();
-      return null;
-    }
-    return new WovenClassCache(agentJar, dir);
+    return new WovenClassCache(new ZipFile(jar.toFile()), dir);
   }
 
   /**
@@ -226,11 +222,12 @@ public final class WovenClassCache {
         new Checksums()
             .update(agentBuild())
             .update(className)
-            .update(members ? "members" : "advice");
+            .update(members ? "members" : "advice")
+            .update(hooks.size());
     for (String hook : hooks) {
       key.update(hook);
     }
-    return key.update(classFile).hex();
+    return key.update(classFile.length).update(classFile).hex();
   }
 
   private byte[] agentBuild() {
@@ -394,18 +391,23 @@ public final class WovenClassCache {
   }
 
   /**
-   * The agent build: every entry of its jar by name, size and CRC but the bundled weaves (made from
-   * the rest, then added), which any change alters.
+   * The agent build: every file of its jar by name, size and CRC but the bundled weaves (made from
+   * the rest, then added), which any change alters; in the order of their names, so that copying
+   * the jar, with or without its directories' entries, keeps it.
    */
   static byte[] jarDigest(ZipFile jar) {
+    List<ZipEntry> files = new ArrayList<>(jar.size());
+    Enumeration<? extends ZipEntry> entries = jar.entries();
+    while (entries.hasMoreElements()) {
+      ZipEntry entry = entries.nextElement();
+      if (!entry.isDirectory() && !entry.getName().startsWith(BUNDLED)) {
+        files.add(entry);
+      }
+    }
+    files.sort(Comparator.comparing(ZipEntry::getName));
     ByteArrayOutputStream listing = new ByteArrayOutputStream(1 << 18);
     try (DataOutputStream out = new DataOutputStream(listing)) {
-      Enumeration<? extends ZipEntry> entries = jar.entries();
-      while (entries.hasMoreElements()) {
-        ZipEntry entry = entries.nextElement();
-        if (entry.getName().startsWith(BUNDLED)) {
-          continue;
-        }
+      for (ZipEntry entry : files) {
         byte[] name = entry.getName().getBytes(StandardCharsets.UTF_8);
         out.writeInt(name.length);
         out.write(name);

@@ -145,9 +145,13 @@ class WovenClassCacheTest {
   }
 
   @Test
-  void theAgentsIdentityChangesWithAnyEntryOfItsJarButItsBundledWeaves() throws IOException {
+  void theAgentsIdentityChangesWithAnyFileOfItsJarButItsBundledWeaves() throws IOException {
     byte[] original = digest(jar("one.jar", "x/A.class", "aaa", "x/B.class", "bbb"));
     assertArrayEquals(original, digest(jar("same.jar", "x/A.class", "aaa", "x/B.class", "bbb")));
+    assertArrayEquals(
+        original,
+        digest(jar("reordered.jar", "x/", "", "x/B.class", "bbb", "x/A.class", "aaa")),
+        "a copy in another order, with a directory's entry");
     assertArrayEquals(
         original,
         digest(
