@@ -75,7 +75,7 @@ class WeaveCacheIT extends RedisTestBase {
       for (String entry : kept) {
         ZipEntry weave = agentJar.getEntry("META-INF/hotkey-weaves/" + entry);
         byte[] made = Files.readAllBytes(cache.resolve(entry));
-        byte[] inJar = weave == null ? null : agentJar.getInputStream(weave).readAllBytes();
+        byte[] inJar = weave == null ? null : read(agentJar, weave);
         checks.add(() -> assertNotNull(inJar, () -> entry + " is not bundled"));
         checks.add(() -> assertArrayEquals(made, inJar, () -> entry + " differs from the bundled"));
       }
@@ -206,6 +206,12 @@ class WeaveCacheIT extends RedisTestBase {
       }
     }
     return copy;
+  }
+
+  private static byte[] read(ZipFile jar, ZipEntry entry) throws IOException {
+    try (InputStream in = jar.getInputStream(entry)) {
+      return in.readAllBytes();
+    }
   }
 
   private static Set<String> entries(Path cache) throws IOException {

@@ -6,6 +6,7 @@ import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.PrintStream;
+import java.lang.management.ManagementFactory;
 import java.net.URL;
 import java.net.URLClassLoader;
 import java.nio.charset.StandardCharsets;
@@ -13,21 +14,72 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.stream.Collectors;
 import java.util.stream.Stream;
 
 /**
- * The build's step that makes the weaves the agent jar bundles: run with the agent attached and
- * {@code hotkey.weave-cache.dir} set, it loads every class a Redis client module names from each
- * directory of client jars it is given, as an application would; the agent weaves them and keeps
- * the weaves in that directory, which the build then adds to the jar. Fails when a directory's
- * classes left no weave there.
+ * The build's step that makes the weaves the agent jar bundles: run with the agent attached, alone,
+ * and {@code hotkey.weave-cache.dir} set to a scratch directory, it loads every class a Redis
+ * client module names from each directory of client jars it is given, as an application would; the
+ * agent weaves them and keeps the weaves in the scratch directory, which this then moves to the
+ * directory the build adds to the jar. Fails when a directory's classes left no weave, when the
+ * agent told of a problem, or when another agent could have changed the class files the weaves are
+ * keyed by.
  */
 final class WeaveBundleBuilder {
   private WeaveBundleBuilder() {}
 
-  public static void main(String[] clientDirectories) throws IOException {
-    Path weaves = Path.of(System.getProperty("hotkey.weave-cache.dir"));
-    // the agent tells of a class it could not weave on standard error, line by line
+  /** Arguments: the directory for the weaves, then one directory of client jars per release. */
+  public static void main(String[] args) throws IOException {
+    for (String argument : ManagementFactory.getRuntimeMXBean().getInputArguments()) {
+      if ((argument.startsWith("-javaagent:") && !argument.contains("hotkey-agent"))
+          || argument.startsWith("-agentpath:")) {
+        throw new IllegalStateException("another agent is attached: " + argument);
+      }
+    }
+    Path scratch = Path.of(System.getProperty("hotkey.weave-cache.dir"));
+    Path bundled = Files.createDirectories(Path.of(args[0]));
+    ByteArrayOutputStream told = copyStandardError();
+    try {
+      for (int i = 1; i < args.length; i++) {
+        weave(args[i], scratch);
+      }
+      String log = told.toString(StandardCharsets.UTF_8);
+      if (log.contains("[hotkey] internal error") || log.contains("[hotkey] warning")) {
+        throw new IllegalStateException("the agent could not weave every class (above)");
+      }
+      for (Path weave : weaves(scratch)) {
+        Files.move(weave, bundled.resolve(weave.getFileName()));
+      }
+    } finally {
+      for (Path file : list(scratch)) {
+        Files.delete(file);
+      }
+      Files.delete(scratch);
+    }
+  }
+
+  private static void weave(String clients, Path scratch) throws IOException {
+    long before = weaves(scratch).size();
+    URL[] jars = jars(Path.of(clients));
+    int loaded = 0;
+    for (InstrumentationModule module : AgentInstaller.redisClientModules()) {
+      for (TypeInstrumentation type : module.typeInstrumentations()) {
+        if (!type.matchesSubtypes() && load(type.typeName(), jars)) {
+          loaded++;
+        }
+      }
+    }
+    long made = weaves(scratch).size() - before;
+    if (made == 0) {
+      throw new IllegalStateException(
+          clients + ": no weave was kept in " + scratch + " (" + loaded + " classes loaded)");
+    }
+    System.out.println(clients + ": " + loaded + " classes loaded, " + made + " weaves kept");
+  }
+
+  /** Standard error, where the agent tells of a class it could not weave, copied as it goes. */
+  private static ByteArrayOutputStream copyStandardError() {
     ByteArrayOutputStream told = new ByteArrayOutputStream();
     PrintStream console = System.err;
     System.setErr(
@@ -47,29 +99,7 @@ final class WeaveBundleBuilder {
             },
             true,
             StandardCharsets.UTF_8));
-    for (String clients : clientDirectories) {
-      long before = count(weaves);
-      URL[] jars = jars(Path.of(clients));
-      int loaded = 0;
-      for (InstrumentationModule module : AgentInstaller.redisClientModules()) {
-        for (TypeInstrumentation type : module.typeInstrumentations()) {
-          if (!type.matchesSubtypes() && load(type.typeName(), jars)) {
-            loaded++;
-          }
-        }
-      }
-      long made = count(weaves) - before;
-      if (made == 0) {
-        throw new IllegalStateException(
-            clients + ": no weave was kept in " + weaves + " (" + loaded + " classes loaded)");
-      }
-      System.out.println(clients + ": " + loaded + " classes loaded, " + made + " weaves kept");
-    }
-    String log = told.toString(StandardCharsets.UTF_8);
-    if (log.contains("[hotkey] internal error") || log.contains("[hotkey] warning")) {
-      throw new IllegalStateException("the agent could not weave every class (above)");
-    }
-    System.exit(0); // the agent's threads are not waited for
+    return told;
   }
 
   /**
@@ -87,19 +117,27 @@ final class WeaveBundleBuilder {
 
   private static URL[] jars(Path directory) throws IOException {
     List<URL> jars = new ArrayList<>();
-    try (Stream<Path> files = Files.list(directory)) {
-      for (Path file : (Iterable<Path>) files.sorted()::iterator) {
-        if (file.toString().endsWith(".jar")) {
-          jars.add(file.toUri().toURL());
-        }
+    for (Path file : list(directory)) {
+      if (file.toString().endsWith(".jar")) {
+        jars.add(file.toUri().toURL());
       }
     }
     return jars.toArray(new URL[0]);
   }
 
-  private static long count(Path weaves) throws IOException {
-    try (Stream<Path> files = Files.list(weaves)) {
-      return files.filter(file -> file.toString().endsWith(".woven")).count();
+  private static List<Path> weaves(Path scratch) throws IOException {
+    List<Path> weaves = new ArrayList<>();
+    for (Path file : list(scratch)) {
+      if (file.toString().endsWith(".woven")) {
+        weaves.add(file);
+      }
+    }
+    return weaves;
+  }
+
+  private static List<Path> list(Path directory) throws IOException {
+    try (Stream<Path> files = Files.list(directory)) {
+      return files.sorted().collect(Collectors.toList());
     }
   }
 }
