@@ -22,9 +22,9 @@ import java.util.stream.Stream;
  * and {@code hotkey.weave-cache.dir} set to a scratch directory, it loads every class a Redis
  * client module names from each directory of client jars it is given, as an application would; the
  * agent weaves them and keeps the weaves in the scratch directory, which this then moves to the
- * directory the build adds to the jar. Fails when a directory's classes left no weave, when the
- * agent told of a problem, or when another agent could have changed the class files the weaves are
- * keyed by.
+ * directory the build adds to the jar. Fails when a directory holds no class a module names, when
+ * no weave was kept, when the agent told of a problem (a class it could not weave, a directory it
+ * would not use), or when another agent could have changed the class files the weaves are keyed by.
  */
 final class WeaveBundleBuilder {
   private WeaveBundleBuilder() {}
@@ -43,6 +43,9 @@ final class WeaveBundleBuilder {
     try {
       for (int i = 1; i < args.length; i++) {
         weave(args[i], scratch);
+      }
+      if (weaves(scratch).isEmpty()) {
+        throw new IllegalStateException("no weave was kept in " + scratch);
       }
       String log = told.toString(StandardCharsets.UTF_8);
       if (log.contains("[hotkey] internal error") || log.contains("[hotkey] warning")) {
@@ -70,12 +73,12 @@ final class WeaveBundleBuilder {
         }
       }
     }
-    long made = weaves(scratch).size() - before;
-    if (made == 0) {
-      throw new IllegalStateException(
-          clients + ": no weave was kept in " + scratch + " (" + loaded + " classes loaded)");
+    if (loaded == 0) {
+      throw new IllegalStateException(clients + " holds no class a Redis client module names");
     }
-    System.out.println(clients + ": " + loaded + " classes loaded, " + made + " weaves kept");
+    // a class whose bytes an earlier release has too was kept then
+    long made = weaves(scratch).size() - before;
+    System.out.println(clients + ": " + loaded + " classes loaded, " + made + " new weaves kept");
   }
 
   /** Standard error, where the agent tells of a class it could not weave, copied as it goes. */
