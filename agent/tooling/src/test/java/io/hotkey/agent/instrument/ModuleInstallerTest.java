@@ -36,8 +36,7 @@ class ModuleInstallerTest {
     List<ClassFileTransformer> transformers =
         install(
             instrumentation,
-            LIBRARY,
-            LIBRARY + "CandidateType",
+            new StartAheadModule(LIBRARY, LIBRARY + "CandidateType", any()),
             () -> {
               startedOn.complete(Thread.currentThread().getName());
               assertTrue(finishStart.await(30, SECONDS), "the test never let the start finish");
@@ -74,8 +73,7 @@ class ModuleInstallerTest {
     List<ClassFileTransformer> transformers =
         install(
             instrumentation,
-            library,
-            library + "FirstCandidate",
+            new StartAheadModule(library, library + "FirstCandidate", any()),
             () -> {
               startedOn.complete(Thread.currentThread().getName());
               return new FailingListener();
@@ -101,18 +99,14 @@ class ModuleInstallerTest {
     CompletableFuture<String> startedOn = new CompletableFuture<>();
     CountDownLatch finishStart = new CountDownLatch(1);
     List<ClassFileTransformer> transformers =
-        ModuleInstaller.install(
+        install(
             instrumentation,
-            List.of(new StartAheadModule(library, library + "UnwovenCandidate", none())),
-            Map.of(),
+            new StartAheadModule(library, library + "UnwovenCandidate", none()),
             () -> {
               startedOn.complete(Thread.currentThread().getName());
               assertTrue(finishStart.await(30, SECONDS), "the test never let the start finish");
               return new FailingListener();
-            },
-            new ModuleHealth(List.of()),
-            null,
-            null);
+            });
     try {
       CompletableFuture<Object> candidate = new CompletableFuture<>();
       answerOnItsOwnThread(library + "UnwovenCandidate", candidate);
@@ -141,16 +135,12 @@ class ModuleInstallerTest {
           }
         };
     List<ClassFileTransformer> transformers =
-        ModuleInstaller.install(
+        install(
             instrumentation,
-            List.of(module),
-            Map.of(),
+            module,
             () -> {
               throw new IllegalStateException("the start fails");
-            },
-            new ModuleHealth(List.of()),
-            null,
-            null);
+            });
     try {
       CompletableFuture<Object> first = new CompletableFuture<>();
       answerOnItsOwnThread(library + "FirstCandidate", first);
@@ -182,15 +172,14 @@ class ModuleInstallerTest {
     };
   }
 
-  /** The test module advising {@code candidate}, installed as the agent installs its modules. */
+  /** {@code module}, installed as the agent installs its modules. */
   private static List<ClassFileTransformer> install(
       Instrumentation instrumentation,
-      String library,
-      String candidate,
+      InstrumentationModule module,
       ModuleInstaller.Startup startup) {
     return ModuleInstaller.install(
         instrumentation,
-        List.of(new StartAheadModule(library, candidate, any())),
+        List.of(module),
         Map.of(),
         startup,
         new ModuleHealth(List.of()),
