@@ -20,11 +20,12 @@ import redis.clients.jedis.JedisCluster;
 
 /**
  * A key no instance reads often enough to call it hot (100/s each, local threshold 200/s) but the
- * fleet together does (300/s, fleet threshold 250/s): every instance serves it locally within a few
- * windows of 1 s after they all start reading, and none logs it as locally hot; a key only one
- * instance reads as often stays cold and keeps reaching Redis. No instance is told where the
- * fleet's counts go: each finds the one deployment its clients use, a standalone server or a
- * 3-master Cluster, whose every master then holds a shard of the counts.
+ * fleet together does (300/s, fleet threshold 200/s, a margin that holds when three JVMs starting
+ * on a busy machine read below their rate): every instance serves it locally within a few windows
+ * of 1 s after they all start reading, and none logs it as locally hot; a key only one instance
+ * reads as often stays cold and keeps reaching Redis. No instance is told where the fleet's counts
+ * go: each finds the one deployment its clients use, a standalone server or a 3-master Cluster,
+ * whose every master then holds a shard of the counts.
  */
 class FleetIT extends RedisTestBase {
   static final int INSTANCES = 3;
@@ -42,7 +43,7 @@ class FleetIT extends RedisTestBase {
                 : Clients.jedisClasspath(Clients.JEDIS_8),
             "io.hotkey.it.app.FleetApp")
         .hotkeyTestDefaults()
-        .prop("hotkey.detect.fleet-threshold", "250")
+        .prop("hotkey.detect.fleet-threshold", "200")
         .prop("hotkey.cache.ttl", "30s")
         .timeout(Duration.ofSeconds(90))
         .args(
