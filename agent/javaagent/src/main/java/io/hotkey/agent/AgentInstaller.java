@@ -423,12 +423,24 @@ final class AgentInstaller {
   private static final class Listener implements InstrumentationListener {
     private final AgentErrors errors;
 
+    /**
+     * The class this thread's transformers reported last as it loaded: a class that gains members
+     * and advice is reported by both transformers, one after the other, and logged once.
+     */
+    private final ThreadLocal<String> lastLoaded = new ThreadLocal<>();
+
     Listener(AgentErrors errors) {
       this.errors = errors;
     }
 
     @Override
     public void transformed(String typeName, boolean retransformed) {
+      if (!retransformed) {
+        if (typeName.equals(lastLoaded.get())) {
+          return;
+        }
+        lastLoaded.set(typeName);
+      }
       AgentLog.info(
           "instrumented " + typeName + (retransformed ? " (already loaded, retransformed)" : ""));
     }

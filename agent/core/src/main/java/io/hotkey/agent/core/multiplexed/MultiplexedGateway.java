@@ -1,7 +1,5 @@
 package io.hotkey.agent.core.multiplexed;
 
-import com.github.benmanes.caffeine.cache.Cache;
-import com.github.benmanes.caffeine.cache.Caffeine;
 import io.hotkey.agent.cache.CacheKey;
 import io.hotkey.agent.cache.CachedReply;
 import io.hotkey.agent.cache.KeyVersions;
@@ -13,6 +11,7 @@ import io.hotkey.agent.core.AgentErrors;
 import io.hotkey.agent.core.ClassifiedCommand;
 import io.hotkey.agent.core.CommandClassifier;
 import io.hotkey.agent.core.ConnectionState;
+import io.hotkey.agent.core.PerConnection;
 import io.hotkey.agent.core.PlainSet;
 import io.hotkey.agent.core.ServingGate;
 import io.hotkey.agent.core.StaleAnswers;
@@ -37,11 +36,9 @@ import java.util.function.Supplier;
 public final class MultiplexedGateway {
   private final CommandClassifier classifier;
   private final NearCache cache;
-  private final ServingGate serving;
   private final KeyVersions versions;
 
-  private final Cache<Object, ConnectionState> connections =
-      Caffeine.newBuilder().weakKeys().build();
+  private final PerConnection<ConnectionState> connections;
   private final ThreadLocal<ThreadDispatchState> threads =
       ThreadLocal.withInitial(ThreadDispatchState::new);
 
@@ -60,12 +57,12 @@ public final class MultiplexedGateway {
 
   public MultiplexedGateway(
       CommandClassifier classifier, NearCache cache, KeyVersions versions, ServingGate serving) {
-    this.serving = serving;
     this.classifier = classifier;
     this.cache = cache;
     this.versions = versions;
     this.newTrackedReply = () -> new TrackedReply(versions, inFlight, cache);
     this.failedReads = new FailedReads(tracked, cache);
+    this.connections = new PerConnection<>(c -> new ConnectionState(serving.permitFor(c)));
   }
 
   /**
@@ -255,8 +252,7 @@ public final class MultiplexedGateway {
    */
   private ConnectionState connectionState(ThreadDispatchState thread, Object connection) {
     if (thread.lastConnection != connection) {
-      thread.lastState =
-          connections.get(connection, c -> new ConnectionState(serving.permitFor(c)));
+      thread.lastState = connections.get(connection);
       thread.lastConnection = connection;
     }
     return thread.lastState;
@@ -375,9 +371,7 @@ public final class MultiplexedGateway {
 
   /** The connection starts or stops buffering commands until the application flushes them. */
   public void onManualFlush(Object connection, boolean manual) {
-    connections
-        .get(connection, c -> new ConnectionState(serving.permitFor(c)))
-        .setManualFlush(manual);
+    connections.get(connection).setManualFlush(manual);
   }
 
   private TrackedReply trackedFor(Object reply) {

@@ -1,7 +1,5 @@
 package io.hotkey.agent.core.threadbound;
 
-import com.github.benmanes.caffeine.cache.Cache;
-import com.github.benmanes.caffeine.cache.Caffeine;
 import io.hotkey.agent.cache.CacheKey;
 import io.hotkey.agent.cache.CachedReply;
 import io.hotkey.agent.cache.KeyVersions;
@@ -12,6 +10,7 @@ import io.hotkey.agent.core.AgentErrors;
 import io.hotkey.agent.core.ClassifiedCommand;
 import io.hotkey.agent.core.CommandClassifier;
 import io.hotkey.agent.core.ConnectionState;
+import io.hotkey.agent.core.PerConnection;
 import io.hotkey.agent.core.PlainSet;
 import io.hotkey.agent.core.ReplyOutcome;
 import io.hotkey.agent.core.ServedReply;
@@ -37,11 +36,10 @@ public final class ThreadBoundGateway {
   private final CommandClassifier classifier;
   private final NearCache cache;
   private final KeyVersions versions;
-  private final ServingGate serving;
   private final ServerSightings sightings;
 
   /** Per connection (or pooled client): what it owes, and its state. */
-  private final Cache<Object, OwedReplies> connections = Caffeine.newBuilder().weakKeys().build();
+  private final PerConnection<OwedReplies> connections;
 
   private final ThreadLocal<ThreadCallState> threads =
       ThreadLocal.withInitial(ThreadCallState::new);
@@ -58,8 +56,9 @@ public final class ThreadBoundGateway {
     this.classifier = classifier;
     this.cache = cache;
     this.versions = versions;
-    this.serving = serving;
     this.sightings = sightings;
+    this.connections =
+        new PerConnection<>(c -> new OwedReplies(new ConnectionState(serving.permitFor(c))));
   }
 
   /**
@@ -149,21 +148,32 @@ public final class ThreadBoundGateway {
     owed.connection().onSessionCommand(session, argv, true);
   }
 
-  private OwedReplies owedRepliesOf(Object connection) {
-    return connections.get(
-        connection, c -> new OwedReplies(new ConnectionState(serving.permitFor(c))));
-  }
-
   /**
    * A client thread mostly sends through one connection, so the last one's replies are kept on the
    * thread: sending and reading then skip the weak-keyed map lookup.
    */
   private OwedReplies owedReplies(ThreadCallState thread, Object connection) {
     if (thread.lastSent != connection) {
-      thread.lastOwed = owedRepliesOf(connection);
+      thread.lastOwed = connections.get(connection);
       thread.lastSent = connection;
     }
     return thread.lastOwed;
+  }
+
+  /** {@link #owedReplies(ThreadCallState, Object)} for a hook that needs no other thread state. */
+  private OwedReplies owedReplies(Object connection) {
+    OwedReplies held = connections.held(connection);
+    return held != null ? held : owedReplies(threads.get(), connection);
+  }
+
+  /** The connection's state, or null if it sent nothing the agent saw. */
+  private OwedReplies owedIfPresent(Object connection) {
+    OwedReplies held = connections.held(connection);
+    if (held != null) {
+      return held;
+    }
+    ThreadCallState thread = threads.get();
+    return thread.lastSent == connection ? thread.lastOwed : connections.getIfPresent(connection);
   }
 
   /**
@@ -172,7 +182,7 @@ public final class ThreadBoundGateway {
    */
   private ConnectionState connectionState(ThreadCallState thread, Object connection) {
     if (thread.lastConnection != connection) {
-      thread.lastState = owedRepliesOf(connection).connection();
+      thread.lastState = connections.get(connection).connection();
       thread.lastConnection = connection;
     }
     return thread.lastState;
@@ -183,7 +193,7 @@ public final class ThreadBoundGateway {
    * applied.
    */
   public void onSendFailed(Object connection) {
-    owedReplies(threads.get(), connection).settleAll(versions);
+    owedReplies(connection).settleAll(versions);
   }
 
   /**
@@ -191,7 +201,7 @@ public final class ThreadBoundGateway {
    * die once its own reply is read (see {@link OwedReplies}).
    */
   public void onReplyRead(Object connection, ReplyOutcome outcome) {
-    OwedReplies owed = owedReplies(threads.get(), connection);
+    OwedReplies owed = owedReplies(connection);
     if (outcome == ReplyOutcome.CONNECTION_LOST) {
       owed.settleAll(versions);
     } else {
@@ -204,9 +214,7 @@ public final class ThreadBoundGateway {
    * will not be read, so the writes waiting for them invalidate now.
    */
   public void onConnectionClosed(Object connection) {
-    ThreadCallState thread = threads.get();
-    OwedReplies owed =
-        thread.lastSent == connection ? thread.lastOwed : connections.getIfPresent(connection);
+    OwedReplies owed = owedIfPresent(connection);
     if (owed != null) {
       owed.settleAll(versions);
     }
@@ -219,9 +227,7 @@ public final class ThreadBoundGateway {
    * user, until the commands it sends (the client's own AUTH and SELECT included) say otherwise.
    */
   public void onSessionEnded(Object connection) {
-    ThreadCallState thread = threads.get();
-    OwedReplies owed =
-        thread.lastSent == connection ? thread.lastOwed : connections.getIfPresent(connection);
+    OwedReplies owed = owedIfPresent(connection);
     if (owed != null) {
       owed.settleAll(versions);
       owed.connection().onSessionCommand(CommandSpec.Session.RESET, NO_ARGUMENTS, true);
@@ -243,7 +249,7 @@ public final class ThreadBoundGateway {
     if (thread.readDepth++ > 0) {
       // an outer level of the same call already decided; the inner level only carries it out
       if (thread.fill != null && thread.fillClient != null) {
-        ConnectionState borrowed = owedRepliesOf(connection).connection();
+        ConnectionState borrowed = connections.get(connection).connection();
         if (thread.fillClient.admitsFillThrough(borrowed, client, endpointSource)) {
           thread.fill.readThrough(borrowed.node(endpointSource));
         } else {

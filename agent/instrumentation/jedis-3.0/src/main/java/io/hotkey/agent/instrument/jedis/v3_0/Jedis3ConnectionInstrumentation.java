@@ -13,9 +13,11 @@ import io.hotkey.agent.instrument.jedis.common.JedisDisconnectAdvice;
  * answered locally), every close.
  */
 final class Jedis3ConnectionInstrumentation implements TypeInstrumentation {
+  static final String CONNECTION = "redis.clients.jedis.Connection";
+
   @Override
   public String typeName() {
-    return "redis.clients.jedis.Connection";
+    return CONNECTION;
   }
 
   @Override

@@ -3,6 +3,7 @@ package io.hotkey.agent.instrument.jedis.v3_0;
 import static net.bytebuddy.matcher.ElementMatchers.not;
 
 import io.hotkey.agent.instrument.ClassLoaderMatchers;
+import io.hotkey.agent.instrument.ConnectionStateFieldInstrumentation;
 import io.hotkey.agent.instrument.HelperClasses;
 import io.hotkey.agent.instrument.InstrumentationModule;
 import io.hotkey.agent.instrument.TypeInstrumentation;
@@ -36,6 +37,7 @@ public final class Jedis3InstrumentationModule implements InstrumentationModule 
   public List<TypeInstrumentation> typeInstrumentations() {
     return List.of(
         new Jedis3ConnectionInstrumentation(),
+        new ConnectionStateFieldInstrumentation(Jedis3ConnectionInstrumentation.CONNECTION),
         new Jedis3ApiInstrumentation("redis.clients.jedis.BinaryJedis"),
         new Jedis3ApiInstrumentation("redis.clients.jedis.Jedis"));
   }

@@ -1,6 +1,7 @@
 package io.hotkey.agent.instrument.jedis.v4_0;
 
 import io.hotkey.agent.instrument.ClassLoaderMatchers;
+import io.hotkey.agent.instrument.ConnectionStateFieldInstrumentation;
 import io.hotkey.agent.instrument.HelperClasses;
 import io.hotkey.agent.instrument.InstrumentationModule;
 import io.hotkey.agent.instrument.TypeInstrumentation;
@@ -31,7 +32,10 @@ public final class Jedis4InstrumentationModule implements InstrumentationModule 
 
   @Override
   public List<TypeInstrumentation> typeInstrumentations() {
-    return List.of(new JedisConnectionInstrumentation(), new UnifiedJedisInstrumentation());
+    return List.of(
+        new JedisConnectionInstrumentation(),
+        new ConnectionStateFieldInstrumentation(JedisConnectionInstrumentation.CONNECTION),
+        new UnifiedJedisInstrumentation());
   }
 
   @Override

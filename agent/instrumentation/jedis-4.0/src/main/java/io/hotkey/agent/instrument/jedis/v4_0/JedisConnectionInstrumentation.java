@@ -13,9 +13,11 @@ import io.hotkey.agent.instrument.jedis.common.JedisConnectionCommonAdvice;
  * read that fills the local cache, and the classic API's synchronous reads.
  */
 final class JedisConnectionInstrumentation implements TypeInstrumentation {
+  static final String CONNECTION = "redis.clients.jedis.Connection";
+
   @Override
   public String typeName() {
-    return "redis.clients.jedis.Connection";
+    return CONNECTION;
   }
 
   @Override

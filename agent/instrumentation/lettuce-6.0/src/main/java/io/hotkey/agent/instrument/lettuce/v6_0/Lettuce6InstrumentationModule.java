@@ -1,7 +1,9 @@
 package io.hotkey.agent.instrument.lettuce.v6_0;
 
+import io.hotkey.agent.core.ConnectionStateField;
 import io.hotkey.agent.core.TrackedReplyField;
 import io.hotkey.agent.instrument.ClassLoaderMatchers;
+import io.hotkey.agent.instrument.ConnectionStateFieldInstrumentation;
 import io.hotkey.agent.instrument.HelperClasses;
 import io.hotkey.agent.instrument.InstrumentationModule;
 import io.hotkey.agent.instrument.TypeInstrumentation;
@@ -37,8 +39,9 @@ import net.bytebuddy.matcher.ElementMatcher;
  *       RedisHandshakeInstrumentation}, {@link SslChannelInitializerInstrumentation}).
  * </ul>
  *
- * {@code CommandOutput} and {@code CommandArgs}, when they load after the agent, also gain a field
- * each ({@link TrackedReplyField}, {@link EncodedArgsField}).
+ * {@code CommandOutput}, {@code CommandArgs} and {@code RedisChannelHandler}, when they load after
+ * the agent, also gain a field each ({@link TrackedReplyField}, {@link EncodedArgsField}, {@link
+ * ConnectionStateField}).
  */
 public final class Lettuce6InstrumentationModule implements InstrumentationModule {
   static final String OUTPUT = "io.lettuce.core.output.CommandOutput";
@@ -80,6 +83,7 @@ public final class Lettuce6InstrumentationModule implements InstrumentationModul
   public static List<TypeInstrumentation> commandHooks() {
     return List.of(
         new RedisChannelHandlerInstrumentation(),
+        new ConnectionStateFieldInstrumentation(RedisChannelHandlerInstrumentation.CHANNEL_HANDLER),
         new DefaultEndpointInstrumentation(),
         new RedisStateMachineInstrumentation(),
         new CommandInstrumentation(),

@@ -13,9 +13,11 @@ import java.util.Collection;
  * one by one or as a batch, manual flushing, and the channel lost or regained.
  */
 public final class RedisChannelHandlerInstrumentation implements TypeInstrumentation {
+  static final String CHANNEL_HANDLER = "io.lettuce.core.RedisChannelHandler";
+
   @Override
   public String typeName() {
-    return "io.lettuce.core.RedisChannelHandler";
+    return CHANNEL_HANDLER;
   }
 
   @Override
