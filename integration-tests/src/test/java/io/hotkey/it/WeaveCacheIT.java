@@ -11,7 +11,10 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.FileTime;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -74,7 +77,7 @@ class WeaveCacheIT extends RedisTestBase {
     try (ZipFile agentJar = new ZipFile(ItConfig.agentJar().toFile())) {
       for (String entry : kept) {
         ZipEntry weave = agentJar.getEntry("META-INF/hotkey-weaves/" + entry);
-        byte[] made = Files.readAllBytes(cache.resolve(entry));
+        byte[] made = Files.readAllBytes(buildDir(cache).resolve(entry));
         byte[] inJar = weave == null ? null : read(agentJar, weave);
         checks.add(() -> assertNotNull(inJar, () -> entry + " is not bundled"));
         checks.add(() -> assertArrayEquals(made, inJar, () -> entry + " differs from the bundled"));
@@ -96,12 +99,16 @@ class WeaveCacheIT extends RedisTestBase {
   void aRestartTakesItsWovenClassesFromTheCache(String client, Jdk jdk) throws Exception {
     Path cache = temp.resolve("weave-cache");
     Path jar = jarWithoutBundledWeaves();
+    // what an agent replaced 8 days ago left: the first run deletes it
+    Path replaced = Files.createDirectories(cache.resolve("agent-0123456789abcdef"));
+    Files.write(replaced.resolve("x.woven"), new byte[] {1});
+    Files.setLastModifiedTime(replaced, FileTime.from(Instant.now().minus(Duration.ofDays(8))));
     Run first = run(client, jdk, jar, cache, "first");
     Set<String> kept = entries(cache);
     Run second = run(client, jdk, jar, cache, "second");
     Set<String> afterSecond = entries(cache);
     for (String entry : kept) {
-      Path file = cache.resolve(entry);
+      Path file = buildDir(cache).resolve(entry);
       byte[] stored = Files.readAllBytes(file);
       stored[stored.length / 2] ^= 1;
       Files.write(file, stored);
@@ -114,6 +121,12 @@ class WeaveCacheIT extends RedisTestBase {
     checks.addAll(second.correct());
     checks.addAll(damaged.correct());
     checks.add(() -> assertTrue(first.wove(), "the first run did not weave"));
+    checks.add(
+        () ->
+            assertTrue(
+                first.child.stderrContains(
+                    "[hotkey] weave cache: deleted the weaves of 1 agent build(s) unused for 7 days"),
+                () -> "the replaced build was not swept:\n" + first.child.describe()));
     checks.add(() -> assertFalse(kept.isEmpty(), "the first run kept nothing"));
     checks.add(
         () -> assertFalse(second.wove(), "the second run wove instead of reading the cache"));
@@ -135,7 +148,7 @@ class WeaveCacheIT extends RedisTestBase {
     Run run = run("lettuce", Jdk.JDK17, jarWithoutBundledWeaves(), shared, "shared");
     List<Executable> checks = new ArrayList<>(run.correct());
     checks.add(() -> assertTrue(run.wove(), "the classes were not woven"));
-    checks.add(() -> assertEquals(Set.of(), entries(shared), "the shared directory was used"));
+    checks.add(() -> assertEquals(Set.of(), names(shared), "the shared directory was used"));
     checks.add(
         () ->
             assertTrue(
@@ -214,9 +227,22 @@ class WeaveCacheIT extends RedisTestBase {
     }
   }
 
+  /** The entries of the one agent build's folder in {@code cache}. */
   private static Set<String> entries(Path cache) throws IOException {
-    try (Stream<Path> files = Files.list(cache)) {
+    return names(buildDir(cache));
+  }
+
+  private static Set<String> names(Path folder) throws IOException {
+    try (Stream<Path> files = Files.list(folder)) {
       return files.map(f -> f.getFileName().toString()).collect(Collectors.toSet());
+    }
+  }
+
+  private static Path buildDir(Path cache) throws IOException {
+    try (Stream<Path> folders = Files.list(cache)) {
+      List<Path> builds = folders.collect(Collectors.toList());
+      assertEquals(1, builds.size(), () -> "not one agent build's folder: " + builds);
+      return builds.get(0);
     }
   }
 

@@ -13,6 +13,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
@@ -55,10 +56,11 @@ final class WeaveBundleBuilder {
         Files.move(weave, bundled.resolve(weave.getFileName()));
       }
     } finally {
-      for (Path file : list(scratch)) {
-        Files.delete(file);
+      try (Stream<Path> files = Files.walk(scratch)) {
+        for (Path file : files.sorted(Comparator.reverseOrder()).collect(Collectors.toList())) {
+          Files.delete(file);
+        }
       }
-      Files.delete(scratch);
     }
   }
 
@@ -128,14 +130,11 @@ final class WeaveBundleBuilder {
     return jars.toArray(new URL[0]);
   }
 
+  /** The weaves kept in the scratch directory, in the folder of the agent's build. */
   private static List<Path> weaves(Path scratch) throws IOException {
-    List<Path> weaves = new ArrayList<>();
-    for (Path file : list(scratch)) {
-      if (file.toString().endsWith(".woven")) {
-        weaves.add(file);
-      }
+    try (Stream<Path> files = Files.walk(scratch, 2)) {
+      return files.filter(file -> file.toString().endsWith(".woven")).collect(Collectors.toList());
     }
-    return weaves;
   }
 
   private static List<Path> list(Path directory) throws IOException {

@@ -1,6 +1,7 @@
 package io.hotkey.agent.instrument;
 
 import io.hotkey.agent.core.AgentLog;
+import io.hotkey.agent.core.Sha256;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.DataInputStream;
@@ -11,12 +12,17 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.DirectoryStream;
+import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.FileVisitResult;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.nio.file.SimpleFileVisitor;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.attribute.BasicFileAttributes;
+import java.nio.file.attribute.FileAttribute;
+import java.nio.file.attribute.FileTime;
 import java.nio.file.attribute.PosixFileAttributes;
 import java.nio.file.attribute.PosixFilePermission;
 import java.nio.file.attribute.PosixFilePermissions;
@@ -27,6 +33,8 @@ import java.util.Comparator;
 import java.util.Enumeration;
 import java.util.List;
 import java.util.Set;
+import java.util.concurrent.Executor;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.zip.ZipEntry;
@@ -46,6 +54,14 @@ import java.util.zip.ZipFile;
  * checksums of its content, checked when it is read; one that fails the check is not used (and
  * deleted from the directory) and the class woven again. Only a directory that this JVM's user owns
  * and no one else can write to is used: its bytes become the application's code.
+ *
+ * <p>The directory holds a folder per agent build ({@code agent-<build checksum>}), which a run
+ * marks as used (its modification time) when it first looks a weave up there (a run whose classes
+ * are all bundled never does). Once a run, off the application's threads, the folders of other
+ * builds unused for {@value #UNUSED_BUILD_DAYS} days are deleted, as are the files an agent before
+ * this layout kept in the directory itself: an agent replaced by an upgrade leaves nothing behind
+ * for long, and one still run somewhere on the machine keeps its weaves (or weaves again, once,
+ * after a week without a start).
  */
 public final class WovenClassCache {
   /** The folder of the agent jar that holds the bundled weaves; not part of the agent build. */
@@ -54,7 +70,15 @@ public final class WovenClassCache {
   private static final byte[] MAGIC = "HKWC2".getBytes(StandardCharsets.US_ASCII);
   private static final String SUFFIX = ".woven";
   private static final String SCRATCH_SUFFIX = ".tmp";
+  private static final String BUILD_PREFIX = "agent-";
+
+  /** How long the folder of a build no run used is kept. */
+  static final int UNUSED_BUILD_DAYS = 7;
+
   private static final AtomicLong SCRATCH = new AtomicLong();
+  private static final FileAttribute<?>[] OWNER_ONLY = {
+    PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------"))
+  };
 
   /**
    * A scratch file lives for one write, milliseconds; one this old was left by a JVM that died
@@ -65,18 +89,24 @@ public final class WovenClassCache {
   /** The jar the agent runs from, opened in {@code premain}; null for a directory alone. */
   private final ZipFile agentJar;
 
-  /** Where this run keeps what it weaves, or null. */
+  /** Where this run keeps what it weaves (in its build's folder), or null. */
   private final Path dir;
+
+  /** Runs the once-a-run sweep of the directory. */
+  private final Executor sweeper;
 
   /** What identifies the agent build, taken from the jar at the first class looked up. */
   private volatile byte[] agentBuild;
+
+  /** This build's folder in {@link #dir}. */
+  private volatile Path buildDir;
 
   private final Warning readFailed = new Warning();
   private final Warning damaged = new Warning();
   private final Warning bundledDamaged = new Warning();
   private final Warning writeFailed = new Warning();
   private final Warning sweepFailed = new Warning();
-  private final AtomicBoolean sweptScratch = new AtomicBoolean();
+  private final AtomicBoolean used = new AtomicBoolean();
 
   /** The bytes a class was woven into, and the hooks that applied; no bytes when none did. */
   static final class Weave {
@@ -89,23 +119,26 @@ public final class WovenClassCache {
     }
   }
 
-  private WovenClassCache(ZipFile agentJar, Path dir, byte[] agentBuild) {
+  private WovenClassCache(ZipFile agentJar, Path dir, byte[] agentBuild, Executor sweeper) {
     this.agentJar = agentJar;
     this.dir = dir;
     this.agentBuild = agentBuild;
+    this.sweeper = sweeper;
   }
 
-  /** A directory only, for a build named by {@code agentBuild}. */
-  WovenClassCache(Path dir, byte[] agentBuild) {
-    this(null, dir, agentBuild.clone());
+  /**
+   * A directory only, for a build named by {@code agentBuild}; its sweep runs on {@code sweeper}.
+   */
+  WovenClassCache(Path dir, byte[] agentBuild, Executor sweeper) {
+    this(null, dir, agentBuild.clone(), sweeper);
   }
 
   /**
    * The weaves bundled in {@code agentJar} (the build is computed from it when first needed) and,
-   * unless {@code dir} is null, those kept there.
+   * unless {@code dir} is null, those kept there; its sweep runs on {@code sweeper}.
    */
-  WovenClassCache(ZipFile agentJar, Path dir) {
-    this(agentJar, dir, null);
+  WovenClassCache(ZipFile agentJar, Path dir, Executor sweeper) {
+    this(agentJar, dir, null, sweeper);
   }
 
   /**
@@ -127,7 +160,14 @@ public final class WovenClassCache {
     if (!Files.isRegularFile(jar)) {
       throw new IOException("the agent does not run from its jar (" + jar + ")");
     }
-    return new WovenClassCache(new ZipFile(jar.toFile()), dir);
+    return new WovenClassCache(
+        new ZipFile(jar.toFile()), dir, WovenClassCache::sweepOnAThreadOfItsOwn);
+  }
+
+  private static void sweepOnAThreadOfItsOwn(Runnable sweep) {
+    Thread thread = new Thread(sweep, "hotkey-weave-cache-sweep");
+    thread.setDaemon(true);
+    thread.start();
   }
 
   /**
@@ -137,15 +177,9 @@ public final class WovenClassCache {
    * its real path, which the cache uses from then on.
    */
   public static Path checkPrivate(Path dir) throws IOException {
-    boolean posix = dir.getFileSystem().supportedFileAttributeViews().contains("posix");
+    boolean posix = posix(dir);
     try {
-      if (posix) {
-        Files.createDirectories(
-            dir,
-            PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
-      } else {
-        Files.createDirectories(dir);
-      }
+      Files.createDirectories(dir, ownerOnly(dir));
     } catch (IOException e) {
       throw new IOException("cannot make " + dir + " (" + e + ")");
     }
@@ -184,6 +218,15 @@ public final class WovenClassCache {
       }
     }
     return real;
+  }
+
+  private static boolean posix(Path path) {
+    return path.getFileSystem().supportedFileAttributeViews().contains("posix");
+  }
+
+  /** What makes a new directory its owner's alone, where the file system has owners. */
+  private static FileAttribute<?>[] ownerOnly(Path path) {
+    return posix(path) ? OWNER_ONLY : new FileAttribute<?>[0];
   }
 
   /** This JVM's user, as the file system sees it: the owner of a file it makes. */
@@ -253,6 +296,47 @@ public final class WovenClassCache {
     return bundled != null || dir == null ? bundled : findKept(key);
   }
 
+  private Path buildDir() {
+    Path build = buildDir;
+    if (build == null) {
+      build = dir.resolve(BUILD_PREFIX + Sha256.hex(agentBuild()));
+      buildDir = build;
+    }
+    return build;
+  }
+
+  /**
+   * At a run's first use of the directory: marks this build's folder as used, and sweeps the
+   * directory on {@link #sweeper}.
+   */
+  private Path usingBuildDir() {
+    Path build = buildDir();
+    if (used.compareAndSet(false, true)) {
+      long now = System.currentTimeMillis();
+      try {
+        Files.setLastModifiedTime(build, FileTime.fromMillis(now));
+      } catch (NoSuchFileException firstRunOfThisBuild) {
+        // made by the first weave this run keeps
+      } catch (IOException | RuntimeException e) {
+        sweepFailed.warnOnce("cannot mark " + build + " as used (" + e + ")");
+      }
+      try {
+        sweeper.execute(
+            () -> {
+              try {
+                sweep(now);
+              } catch (Throwable t) {
+                sweepFailed.warnOnce("the sweep of " + dir + " failed (" + t + ")");
+              }
+            });
+      } catch (Throwable noThread) {
+        // the weave goes on: what is unused is swept by a later run
+        sweepFailed.warnOnce("no sweep of " + dir + " this run (" + noThread + ")");
+      }
+    }
+    return build;
+  }
+
   private Weave findBundled(String key) {
     String name = BUNDLED + key + SUFFIX;
     ZipEntry entry = agentJar.getEntry(name);
@@ -269,7 +353,7 @@ public final class WovenClassCache {
   }
 
   private Weave findKept(String key) {
-    Path entry = dir.resolve(key + SUFFIX);
+    Path entry = usingBuildDir().resolve(key + SUFFIX);
     byte[] stored;
     try {
       stored = Files.readAllBytes(entry);
@@ -309,13 +393,11 @@ public final class WovenClassCache {
     if (dir == null) {
       return;
     }
-    if (sweptScratch.compareAndSet(false, true)) {
-      deleteOrphanedScratch();
-    }
-    Path entry = dir.resolve(key + SUFFIX);
+    Path build = usingBuildDir();
+    Path entry = build.resolve(key + SUFFIX);
     Path written = null;
     try {
-      written = Files.createFile(dir.resolve(scratchName(key)));
+      written = createScratch(build, key);
       Files.write(written, encode(weave));
       try {
         Files.move(
@@ -420,34 +502,112 @@ public final class WovenClassCache {
     return new Checksums().update(listing.toByteArray()).value();
   }
 
-  /**
-   * Deletes the scratch files of writes that never finished (a JVM killed while writing), once a
-   * run, at its first write: a run that writes weaves anyway, not one that only reads them.
-   */
-  private void deleteOrphanedScratch() {
-    long orphanedBefore = System.currentTimeMillis() - ORPHANED_SCRATCH_MILLIS;
-    try (DirectoryStream<Path> scratch = Files.newDirectoryStream(dir, "*" + SCRATCH_SUFFIX)) {
-      for (Path file : scratch) {
-        deleteIfOrphaned(file, orphanedBefore);
+  /** A new scratch file in {@code build}, made with the folder (rwx------) if it is missing. */
+  private static Path createScratch(Path build, String key) throws IOException {
+    Path scratch = build.resolve(scratchName(key));
+    try {
+      return Files.createFile(scratch);
+    } catch (NoSuchFileException noFolderYet) {
+      try {
+        Files.createDirectory(build, ownerOnly(build));
+      } catch (FileAlreadyExistsException madeByAnotherJvm) {
+        // it is there now
       }
-    } catch (IOException | RuntimeException e) {
-      // DirectoryIteratorException is unchecked: nothing of the sweep may fail the weave
-      sweepFailed.warnOnce("cannot list " + dir + " (" + e + "); unfinished writes stay");
+      return Files.createFile(scratch);
     }
   }
 
-  private void deleteIfOrphaned(Path file, long orphanedBefore) {
+  /**
+   * The run's sweep at {@code nowMillis}: the folders of other builds, and the files of an agent
+   * before them, untouched for {@value #UNUSED_BUILD_DAYS} days; the scratch files of writes that
+   * never finished (a JVM killed while writing) in this build's folder.
+   */
+  void sweep(long nowMillis) {
+    Path build = buildDir();
+    long unusedBefore = nowMillis - TimeUnit.DAYS.toMillis(UNUSED_BUILD_DAYS);
+    int deletedBuilds = 0;
+    try (DirectoryStream<Path> entries = Files.newDirectoryStream(dir)) {
+      for (Path entry : entries) {
+        String name = entry.getFileName().toString();
+        if (name.startsWith(BUILD_PREFIX) && !entry.equals(build)) {
+          deletedBuilds += deleteIfUnused(entry, unusedBefore, true) ? 1 : 0;
+        } else if (name.endsWith(SUFFIX) || name.endsWith(SCRATCH_SUFFIX)) {
+          deleteIfUnused(entry, unusedBefore, false);
+        }
+      }
+    } catch (IOException | RuntimeException e) {
+      // DirectoryIteratorException is unchecked: nothing of the sweep may fail the weave
+      sweepFailed.warnOnce("cannot list " + dir + " (" + e + "); what is unused stays");
+    }
+    if (deletedBuilds > 0) {
+      AgentLog.info(
+          "weave cache: deleted the weaves of "
+              + deletedBuilds
+              + " agent build(s) unused for "
+              + UNUSED_BUILD_DAYS
+              + " days in "
+              + dir);
+    }
+    long orphanedBefore = nowMillis - ORPHANED_SCRATCH_MILLIS;
+    try (DirectoryStream<Path> scratch = Files.newDirectoryStream(build, "*" + SCRATCH_SUFFIX)) {
+      for (Path file : scratch) {
+        deleteIfUnused(file, orphanedBefore, false);
+      }
+    } catch (NoSuchFileException firstRunOfThisBuild) {
+      // nothing to sweep
+    } catch (IOException | RuntimeException e) {
+      sweepFailed.warnOnce("cannot list " + build + " (" + e + "); unfinished writes stay");
+    }
+  }
+
+  /**
+   * Deletes {@code path} if it is a regular file (with {@code folder}: a directory, with what it
+   * holds) last modified before {@code unusedBefore}; a link is never followed nor deleted.
+   */
+  private boolean deleteIfUnused(Path path, long unusedBefore, boolean folder) {
     try {
       BasicFileAttributes attributes =
-          Files.readAttributes(file, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
-      if (attributes.isRegularFile() && attributes.lastModifiedTime().toMillis() < orphanedBefore) {
-        Files.deleteIfExists(file);
+          Files.readAttributes(path, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
+      if (attributes.lastModifiedTime().toMillis() >= unusedBefore) {
+        return false;
+      }
+      if (folder && attributes.isDirectory()) {
+        deleteFolder(path);
+        return true;
+      }
+      if (!folder && attributes.isRegularFile()) {
+        Files.deleteIfExists(path);
+        return true;
       }
     } catch (NoSuchFileException movedIntoPlaceOrSweptByAnother) {
       // a write that just finished, or another JVM's sweep
-    } catch (IOException e) {
-      sweepFailed.warnOnce("cannot delete " + file + " (" + e + "); it stays");
+    } catch (IOException | RuntimeException e) {
+      sweepFailed.warnOnce("cannot delete " + path + " (" + e + "); it stays");
     }
+    return false;
+  }
+
+  private static void deleteFolder(Path folder) throws IOException {
+    Files.walkFileTree(
+        folder,
+        new SimpleFileVisitor<>() {
+          @Override
+          public FileVisitResult visitFile(Path file, BasicFileAttributes attributes)
+              throws IOException {
+            Files.deleteIfExists(file);
+            return FileVisitResult.CONTINUE;
+          }
+
+          @Override
+          public FileVisitResult postVisitDirectory(Path visited, IOException failure)
+              throws IOException {
+            if (failure != null) {
+              throw failure;
+            }
+            Files.deleteIfExists(visited);
+            return FileVisitResult.CONTINUE;
+          }
+        });
   }
 
   /**

@@ -44,7 +44,7 @@ class ModuleWeaverTest {
   @Test
   void aClassFoundInTheWeaveCacheIsTheOneWovenBeforeAndNeedsNoTransformer(@TempDir Path dir)
       throws Exception {
-    WovenClassCache cache = new WovenClassCache(dir, new byte[] {1});
+    WovenClassCache cache = new WovenClassCache(dir, new byte[] {1}, Runnable::run);
     ClassLoader loader = ModuleWeaverTest.class.getClassLoader();
     byte[] classFile = classFile(loader);
     String internalName = CANDIDATE.replace('.', '/');
@@ -68,7 +68,7 @@ class ModuleWeaverTest {
 
   @Test
   void anEntryNamingAHookThisAgentLacksIsWovenAgain(@TempDir Path dir) throws Exception {
-    WovenClassCache cache = new WovenClassCache(dir, new byte[] {1});
+    WovenClassCache cache = new WovenClassCache(dir, new byte[] {1}, Runnable::run);
     ClassLoader loader = ModuleWeaverTest.class.getClassLoader();
     byte[] classFile = classFile(loader);
     String key = cache.key(CANDIDATE, false, List.of("present#0"), classFile);

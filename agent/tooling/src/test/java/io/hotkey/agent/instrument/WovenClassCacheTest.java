@@ -3,10 +3,12 @@ package io.hotkey.agent.instrument;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.hotkey.agent.core.Sha256;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
@@ -16,6 +18,7 @@ import java.nio.file.attribute.FileTime;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Set;
@@ -52,6 +55,7 @@ class WovenClassCacheTest {
 
   @Test
   void aWriteLeftUnfinishedLongAgoIsDeletedAndOneUnderWayIsNot() throws IOException {
+    Path dir = Files.createDirectory(buildDir(1));
     Path orphaned = Files.createFile(dir.resolve("k.123.1.1.tmp"));
     Files.setLastModifiedTime(orphaned, FileTime.from(Instant.now().minus(Duration.ofDays(1))));
     Path underWay = Files.createFile(dir.resolve("k.456.1.1.tmp"));
@@ -70,6 +74,75 @@ class WovenClassCacheTest {
             dangling.getFileName().toString()),
         names(),
         "only the orphaned scratch file is deleted; what is not a file, or a link, stays");
+  }
+
+  @Test
+  void theFirstLookUpMarksTheBuildUsedAndDeletesWhatNoRunUsedForAWeek() throws IOException {
+    WovenClassCache cache = cache(1);
+    String key = cache.key("a.B", false, List.of("m#0"), CLASS_FILE);
+    cache.store(key, new WovenClassCache.Weave(List.of("m#0"), new byte[] {1}));
+    aged(buildDir(1), 30);
+    Path replaced = Files.createDirectory(buildDir(2));
+    Files.createDirectory(replaced.resolve("nested"));
+    aged(Files.createFile(replaced.resolve("nested").resolve("x.woven")), 30);
+    aged(Files.createFile(replaced.resolve("y.woven")), 30);
+    aged(replaced, 8);
+    aged(Files.createDirectory(buildDir(3)), 6);
+    Path before = aged(Files.createFile(dir.resolve("old.woven")), 8);
+    Path recent = aged(Files.createFile(dir.resolve("recent.woven")), 1);
+    Path notOurs = aged(Files.createFile(dir.resolve("notes.txt")), 30);
+    Path notAFolder = aged(Files.createFile(dir.resolve("agent-notes")), 30);
+
+    Instant lookedUp = Instant.now().minusSeconds(1);
+    assertArrayEquals(new byte[] {1}, cache(1).find(key).classFile, "the kept weave");
+
+    assertEquals(
+        Set.of(
+            buildDir(1).getFileName().toString(),
+            buildDir(3).getFileName().toString(),
+            recent.getFileName().toString(),
+            notOurs.getFileName().toString(),
+            notAFolder.getFileName().toString()),
+        names(dir),
+        "deleted: the build unused for 8 days, with all it held, and the older layout's entry "
+            + before.getFileName()
+            + " of 8 days; kept: this build, one used 6 days ago, what the cache did not make");
+    assertTrue(
+        Files.getLastModifiedTime(buildDir(1)).toInstant().isAfter(lookedUp),
+        "this build's folder was not marked as used");
+  }
+
+  @Test
+  void theSweepRunsOnceARunOnItsOwnExecutor() throws IOException {
+    List<Runnable> sweeps = new ArrayList<>();
+    WovenClassCache cache = new WovenClassCache(dir, new byte[] {1}, sweeps::add);
+    Path replaced = aged(Files.createDirectory(buildDir(2)), 8);
+    String key = cache.key("a.B", false, List.of("m#0"), CLASS_FILE);
+    assertNull(cache.find(key));
+    cache.store(key, new WovenClassCache.Weave(List.of("m#0"), new byte[] {1}));
+    assertNotNull(cache.find(key));
+
+    assertEquals(1, sweeps.size(), "one sweep a run");
+    assertTrue(Files.exists(replaced), "swept on the thread that looked the weave up");
+    sweeps.get(0).run();
+    assertFalse(Files.exists(replaced), "the sweep left an unused build");
+  }
+
+  @Test
+  void aBuildFolderSweptByAnotherJvmIsMadeAgainAtTheNextWrite() throws IOException {
+    WovenClassCache cache = cache(1);
+    String first = cache.key("a.B", false, List.of("m#0"), CLASS_FILE);
+    cache.store(first, new WovenClassCache.Weave(List.of("m#0"), new byte[] {1}));
+    Files.delete(buildDir(1).resolve(first + ".woven"));
+    Files.delete(buildDir(1));
+
+    String second = cache.key("a.C", false, List.of("m#0"), CLASS_FILE);
+    cache.store(second, new WovenClassCache.Weave(List.of("m#0"), new byte[] {2}));
+    assertArrayEquals(new byte[] {2}, cache.find(second).classFile);
+    assertEquals(
+        "rwx------",
+        PosixFilePermissions.toString(Files.getPosixFilePermissions(buildDir(1))),
+        "the folder is its owner's alone");
   }
 
   @Test
@@ -93,7 +166,7 @@ class WovenClassCacheTest {
     WovenClassCache cache = cache(1);
     String key = cache.key("a.B", false, List.of("m#0"), CLASS_FILE);
     cache.store(key, new WovenClassCache.Weave(List.of("m#0"), new byte[] {1, 2, 3, 4}));
-    Path entry = dir.resolve(key + ".woven");
+    Path entry = buildDir(1).resolve(key + ".woven");
     byte[] stored = Files.readAllBytes(entry);
     stored[stored.length - 1] ^= 1;
     Files.write(entry, stored);
@@ -175,7 +248,9 @@ class WovenClassCacheTest {
   void aBundledWeaveIsFoundBeforeAKeptOneAndNothingIsKeptWithoutADirectory() throws IOException {
     String key;
     try (ZipFile plain = new ZipFile(jar("plain.jar", "x/A.class", "aaa").toFile())) {
-      key = new WovenClassCache(plain, null).key("a.B", false, List.of("m#0"), CLASS_FILE);
+      key =
+          new WovenClassCache(plain, null, Runnable::run)
+              .key("a.B", false, List.of("m#0"), CLASS_FILE);
     }
     byte[] bundledBytes = {4, 5, 6};
     Path bundling =
@@ -186,12 +261,12 @@ class WovenClassCacheTest {
             WovenClassCache.BUNDLED + key + ".woven",
             WovenClassCache.encode(new WovenClassCache.Weave(List.of("m#0"), bundledBytes)));
     try (ZipFile agentJar = new ZipFile(bundling.toFile())) {
-      WovenClassCache withDirectory = new WovenClassCache(agentJar, dir);
+      WovenClassCache withDirectory = new WovenClassCache(agentJar, dir, Runnable::run);
       assertEquals(key, withDirectory.key("a.B", false, List.of("m#0"), CLASS_FILE));
       withDirectory.store(key, new WovenClassCache.Weave(List.of("m#0"), new byte[] {7}));
       assertArrayEquals(bundledBytes, withDirectory.find(key).classFile, "the bundled weave");
 
-      WovenClassCache bundledOnly = new WovenClassCache(agentJar, null);
+      WovenClassCache bundledOnly = new WovenClassCache(agentJar, null, Runnable::run);
       String other = bundledOnly.key("a.C", false, List.of("m#0"), CLASS_FILE);
       assertNull(bundledOnly.find(other), "not bundled");
       bundledOnly.store(other, new WovenClassCache.Weave(List.of("m#0"), new byte[] {8}));
@@ -203,7 +278,9 @@ class WovenClassCacheTest {
   void aDamagedBundledWeaveIsIgnoredForTheKeptOne() throws IOException {
     String key;
     try (ZipFile plain = new ZipFile(jar("plain.jar", "x/A.class", "aaa").toFile())) {
-      key = new WovenClassCache(plain, null).key("a.B", false, List.of("m#0"), CLASS_FILE);
+      key =
+          new WovenClassCache(plain, null, Runnable::run)
+              .key("a.B", false, List.of("m#0"), CLASS_FILE);
     }
     byte[] damaged =
         WovenClassCache.encode(new WovenClassCache.Weave(List.of("m#0"), new byte[] {1}));
@@ -211,8 +288,9 @@ class WovenClassCacheTest {
     Path bundling =
         jar("damaged.jar", "x/A.class", "aaa", WovenClassCache.BUNDLED + key + ".woven", damaged);
     try (ZipFile agentJar = new ZipFile(bundling.toFile())) {
-      assertNull(new WovenClassCache(agentJar, null).find(key), "a damaged weave was used");
-      WovenClassCache withDirectory = new WovenClassCache(agentJar, dir);
+      assertNull(
+          new WovenClassCache(agentJar, null, Runnable::run).find(key), "a damaged weave was used");
+      WovenClassCache withDirectory = new WovenClassCache(agentJar, dir, Runnable::run);
       withDirectory.store(key, new WovenClassCache.Weave(List.of("m#0"), new byte[] {2}));
       assertArrayEquals(new byte[] {2}, withDirectory.find(key).classFile, "the kept weave");
     }
@@ -225,11 +303,23 @@ class WovenClassCacheTest {
   }
 
   private WovenClassCache cache(int agentBuild) {
-    return new WovenClassCache(dir, new byte[] {(byte) agentBuild});
+    return new WovenClassCache(dir, new byte[] {(byte) agentBuild}, Runnable::run);
   }
 
+  /** The folder of the build {@link #cache} names {@code agentBuild}. */
+  private Path buildDir(int agentBuild) {
+    return dir.resolve("agent-" + Sha256.hex(new byte[] {(byte) agentBuild}));
+  }
+
+  /** {@code path}, last modified {@code days} ago. */
+  private static Path aged(Path path, int days) throws IOException {
+    Files.setLastModifiedTime(path, FileTime.from(Instant.now().minus(Duration.ofDays(days))));
+    return path;
+  }
+
+  /** The files of build 1's folder. */
   private Set<String> names() throws IOException {
-    return names(dir);
+    return names(buildDir(1));
   }
 
   private static Set<String> names(Path in) throws IOException {
