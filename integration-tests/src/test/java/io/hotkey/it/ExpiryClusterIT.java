@@ -1,5 +1,6 @@
 package io.hotkey.it;
 
+import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -7,14 +8,21 @@ import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * {@link ExpiryIT} on a 3-master Redis Cluster: each entry's TTL is asked of the node its key lives
- * on, on the agent's own connection to that node.
+ * on, on the agent's own connection to that node. Mostly waits for TTLs, on a Cluster of its own,
+ * beside the other classes.
  */
+@SideLane
 class ExpiryClusterIT {
   static RedisCluster cluster;
 
   @BeforeAll
-  static void useTheSharedCluster() {
-    cluster = RedisServers.sharedCluster();
+  static void startTheCluster() {
+    cluster = RedisServers.startCluster(3);
+  }
+
+  @AfterAll
+  static void stopTheCluster() {
+    cluster.close();
   }
 
   @BeforeEach

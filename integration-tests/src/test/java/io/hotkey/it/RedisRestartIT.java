@@ -31,8 +31,10 @@ import org.junit.jupiter.params.provider.CsvSource;
  * <p>No read is answered with a value staler than 1 s, before, during or after the restart; each
  * agent lost its tracking connection, is tracking again within {@link #RETRACKED_WITHIN_MS} of
  * Redis answering, and answers locally again. Every condition is waited for with a generous
- * deadline and timed from the moment Redis answers, never from a fixed sleep.
+ * deadline and timed from the moment Redis answers, never from a fixed sleep. Mostly waits, on a
+ * server of its own, beside the other classes.
  */
+@SideLane
 class RedisRestartIT {
   static final int INSTANCES = 2;
   static final long OUTAGE_MS = 2_000;

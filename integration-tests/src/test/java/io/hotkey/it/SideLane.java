@@ -10,9 +10,10 @@ import org.junit.jupiter.api.parallel.ResourceLock;
 
 /**
  * A test class that runs on the second thread beside the other classes, which run one after another
- * on the first: for classes that mostly wait (failovers, TTLs, leases, windows) and start every
- * server they use. The shared lock keeps the side lane to one class at a time, and makes each such
- * class run its tests one after another.
+ * on the first: for classes that leave a core idle most of the time (failovers, TTLs, leases,
+ * windows, one application JVM at a time) and start every server they use, and whose checks have no
+ * tight real-time bound. The shared lock keeps the side lane to one class at a time, and makes each
+ * such class run its tests one after another.
  */
 @Target(ElementType.TYPE)
 @Retention(RetentionPolicy.RUNTIME)

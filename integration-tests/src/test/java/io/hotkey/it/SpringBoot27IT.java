@@ -21,8 +21,10 @@ import org.junit.jupiter.params.provider.CsvSource;
  * passes both classes' checks, reads first: hot {@code RedisTemplate} and {@code @Cacheable} reads
  * are served locally (Redis' commandstats stop growing) and stay right across writes, the meters
  * show in {@code /actuator/prometheus}, and the controller behind {@code hotkey.idempotency.routes}
- * runs once per key.
+ * runs once per key. One application at a time, which leaves a core idle most of the time: beside
+ * the other classes.
  */
+@SideLane
 class SpringBoot27IT extends RedisTestBase {
 
   @ParameterizedTest(name = "spring boot 2.7: {0} {1} on {2} {3}")

@@ -23,8 +23,10 @@ import org.junit.jupiter.params.provider.CsvSource;
  * {@code /actuator/prometheus}, and the controller behind {@code hotkey.idempotency.routes} runs
  * once per key. The Lettuce application runs with Boot's Lettuce observation (Lettuce's {@code
  * MicrometerTracing}, its commands timed as {@code lettuce} in {@code /actuator/prometheus}): the
- * reads the agent answers do not reach Redis there either.
+ * reads the agent answers do not reach Redis there either. One application at a time, which leaves
+ * a core idle most of the time: beside the other classes.
  */
+@SideLane
 class SpringBoot4IT extends RedisTestBase {
 
   @ParameterizedTest(name = "spring boot 4: {0} {1} on {2} {3}")

@@ -21,8 +21,10 @@ import org.junit.jupiter.api.Test;
 /**
  * {@code java -jar hotkey-agent.jar status <pid> [--json]} and {@code top <pid>} against a real JVM
  * under load, with no HTTP endpoint: attach and JMX only. {@code top} runs in a pseudo-terminal (a
- * tmux pane) and is ended by Ctrl-C typed into it.
+ * tmux pane) and is ended by Ctrl-C typed into it. Mostly waits for {@code top}'s refreshes, beside
+ * the other classes.
  */
+@SideLane
 class StatusCommandIT extends RedisTestBase {
 
   @Test
