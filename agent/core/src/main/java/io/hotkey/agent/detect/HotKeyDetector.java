@@ -103,16 +103,17 @@ public final class HotKeyDetector {
    * for that many in every count and rate reported. An access that is not drawn costs the draw
    * alone: nothing of the detector's is read but the mask.
    *
-   * <p>No lock, no atomic, no allocation but a thread's {@link PendingAccesses}: after its first
-   * {@link PendingAccesses#COUNTED_AT_ONCE} accesses (counted one by one, so that short-lived
-   * threads lose none), a thread's accesses go into its buffer (a {@code ThreadLocal} lookup and a
-   * few plain stores), which is counted into the sketch, {@link PendingAccesses#CAPACITY} accesses
-   * at a time, when it is full, when the thread records in a later slot than its oldest pending
-   * access (then into that later slot, so a slot's rate includes at most one buffer per thread that
-   * belonged to the previous one), or when the thread calls {@link #tick()}. A thread that stops
-   * recording leaves at most {@code CAPACITY - 1} counted accesses pending until it records again,
-   * or for good if it ends: too few to make a key hot or keep it hot. Safe from any number of
-   * threads; never throws.
+   * <p>No lock, no atomic, no allocation but a thread's {@link PendingAccesses}: a thread's
+   * accesses go into its buffer (a {@code ThreadLocal} lookup and a few plain stores), which is
+   * counted into the sketch when it is full, when the thread records in a later slot than its
+   * oldest pending access (then into that later slot, so a slot's rate includes at most one buffer
+   * per thread that belonged to the previous one), or when the thread calls {@link #tick()}. The
+   * buffer holds one access more per {@link PendingAccesses#GROWTH} the thread has recorded, up to
+   * {@link PendingAccesses#CAPACITY}: a thread's first accesses are counted one by one, so a
+   * short-lived thread loses none, and a thread that stops recording leaves at most one in {@code
+   * GROWTH} of its accesses, and fewer than {@code CAPACITY}, pending until it records again, or
+   * for good if it ends: too few to make a key hot or keep it hot. Safe from any number of threads;
+   * never throws.
    *
    * <p>Stripes are handed out round-robin as threads first record, so the threads of a pool get
    * distinct stripes (and decay coins) up to the number of stripes (of coins).

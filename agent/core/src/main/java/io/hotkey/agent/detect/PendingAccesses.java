@@ -1,8 +1,8 @@
 package io.hotkey.agent.detect;
 
 /**
- * One recording thread's accesses not yet counted in the sketch: up to {@link #CAPACITY} of them,
- * each as its key, the key's hash and whether it was a write. Owned by its thread alone (a {@code
+ * One recording thread's accesses not yet counted in the sketch: up to {@link #limit} of them, each
+ * as its key, the key's hash and whether it was a write. Owned by its thread alone (a {@code
  * ThreadLocal} of the detector), so it is written with plain stores.
  *
  * <p>Why buffer at all: a sketch bucket is a random cache line among hundreds of kilobytes, so
@@ -10,8 +10,14 @@ package io.hotkey.agent.detect;
  * Lettuce service was more than the rest of the agent's work on that thread
  * (docs/performance-history.md, fourth round). Counted {@link #CAPACITY} at a time, the misses
  * overlap (see {@link HeavyKeeperTable#addAll}). This is the read buffer of Caffeine, minus its
- * losses: nothing is dropped, the thread that fills the buffer empties it; and a thread buffers
- * only once it has recorded {@link #COUNTED_AT_ONCE} accesses, so short-lived threads lose nothing.
+ * losses: nothing is dropped, the thread that fills the buffer empties it.
+ *
+ * <p>A thread's buffer grows with what it has recorded: one access more per {@link #GROWTH}
+ * recorded, up to {@link #CAPACITY}, so a thread that ends leaves at most one in {@code GROWTH} of
+ * its accesses uncounted, and a thread per request (a virtual thread) none of its first {@code
+ * GROWTH}. The growth is arithmetic, not a phase: a switch from counting one by one to buffering
+ * would turn a branch the JIT had compiled as never taken, seconds into the application's traffic,
+ * and throw away the compiled code of every command's path to be compiled again.
  *
  * <p>Keys are referenced, not copied: copying a prefix of each cost more than the garbage
  * collector's barrier on the reference store ({@code DetectorBenchmark.record1Thread}). A reference
@@ -23,13 +29,10 @@ final class PendingAccesses {
   /** Accesses buffered per thread: enough to overlap the misses, small enough to stay in cache. */
   static final int CAPACITY = 32;
 
-  /**
-   * A thread's first accesses are counted one by one: a thread that lives for a few commands (a
-   * virtual thread per request, a thread per task) would otherwise end with them all uncounted. A
-   * thread that has lived this long and then ends loses at most {@code CAPACITY - 1} of its
-   * accesses, 3% for one that ends right after.
-   */
-  static final int COUNTED_AT_ONCE = 1024;
+  /** A thread's buffer holds one access more for each this many it has recorded. */
+  static final int GROWTH = 32;
+
+  private static final int GROWTH_SHIFT = Integer.numberOfTrailingZeros(GROWTH);
 
   /**
    * The stripe and decay coin of the owning thread, fixed at creation (see {@link StripedSketch}).
@@ -38,18 +41,17 @@ final class PendingAccesses {
 
   final int coin;
 
-  /** Accesses still to be counted at once before this thread buffers. */
-  int countedAtOnce = COUNTED_AT_ONCE;
+  final int[] hashes = new int[CAPACITY];
 
-  /** Allocated when the thread starts buffering. */
-  int[] hashes;
-
-  byte[][] keys;
+  final byte[][] keys = new byte[CAPACITY][];
 
   /** Bit i: access i was a write. */
   int writes;
 
   int size;
+
+  /** Accesses this thread has recorded, wrapping past 2^32 (which only shrinks one buffer). */
+  private int recorded;
 
   /** Keeps what {@link HeavyKeeperTable#addAll} read ahead, so that the reads stay. */
   int readAhead;
@@ -63,18 +65,6 @@ final class PendingAccesses {
     this.generation = generation;
   }
 
-  /** Whether this thread's accesses are buffered by now; counts the ones that are not. */
-  boolean buffers() {
-    if (countedAtOnce == 0) {
-      return true;
-    }
-    if (--countedAtOnce == 0) {
-      hashes = new int[CAPACITY];
-      keys = new byte[CAPACITY][];
-    }
-    return false;
-  }
-
   /** Buffers one access; true when the buffer is then full. */
   boolean add(byte[] key, int hash, boolean write) {
     int n = size;
@@ -84,7 +74,12 @@ final class PendingAccesses {
       writes |= 1 << n;
     }
     size = ++n;
-    return n == CAPACITY;
+    return n >= limit(recorded++);
+  }
+
+  /** How many accesses a thread buffers once it has recorded {@code recorded} before. */
+  static int limit(int recorded) {
+    return Math.min(CAPACITY, 1 + (recorded >>> GROWTH_SHIFT));
   }
 
   void clear() {

@@ -79,10 +79,6 @@ final class StripedSketch {
     }
     PendingAccesses pending = this.pending.get();
     int gen = generation;
-    if (!pending.buffers()) {
-      tables[pending.stripe * GENERATIONS + gen].add(key, hash, write, coins, pending.coin);
-      return;
-    }
     if (gen != pending.generation) {
       flush(pending, gen);
     }

@@ -222,19 +222,30 @@ class DetectorBehaviourTest {
   }
 
   /**
-   * Accesses recorded on a thread that never ticks, once it buffers: a full buffer is counted at
-   * once, a partial one when the thread records in a later slot, and then in that slot.
+   * Accesses recorded on a thread that never ticks: its first {@code GROWTH} are counted one by
+   * one; once its buffer has grown to {@code CAPACITY}, a full buffer is counted at once, a partial
+   * one when the thread records in a later slot, and then in that slot.
    */
   @Test
-  void aBufferingThreadsAccessesAreCountedWhenItsBufferFillsOrTheSlotChanges() throws Exception {
+  void aRecordingThreadsAccessesAreCountedOneByOneThenWhenItsBufferFillsOrTheSlotChanges()
+      throws Exception {
+    int growth = PendingAccesses.GROWTH;
     int full = PendingAccesses.CAPACITY;
-    onOtherThread(() -> record("first-accesses", PendingAccesses.COUNTED_AT_ONCE, 0));
+    onOtherThread(() -> record("first-accesses", growth, 0));
+    tick();
+    tick();
+    assertEquals(growth, top("first-accesses").count(), "counted one by one: none waits");
+    onOtherThread(() -> record("growing", growth * (full - 1) - growth, 0));
+    tick();
+    tick();
     onOtherThread(() -> record("full", full, 0));
     onOtherThread(() -> record("partial", full - 1, 0));
     tick();
     tick();
     assertEquals(
-        PendingAccesses.COUNTED_AT_ONCE, top("first-accesses").count(), "counted one by one");
+        (long) growth * (full - 2),
+        top("growing").count(),
+        "its last buffer counted in the next slot");
     assertEquals(full, top("full").count(), "a full buffer is counted in the slot it filled in");
     assertEquals(null, top("partial"), "a partial buffer waits for its thread");
     onOtherThread(() -> record("partial", 1, 0));
@@ -243,6 +254,26 @@ class DetectorBehaviourTest {
     assertEquals(
         full - 1, top("partial").count(), "counted in the later slot; the new access now waits");
     assertEquals(full, top("full").count());
+  }
+
+  /** A thread that ends leaves at most one in {@code GROWTH} of its accesses uncounted. */
+  @Test
+  void anEndedThreadLeavesAtMostOneInGrowthOfItsAccessesUncounted() throws Exception {
+    int recorded = 10_000;
+    Thread thread = new Thread(() -> record("ended", recorded, 0));
+    thread.start();
+    thread.join();
+    tick();
+    tick();
+    long counted = top("ended").count();
+    assertTrue(
+        counted <= recorded && counted >= recorded - PendingAccesses.CAPACITY + 1,
+        counted + " of " + recorded);
+    assertEquals(1, PendingAccesses.limit(0));
+    assertEquals(1, PendingAccesses.limit(PendingAccesses.GROWTH - 1));
+    assertEquals(2, PendingAccesses.limit(PendingAccesses.GROWTH));
+    assertEquals(PendingAccesses.CAPACITY, PendingAccesses.limit(Integer.MAX_VALUE));
+    assertEquals(PendingAccesses.CAPACITY, PendingAccesses.limit(-1), "past 2^31 recorded");
   }
 
   /** A thread per request, as with virtual threads: each records a few accesses and ends. */
