@@ -39,8 +39,17 @@ final class KeyWindow {
   /** Entry number + 1 per position, 0 = free; rebuilt after each harvest is added. */
   private final int[] index;
 
+  /** Free entries, lowest number on top: entries are taken lowest first. */
   private final int[] free;
+
   private int freeTop;
+
+  /**
+   * Every entry at or above this number is free, so the tick's loops stop here: on a service with
+   * no key above one access per slot they run no iteration, and the JIT never compiles them while
+   * it is busy with the application's own code in its first seconds.
+   */
+  private int extent;
 
   /** Sort buffers: window entries, and the new candidates of a harvest. */
   private final long[] entryOrder;
@@ -77,7 +86,7 @@ final class KeyWindow {
   /** Moves to the next slot, forgetting what the window counted in it a whole window ago. */
   void advance() {
     cursor = cursor + 1 == slots ? 0 : cursor + 1;
-    for (int e = 0; e < capacity; e++) {
+    for (int e = 0; e < extent; e++) {
       if (used[e]) {
         int i = e * slots + cursor;
         total[e] -= counts[i];
@@ -138,11 +147,12 @@ final class KeyWindow {
   /**
    * Gives window entries to new candidates, biggest first: free entries, then entries of unpinned
    * keys whose window count is smaller than the newcomer's count (smallest first). Entries whose
-   * window emptied are freed first. Pinned keys are never evicted (they keep their counts).
+   * window emptied are freed first, highest number first, so that the lowest are taken next. Pinned
+   * keys are never evicted (they keep their counts).
    */
   private void admit(SlotHarvest harvest, int fresh) {
     int evictables = 0;
-    for (int e = 0; e < capacity; e++) {
+    for (int e = extent - 1; e >= 0; e--) {
       if (used[e] && !pinned[e]) {
         if (total[e] <= 0) {
           free(e);
@@ -171,6 +181,7 @@ final class KeyWindow {
         free(CountOrder.index(entryOrder[victim++]));
       }
       int e = free[--freeTop];
+      extent = Math.max(extent, e + 1);
       harvest.copyKey(c, keys, e * keyBytes);
       hash[e] = harvest.hash(c);
       length[e] = harvest.length(c);
@@ -193,19 +204,23 @@ final class KeyWindow {
   private void rebuildIndex() {
     Arrays.fill(index, 0);
     int mask = index.length - 1;
-    for (int e = 0; e < capacity; e++) {
+    int last = -1;
+    for (int e = 0; e < extent; e++) {
       if (used[e]) {
         int pos = KeyHashes.fmix(hash[e]) & mask;
         while (index[pos] != 0) {
           pos = (pos + 1) & mask;
         }
         index[pos] = e + 1;
+        last = e;
       }
     }
+    extent = last + 1;
   }
 
-  int capacity() {
-    return capacity;
+  /** Every entry at or above this number is free. */
+  int extent() {
+    return extent;
   }
 
   boolean used(int e) {
@@ -248,7 +263,7 @@ final class KeyWindow {
    */
   List<KeyRate> byCount(int max, boolean pinnedOnly) {
     int n = 0;
-    for (int e = 0; e < capacity; e++) {
+    for (int e = 0; e < extent; e++) {
       if (used[e] && (pinned[e] || !pinnedOnly)) {
         entryOrder[n++] = CountOrder.of(total[e], e);
       }

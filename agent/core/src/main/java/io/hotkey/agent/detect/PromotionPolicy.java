@@ -67,7 +67,7 @@ final class PromotionPolicy {
     Changes changes = new Changes();
     int candidates = 0;
     int hot = 0;
-    for (int e = 0; e < window.capacity(); e++) {
+    for (int e = 0; e < window.extent(); e++) {
       if (!window.used(e)) {
         continue;
       }
