@@ -39,7 +39,10 @@ final class KeyWindow {
   /** Entry number + 1 per position, 0 = free; rebuilt after each harvest is added. */
   private final int[] index;
 
-  /** Free entries, lowest number on top: entries are taken lowest first. */
+  /**
+   * Free entries, taken from the top: the never used lowest first, and each admission frees the
+   * emptied ones highest first, so that entries in use stay among the lowest numbers.
+   */
   private final int[] free;
 
   private int freeTop;
