@@ -89,6 +89,13 @@ final class HeavyKeeperTable {
   final byte[] keys;
   final int[] lens;
 
+  /**
+   * -1 once anything was counted into the table since its last harvest, else 0 (all its counts are
+   * zero): the harvest's bound is masked with it, so that an idle application's tick reads no
+   * bucket, and no branch flips the JIT's compiled harvest when traffic starts.
+   */
+  int countedMask;
+
   HeavyKeeperTable(int depth, int width, int keyBytes) {
     this.depth = depth;
     this.width = width;
@@ -194,6 +201,7 @@ final class HeavyKeeperTable {
    *     away
    */
   int addAll(PendingAccesses pending, int[] coins) {
+    countedMask = -1;
     final int[] meta = this.meta;
     final int[] hashes = pending.hashes;
     final int n = pending.size;

@@ -41,9 +41,10 @@ final class SlotHarvest {
   }
 
   /**
-   * Reads every bucket of generation {@code gen} of every stripe into the candidates and zeroes its
-   * count, so that the tables are empty when they become current again. Key bytes are left in
-   * place: the candidates point at them, and a count of 0 marks a bucket free.
+   * Reads every bucket of generation {@code gen} of every stripe that was counted into (see {@link
+   * HeavyKeeperTable#countedMask}) into the candidates and zeroes its count, so that the tables are
+   * empty when they become current again. Key bytes are left in place: the candidates point at
+   * them, and a count of 0 marks a bucket free.
    */
   void collect(StripedSketch sketch, int gen) {
     for (int i = 0; i < size; i++) {
@@ -54,7 +55,8 @@ final class SlotHarvest {
     for (int s = 0; s < sketch.stripes(); s++) {
       HeavyKeeperTable t = sketch.table(s, gen);
       int[] meta = t.meta;
-      int buckets = t.buckets();
+      int buckets = t.buckets() & t.countedMask;
+      t.countedMask = 0;
       for (int b = 0; b < buckets; b++) {
         int m = HeavyKeeperTable.metaOffset(b);
         int n = meta[m + HeavyKeeperTable.COUNT];
